@@ -1,0 +1,1 @@
+"""The ``specverdict`` command line: one thin module per command."""

@@ -1,0 +1,43 @@
+"""Entry point of ``specverdict``.
+
+Exit codes: 0 ok, 1 a gate failed, 2 usage or configuration error, 130 interrupted.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from specverdict import __version__
+from specverdict.cli.demo import demo
+from specverdict.errors import SpecverdictError
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="specverdict")
+def cli() -> None:
+    """Decide, per coding workload, whether a speculative-decoding setting is worth turning on.
+
+    Example: specverdict demo
+    """
+
+
+cli.add_command(demo)
+
+
+def main() -> None:
+    try:
+        cli(standalone_mode=False)
+    except click.exceptions.Abort:
+        sys.stderr.write("interrupted\n")
+        raise SystemExit(130) from None
+    except click.ClickException as exc:
+        exc.show()
+        raise SystemExit(2) from None
+    except SpecverdictError as exc:
+        sys.stderr.write(f"specverdict: error: {exc}\n")
+        raise SystemExit(2) from None
+    except KeyboardInterrupt:
+        sys.stderr.write("interrupted\n")
+        raise SystemExit(130) from None

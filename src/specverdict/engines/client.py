@@ -1,0 +1,116 @@
+"""An OpenAI-compatible streaming client that times every chunk.
+
+Timing semantics follow vLLM's benchmark client: TTFT is the arrival of the first chunk that
+carries output; each later content chunk gives one inter-chunk latency; e2e is the arrival of the
+end of the stream. A speculative engine sends several tokens per chunk, so per-token TPOT is
+computed from token counts, not chunk counts: TPOT = (e2e - TTFT) / (completion_tokens - 1).
+Failures are returned as data (``status`` ``error`` or ``timeout``), never raised.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import httpx
+
+Status = Literal["ok", "error", "timeout"]
+
+
+@dataclass(frozen=True)
+class StreamedResponse:
+    status: Status
+    text: str = ""
+    finish_reason: str | None = None
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    ttft_s: float | None = None
+    e2e_s: float | None = None
+    chunk_arrivals_s: tuple[float, ...] = ()
+    metrics: dict[str, Any] | None = None
+    error: str | None = None
+    tool_calls: tuple[dict[str, Any], ...] = field(default_factory=tuple)
+
+    @property
+    def tpot_s(self) -> float | None:
+        """Time per output token after the first (vLLM's definition); None below 2 tokens."""
+        if self.ttft_s is None or self.e2e_s is None or not self.completion_tokens:
+            return None
+        if self.completion_tokens < 2:
+            return None
+        return (self.e2e_s - self.ttft_s) / (self.completion_tokens - 1)
+
+
+def _delta_text(chunk: dict[str, Any]) -> tuple[str, str | None, list[dict[str, Any]]]:
+    text, finish = "", None
+    calls: list[dict[str, Any]] = []
+    for choice in chunk.get("choices") or []:
+        if "text" in choice:
+            text += choice.get("text") or ""
+        delta = choice.get("delta") or {}
+        text += delta.get("content") or ""
+        calls.extend(delta.get("tool_calls") or [])
+        finish = choice.get("finish_reason") or finish
+    return text, finish, calls
+
+
+async def stream(
+    client: httpx.AsyncClient,
+    url: str,
+    payload: dict[str, Any],
+    clock: Callable[[], float] = time.perf_counter,
+    timeout_s: float = 600.0,
+) -> StreamedResponse:
+    body = {**payload, "stream": True, "stream_options": {"include_usage": True}}
+    t0 = clock()
+    parts: list[str] = []
+    arrivals: list[float] = []
+    calls: list[dict[str, Any]] = []
+    ttft = None
+    finish = None
+    usage: dict[str, Any] = {}
+    metrics = None
+    try:
+        async with client.stream("POST", url, json=body, timeout=timeout_s) as resp:
+            if resp.status_code != 200:
+                raw = (await resp.aread()).decode(errors="replace")
+                return StreamedResponse("error", error=f"HTTP {resp.status_code}: {raw[:500]}")
+            async for line in resp.aiter_lines():
+                if not line.startswith("data:"):
+                    continue
+                data = line[5:].strip()
+                if data == "[DONE]":
+                    break
+                chunk = json.loads(data)
+                if "error" in chunk:
+                    return StreamedResponse("error", text="".join(parts), error=str(chunk["error"]))
+                now = clock() - t0
+                text, fin, new_calls = _delta_text(chunk)
+                if text or new_calls:
+                    ttft = now if ttft is None else ttft
+                    arrivals.append(now)
+                    parts.append(text)
+                    calls.extend(new_calls)
+                finish = fin or finish
+                usage = chunk.get("usage") or usage
+                metrics = chunk.get("metrics") or metrics
+    except httpx.TimeoutException as exc:
+        return StreamedResponse("timeout", text="".join(parts), error=f"timed out: {exc}")
+    except (httpx.HTTPError, json.JSONDecodeError) as exc:
+        return StreamedResponse("error", text="".join(parts), error=f"{type(exc).__name__}: {exc}")
+    return StreamedResponse(
+        "ok",
+        "".join(parts),
+        finish,
+        usage.get("prompt_tokens"),
+        usage.get("completion_tokens"),
+        ttft,
+        clock() - t0,
+        tuple(arrivals),
+        metrics,
+        None,
+        tuple(calls),
+    )

@@ -1,0 +1,105 @@
+"""Start an engine server as a subprocess, wait for its health endpoint, stop it cleanly.
+
+Readiness is polled on the health path (never a fixed sleep); a process that exits during
+start-up is reported with the tail of its output.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import TracebackType
+
+import httpx
+
+from specverdict.errors import EngineStartError
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind((host, 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@dataclass
+class LaunchedServer:
+    """A running server process; use as a context manager or call ``stop()``."""
+
+    command: Sequence[str]
+    base_url: str
+    health_path: str = "/health"
+    startup_timeout_s: float = 120.0
+    env: Mapping[str, str] | None = None
+    clock: Callable[[], float] = time.monotonic
+    process: subprocess.Popen[bytes] | None = field(default=None, init=False)
+    _log: tempfile._TemporaryFileWrapper[bytes] | None = field(default=None, init=False)
+
+    def start(self) -> LaunchedServer:
+        # The log lives as long as the server, so no context manager here.
+        self._log = tempfile.NamedTemporaryFile(prefix="specverdict-engine-", suffix=".log")  # noqa: SIM115
+        env = {**os.environ, **(self.env or {})}
+        self.process = subprocess.Popen(
+            list(self.command),
+            stdout=self._log,
+            stderr=subprocess.STDOUT,
+            env=env,
+            start_new_session=True,
+        )
+        deadline = self.clock() + self.startup_timeout_s
+        with httpx.Client(timeout=2.0) as client:
+            while True:
+                code = self.process.poll()
+                if code is not None:
+                    raise EngineStartError(
+                        f"engine exited with code {code} during start-up: {self.output_tail()}"
+                    )
+                try:
+                    if client.get(self.base_url + self.health_path).status_code == 200:
+                        return self
+                except httpx.TransportError:
+                    pass
+                if self.clock() > deadline:
+                    self.stop()
+                    raise EngineStartError(
+                        f"engine not healthy at {self.base_url}{self.health_path} after "
+                        f"{self.startup_timeout_s:.0f} s: {self.output_tail()}"
+                    )
+                # A short wait between polls is pacing, not synchronisation: readiness is the
+                # health answer above.
+                time.sleep(0.05)
+
+    def output_tail(self, lines: int = 5) -> str:
+        if self._log is None:
+            return ""
+        self._log.flush()
+        with open(self._log.name, "rb") as fh:
+            text = fh.read().decode(errors="replace").strip().splitlines()
+        return " | ".join(text[-lines:]) or "(no output)"
+
+    def stop(self, grace_s: float = 10.0) -> None:
+        proc = self.process
+        if proc is not None and proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGTERM)
+            try:
+                proc.wait(timeout=grace_s)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+        if self._log is not None:
+            self._log.close()
+            self._log = None
+
+    def __enter__(self) -> LaunchedServer:
+        return self.start()
+
+    def __exit__(
+        self, t: type[BaseException] | None, e: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.stop()

@@ -1,0 +1,64 @@
+"""Launch configuration of the reference engine, mirroring vLLM's flags and speculative config."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from specverdict.reference.sampling import AcceptanceMode
+
+SpecMethod = Literal["ngram", "draft_model", "mtp"]
+PerRequestMetricsMode = Literal["none", "summary", "detailed"]
+
+
+class SpeculativeConfig(BaseModel):
+    """The JSON of ``--speculative-config``: the keys of vLLM's ``SpeculativeConfig`` that the
+    reference engine implements, plus ``acceptance`` (``exact`` or the lossy ``relaxed``)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    method: SpecMethod
+    num_speculative_tokens: int = Field(gt=0, le=32)
+    model: str | None = Field(
+        default=None,
+        description="draft model (draft_model) or MTP head (mtp) directory; default: the shipped one",
+    )
+    quantization: None = Field(
+        default=None, description="draft weight quantization: unquantized only in this release"
+    )
+    prompt_lookup_min: int | None = Field(default=None, ge=1)
+    prompt_lookup_max: int | None = Field(default=None, ge=1)
+    acceptance: AcceptanceMode = "exact"
+
+    @model_validator(mode="after")
+    def _check(self) -> SpeculativeConfig:
+        lookup = self.prompt_lookup_min is not None or self.prompt_lookup_max is not None
+        if self.method != "ngram" and lookup:
+            raise ValueError("prompt_lookup_min/prompt_lookup_max apply to method 'ngram' only")
+        if self.method == "ngram" and self.model is not None:
+            raise ValueError("method 'ngram' takes no draft 'model'")
+        lo, hi = self.lookup_range
+        if lo > hi:
+            raise ValueError(f"prompt_lookup_min ({lo}) must be <= prompt_lookup_max ({hi})")
+        return self
+
+    @property
+    def lookup_range(self) -> tuple[int, int]:
+        """vLLM's defaulting: both unset -> 5; one unset -> the other."""
+        lo, hi = self.prompt_lookup_min, self.prompt_lookup_max
+        if lo is None and hi is None:
+            return 5, 5
+        return (lo if lo is not None else hi or 5), (hi if hi is not None else lo or 5)
+
+
+class EngineConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    model_dir: Path
+    served_model_name: str
+    max_model_len: int | None = None
+    speculative: SpeculativeConfig | None = None
+    per_request_spec_decode_metrics: PerRequestMetricsMode = "none"
+    seed: int = 0

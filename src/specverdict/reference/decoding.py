@@ -1,0 +1,139 @@
+"""One request's decoding: prefill, then draft-and-verify steps with KV-cache rollback.
+
+Each step feeds the target ``[pending, d_1 .. d_k]`` where ``pending`` is the last emitted token
+(not yet in the cache) and ``d_i`` the drafts. The k+1 output distributions verify the drafts and
+give the correction or bonus token, so one step emits ``accepted + 1`` tokens. The cache is rolled
+back to the accepted prefix; rejected drafts leave no trace. With no drafts (method ``none``, an
+n-gram miss, or a full context) the same code is a plain decode step.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+from numpy.typing import NDArray
+
+from specverdict.reference.model import GPTModel
+from specverdict.reference.proposers import DraftContext, SequenceProposer
+from specverdict.reference.sampling import (
+    AcceptanceMode,
+    SamplingParams,
+    probabilities,
+    sample,
+    verify_greedy,
+    verify_stochastic,
+)
+
+F64 = NDArray[np.float64]
+
+
+@dataclass(frozen=True)
+class StepResult:
+    tokens: list[int]
+    drafted: int  # 0 for a step without drafts (not a speculative step)
+    accepted: int
+
+
+@dataclass
+class SpecCounts:
+    """Per-request speculation counts in the shape of vLLM's per-request metrics."""
+
+    num_spec_tokens: int
+    histogram: list[int] = field(default_factory=list)
+    per_step_accepted: list[int] = field(default_factory=list)
+    per_step_drafted: list[int] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not self.histogram:
+            self.histogram = [0] * (self.num_spec_tokens + 1)
+
+    def record(self, drafted: int, accepted: int) -> None:
+        self.histogram[accepted] += 1
+        self.per_step_accepted.append(accepted)
+        self.per_step_drafted.append(drafted)
+
+    @property
+    def num_spec_steps(self) -> int:
+        return sum(self.histogram)
+
+    @property
+    def num_accepted_draft_tokens(self) -> int:
+        return sum(self.per_step_accepted)
+
+    @property
+    def num_draft_tokens(self) -> int:
+        return sum(self.per_step_drafted)
+
+
+class SequenceDecoder:
+    """Target state of one sequence plus its proposer; no text, no stop rules."""
+
+    def __init__(
+        self,
+        target: GPTModel,
+        prompt: list[int],
+        params: SamplingParams,
+        rng: np.random.Generator,
+        proposer: SequenceProposer | None,
+        k: int,
+        mode: AcceptanceMode = "exact",
+    ) -> None:
+        if not prompt:
+            raise ValueError("prompt must contain at least one token")
+        self.target = target
+        self.cache = target.new_cache()
+        self.tokens = list(prompt)
+        self.params = params
+        self.rng = rng
+        self.proposer = proposer
+        self.k = k
+        self.mode = mode
+        self.last_hidden: F64 = np.zeros(target.config.n_embd)
+
+    @property
+    def room(self) -> int:
+        """How many more tokens the context can hold, counting the pending one."""
+        return self.cache.capacity - len(self.tokens)
+
+    def _pick(self, logits: F64) -> int:
+        if self.params.greedy:
+            return int(logits.argmax())
+        return sample(probabilities(logits, self.params), self.rng)
+
+    def prefill(self) -> StepResult:
+        logits, hidden = self.target.forward(self.tokens, self.cache, last_only=True)
+        first = self._pick(logits[-1])
+        self.last_hidden = hidden[-1]
+        self.tokens.append(first)
+        return StepResult([first], 0, 0)
+
+    def step(self) -> StepResult:
+        """One decode step; the caller must stop when ``room`` reaches 0."""
+        if self.room <= 0:
+            raise ValueError("the context is full")
+        start = self.cache.length
+        drafts: list[int] = []
+        draft_probs: F64 | None = None
+        k = min(self.k, self.room - 1)
+        if self.proposer is not None and k > 0:
+            ctx = DraftContext(self.tokens, self.last_hidden, self.params, self.rng)
+            proposal = self.proposer.propose(ctx, k)
+            drafts = proposal.tokens[:k]
+            if proposal.probs is not None:
+                draft_probs = proposal.probs[: len(drafts)]
+        logits, hidden = self.target.forward([self.tokens[-1], *drafts], self.cache)
+        if self.params.greedy:
+            v = verify_greedy(drafts, logits)
+        else:
+            v = verify_stochastic(
+                drafts, draft_probs, probabilities(logits, self.params), self.rng, self.mode
+            )
+        self.cache.rollback(start + 1 + v.accepted)
+        valid_prefix = len(self.tokens) + v.accepted
+        emitted = [*drafts[: v.accepted], v.next_token]
+        self.tokens.extend(emitted)
+        self.last_hidden = hidden[v.accepted]
+        if self.proposer is not None:
+            self.proposer.commit(valid_prefix)
+        return StepResult(emitted, len(drafts), v.accepted)

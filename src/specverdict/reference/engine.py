@@ -1,0 +1,206 @@
+"""The engine core: models loaded once, requests turned into token and text outputs.
+
+Stop rules follow vLLM's order (``vllm/v1/core/sched/utils.py: check_stop``), checked after every
+emitted token, so a multi-token speculative step is cut exactly where a one-token step would stop:
+length (``max_tokens`` or the context) first, then the primary EOS (stop_reason null), then other
+stop token ids (stop_reason = the id), then stop strings (text cut before the string, stop_reason =
+the string). Tokens after the stop in the same step are discarded.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+import numpy as np
+
+from specverdict.reference.config import EngineConfig, SpeculativeConfig
+from specverdict.reference.decoding import SequenceDecoder, SpecCounts
+from specverdict.reference.model import GPTModel, MTPHeadModel
+from specverdict.reference.proposers import DraftModelMethod, Method, MTPMethod, NgramMethod
+from specverdict.reference.sampling import SamplingParams
+from specverdict.reference.tokenizer import Detokenizer, RefTokenizer
+from specverdict.reference.weights import shipped
+
+
+@dataclass(frozen=True)
+class GenerationRequest:
+    request_id: str
+    prompt_ids: tuple[int, ...]
+    max_tokens: int
+    sampling: SamplingParams
+    seed: int | None = None
+    stop: tuple[str, ...] = ()
+    ignore_eos: bool = False
+
+
+@dataclass(frozen=True)
+class RequestOutput:
+    """What one engine iteration produced for a request (deltas, plus totals on finish)."""
+
+    request_id: str
+    token_ids: tuple[int, ...]
+    text: str
+    prompt_tokens: int
+    completion_tokens: int
+    finish_reason: str | None = None
+    stop_reason: str | int | None = None
+    spec: SpecCounts | None = None
+
+
+class MetricsSink(Protocol):
+    def prompt_tokens(self, n: int) -> None: ...
+    def generation_tokens(self, n: int) -> None: ...
+    def spec_step(self, drafted: int, accepted: int) -> None: ...
+    def request_finished(self, reason: str) -> None: ...
+
+
+class NullSink:
+    def prompt_tokens(self, n: int) -> None: ...
+    def generation_tokens(self, n: int) -> None: ...
+    def spec_step(self, drafted: int, accepted: int) -> None: ...
+    def request_finished(self, reason: str) -> None: ...
+
+
+def build_method(spec: SpeculativeConfig, target: GPTModel) -> Method:
+    if spec.method == "ngram":
+        lo, hi = spec.lookup_range
+        return NgramMethod(lo, hi)
+    if spec.method == "draft_model":
+        path = Path(spec.model) if spec.model else shipped("draft")
+        draft = GPTModel.from_dir(path)
+        if draft.config.vocab_size != target.config.vocab_size:
+            raise ValueError(
+                f"draft model {path} has vocab_size {draft.config.vocab_size}, "
+                f"the target {target.config.vocab_size}: they must share a tokenizer"
+            )
+        return DraftModelMethod(draft)
+    path = Path(spec.model) if spec.model else shipped("mtp")
+    return MTPMethod(MTPHeadModel.from_dir(path, target))
+
+
+class EngineCore:
+    def __init__(self, config: EngineConfig, sink: MetricsSink | None = None) -> None:
+        self.config = config
+        self.sink: MetricsSink = sink or NullSink()
+        self.tokenizer = RefTokenizer(config.model_dir)
+        self.target = GPTModel.from_dir(config.model_dir)
+        self.max_model_len = config.max_model_len or self.target.config.n_positions
+        if self.max_model_len > self.target.config.n_positions:
+            raise ValueError(
+                f"max_model_len {self.max_model_len} exceeds the model's context "
+                f"({self.target.config.n_positions})"
+            )
+        spec = config.speculative
+        self.method: Method | None = build_method(spec, self.target) if spec else None
+        self.k = spec.num_speculative_tokens if spec else 0
+        self.acceptance = spec.acceptance if spec else "exact"
+
+    def start(self, request: GenerationRequest) -> RequestState:
+        return RequestState(self, request)
+
+
+class RequestState:
+    def __init__(self, core: EngineCore, request: GenerationRequest) -> None:
+        self.core = core
+        self.request = request
+        seed = request.seed if request.seed is not None else secrets.randbits(63)
+        self.decoder = SequenceDecoder(
+            core.target,
+            list(request.prompt_ids),
+            request.sampling,
+            np.random.default_rng(seed),
+            core.method.new_sequence() if core.method else None,
+            core.k,
+            core.acceptance,
+        )
+        self.spec = SpecCounts(core.k) if core.method else None
+        self.detok = Detokenizer(core.tokenizer)
+        self.output_ids: list[int] = []
+        self.sent_chars = 0
+        self.finished = False
+        self.hold = max((len(s) for s in request.stop), default=1) - 1
+
+    def _check_stop(self, token: int) -> tuple[str, str | int | None] | None:
+        req, core = self.request, self.core
+        n_total = len(req.prompt_ids) + len(self.output_ids)
+        if len(self.output_ids) >= req.max_tokens or n_total >= core.max_model_len:
+            return "length", None
+        if not req.ignore_eos and token == core.tokenizer.eos_token_id:
+            return "stop", None
+        if not req.ignore_eos and token in core.tokenizer.stop_token_ids:
+            return "stop", token
+        return None
+
+    def _check_stop_strings(self) -> str | None:
+        text = self.detok.text
+        window = max(0, self.sent_chars - self.hold - 1)
+        for s in self.request.stop:
+            at = text.find(s, window)
+            if at >= 0:
+                self.detok.text = text[:at]
+                return s
+        return None
+
+    def advance(self) -> RequestOutput:
+        """Run one engine step for this request (the prefill on the first call)."""
+        first = not self.output_ids
+        result = self.decoder.prefill() if first else self.decoder.step()
+        sink = self.core.sink
+        if first:
+            sink.prompt_tokens(len(self.request.prompt_ids))
+        if result.drafted and self.spec is not None:
+            self.spec.record(result.drafted, result.accepted)
+            sink.spec_step(result.drafted, result.accepted)
+        new_ids: list[int] = []
+        finish: tuple[str, str | int | None] | None = None
+        for token in result.tokens:
+            new_ids.append(token)
+            self.output_ids.append(token)
+            self.detok.push([token])
+            finish = self._check_stop(token)
+            if finish is None and self.request.stop:
+                hit = self._check_stop_strings()
+                if hit is not None:
+                    finish = ("stop", hit)
+            if finish is not None:
+                break
+        sink.generation_tokens(len(new_ids))
+        if finish is None and self.decoder.room <= 0:
+            finish = ("length", None)
+        return self._emit(new_ids, finish)
+
+    def abort(self) -> RequestOutput:
+        return self._emit([], ("abort", None))
+
+    def _emit(
+        self, new_ids: list[int], finish: tuple[str, str | int | None] | None
+    ) -> RequestOutput:
+        text = self.detok.text
+        end = len(text) if finish else max(self.sent_chars, len(text) - self.hold)
+        delta = text[self.sent_chars : end]
+        self.sent_chars = end
+        if finish:
+            self.finished = True
+            self.core.sink.request_finished(finish[0])
+        return RequestOutput(
+            request_id=self.request.request_id,
+            token_ids=tuple(new_ids),
+            text=delta,
+            prompt_tokens=len(self.request.prompt_ids),
+            completion_tokens=len(self.output_ids),
+            finish_reason=finish[0] if finish else None,
+            stop_reason=finish[1] if finish else None,
+            spec=self.spec if finish else None,
+        )
+
+
+def generate(core: EngineCore, request: GenerationRequest) -> list[RequestOutput]:
+    """Run one request to completion in the calling thread (benchmarks and tests)."""
+    state = core.start(request)
+    outputs = [state.advance()]
+    while not state.finished:
+        outputs.append(state.advance())
+    return outputs

@@ -1,0 +1,146 @@
+"""Torch modules used for training only: a GPT-2-layout decoder and an MTP head.
+
+The parameter names and shapes follow Hugging Face's ``GPT2LMHeadModel`` (``transformer.h.N.attn.c_attn``
+with Conv1D weights stored ``[in, out]``, tied ``lm_head``), so that the exported safetensors load
+unchanged in real engines. Inference never uses this module: it runs on numpy
+(:mod:`specverdict.reference.model`), and a golden-logits file written at export time pins the two
+implementations together.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+
+@dataclass(frozen=True)
+class GPTShape:
+    vocab_size: int
+    n_positions: int
+    n_embd: int
+    n_layer: int
+    n_head: int
+
+
+class Conv1D(nn.Module):
+    """A linear layer whose weight is stored ``[in, out]`` as GPT-2 does."""
+
+    def __init__(self, n_in: int, n_out: int) -> None:
+        super().__init__()
+        self.weight = nn.Parameter(torch.empty(n_in, n_out))
+        self.bias = nn.Parameter(torch.zeros(n_out))
+        nn.init.normal_(self.weight, std=0.02)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return x @ self.weight + self.bias
+
+
+class Attention(nn.Module):
+    def __init__(self, shape: GPTShape) -> None:
+        super().__init__()
+        self.n_head = shape.n_head
+        self.c_attn = Conv1D(shape.n_embd, 3 * shape.n_embd)
+        self.c_proj = Conv1D(shape.n_embd, shape.n_embd)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        b, t, d = x.shape
+        q, k, v = self.c_attn(x).split(d, dim=2)
+        hd = d // self.n_head
+        q = q.view(b, t, self.n_head, hd).transpose(1, 2)
+        k = k.view(b, t, self.n_head, hd).transpose(1, 2)
+        v = v.view(b, t, self.n_head, hd).transpose(1, 2)
+        y = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+        y = y.transpose(1, 2).contiguous().view(b, t, d)
+        return self.c_proj(y)
+
+
+class MLP(nn.Module):
+    def __init__(self, d: int) -> None:
+        super().__init__()
+        self.c_fc = Conv1D(d, 4 * d)
+        self.c_proj = Conv1D(4 * d, d)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.c_proj(F.gelu(self.c_fc(x), approximate="tanh"))
+
+
+class Block(nn.Module):
+    def __init__(self, shape: GPTShape) -> None:
+        super().__init__()
+        self.ln_1 = nn.LayerNorm(shape.n_embd, eps=1e-5)
+        self.attn = Attention(shape)
+        self.ln_2 = nn.LayerNorm(shape.n_embd, eps=1e-5)
+        self.mlp = MLP(shape.n_embd)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = x + self.attn(self.ln_1(x))
+        return x + self.mlp(self.ln_2(x))
+
+
+class Transformer(nn.Module):
+    def __init__(self, shape: GPTShape) -> None:
+        super().__init__()
+        self.wte = nn.Embedding(shape.vocab_size, shape.n_embd)
+        self.wpe = nn.Embedding(shape.n_positions, shape.n_embd)
+        self.h = nn.ModuleList([Block(shape) for _ in range(shape.n_layer)])
+        self.ln_f = nn.LayerNorm(shape.n_embd, eps=1e-5)
+        nn.init.normal_(self.wte.weight, std=0.02)
+        nn.init.normal_(self.wpe.weight, std=0.01)
+
+
+class GPT(nn.Module):
+    """GPT-2 decoder with tied input/output embeddings."""
+
+    def __init__(self, shape: GPTShape) -> None:
+        super().__init__()
+        self.shape = shape
+        self.transformer = Transformer(shape)
+        # GPT-2's residual-projection scaling keeps deep stacks stable from the first step.
+        for name, p in self.named_parameters():
+            if name.endswith("c_proj.weight"):
+                nn.init.normal_(p, std=0.02 / math.sqrt(2 * shape.n_layer))
+
+    def hidden(self, idx: torch.Tensor) -> torch.Tensor:
+        """Final hidden states after ``ln_f`` (the input of the LM head)."""
+        t = idx.shape[1]
+        pos = torch.arange(t, device=idx.device)
+        x = self.transformer.wte(idx) + self.transformer.wpe(pos)[None]
+        for block in self.transformer.h:
+            x = block(x)
+        out: torch.Tensor = self.transformer.ln_f(x)
+        return out
+
+    def logits(self, hidden: torch.Tensor) -> torch.Tensor:
+        return hidden @ self.transformer.wte.weight.T
+
+    def forward(self, idx: torch.Tensor) -> torch.Tensor:
+        return self.logits(self.hidden(idx))
+
+
+class MTPHead(nn.Module):
+    """A DeepSeek-style multi-token-prediction module without attention.
+
+    Step i combines the previous hidden state ``h`` (the target's for i = 0, the head's own after)
+    with the embedding of the token that follows it: ``x = W [norm_h(h); norm_e(emb(tok))]``, then one
+    pre-norm residual MLP, then ``ln_out`` and the target's tied LM head. Applied recurrently, one
+    module drafts k tokens (as engines reuse a single MTP layer for k > 1).
+    """
+
+    def __init__(self, d: int) -> None:
+        super().__init__()
+        self.hnorm = nn.LayerNorm(d, eps=1e-5)
+        self.enorm = nn.LayerNorm(d, eps=1e-5)
+        self.eh_proj = nn.Linear(2 * d, d)
+        self.ln_mlp = nn.LayerNorm(d, eps=1e-5)
+        self.mlp = MLP(d)
+        self.ln_out = nn.LayerNorm(d, eps=1e-5)
+
+    def step(self, h: torch.Tensor, tok_emb: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """Return (new hidden, normalised output for the LM head)."""
+        x = self.eh_proj(torch.cat([self.hnorm(h), self.enorm(tok_emb)], dim=-1))
+        x = x + self.mlp(self.ln_mlp(x))
+        return x, self.ln_out(x)

@@ -1,0 +1,15 @@
+"""Where the shipped weights live inside the installed package."""
+
+from __future__ import annotations
+
+from importlib.resources import files
+from pathlib import Path
+
+SHIPPED = ("target", "draft", "mtp")
+
+
+def shipped(name: str) -> Path:
+    """Directory of a shipped checkpoint: ``target``, ``draft`` or ``mtp``."""
+    if name not in SHIPPED:
+        raise ValueError(f"unknown shipped checkpoint {name!r}; known: {', '.join(SHIPPED)}")
+    return Path(str(files("specverdict.reference").joinpath("weights", name)))

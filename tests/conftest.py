@@ -1,0 +1,69 @@
+"""Shared fixtures: the shipped models and real reference servers on free ports."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from specverdict.engines.launcher import LaunchedServer, free_port
+from specverdict.reference.config import EngineConfig, SpeculativeConfig
+from specverdict.reference.engine import EngineCore
+from specverdict.reference.weights import shipped
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def make_core(spec: dict[str, object] | None = None) -> EngineCore:
+    return EngineCore(
+        EngineConfig(
+            model_dir=shipped("target"),
+            served_model_name="reference-target",
+            speculative=SpeculativeConfig.model_validate(spec) if spec else None,
+        )
+    )
+
+
+@pytest.fixture(scope="session")
+def core_none() -> EngineCore:
+    return make_core()
+
+
+def server_cmd(port: int, *extra: str) -> list[str]:
+    return [sys.executable, "-m", "specverdict.reference.server.cli", "--port", str(port), *extra]
+
+
+class Servers:
+    """Lazily started servers, one per distinct flag set, stopped at the end of the session."""
+
+    def __init__(self) -> None:
+        self._running: dict[tuple[str, ...], LaunchedServer] = {}
+
+    def get(self, *flags: str) -> str:
+        if flags not in self._running:
+            port = free_port()
+            server = LaunchedServer(server_cmd(port, *flags), f"http://127.0.0.1:{port}")
+            self._running[flags] = server.start()
+        return self._running[flags].base_url
+
+    def spec(self, spec: dict[str, object], metrics: str = "summary") -> str:
+        return self.get(
+            "--speculative-config",
+            json.dumps(spec, sort_keys=True),
+            "--per-request-spec-decode-metrics",
+            metrics,
+        )
+
+    def stop(self) -> None:
+        for server in self._running.values():
+            server.stop()
+
+
+@pytest.fixture(scope="session")
+def servers() -> Iterator[Servers]:
+    s = Servers()
+    yield s
+    s.stop()

@@ -1,0 +1,84 @@
+"""Greedy speculation is lossless: every method and k gives the tokens of method ``none``."""
+
+from __future__ import annotations
+
+import sysconfig
+from pathlib import Path
+
+import pytest
+
+from specverdict.reference.engine import EngineCore, GenerationRequest, generate
+from specverdict.reference.sampling import SamplingParams
+from tests.conftest import make_core
+
+N_PROMPTS = 50
+MAX_TOKENS = 24
+KS = (1, 2, 4, 8)
+
+
+def stdlib_prompts(n: int) -> list[str]:
+    """Function openings from the standard library: code-shaped, deterministic, no fixture file."""
+    root = Path(sysconfig.get_paths()["stdlib"])
+    prompts = []
+    for path in sorted(root.glob("*.py")):
+        text = path.read_text(encoding="utf-8", errors="replace")
+        at = text.find("\ndef ")
+        if at >= 0:
+            prompts.append(text[at + 1 : at + 161])
+        if len(prompts) == n:
+            break
+    assert len(prompts) == n
+    return prompts
+
+
+def run(
+    core: EngineCore, prompt: str, temperature: float = 0.0, seed: int | None = None
+) -> tuple[list[int], int]:
+    req = GenerationRequest(
+        "t",
+        tuple(core.tokenizer.encode(prompt)),
+        MAX_TOKENS,
+        SamplingParams(temperature=temperature),
+        seed=seed,
+    )
+    outs = generate(core, req)
+    accepted = outs[-1].spec.num_accepted_draft_tokens if outs[-1].spec else 0
+    return [t for o in outs for t in o.token_ids], accepted
+
+
+@pytest.fixture(scope="module")
+def prompts() -> list[str]:
+    return stdlib_prompts(N_PROMPTS)
+
+
+@pytest.fixture(scope="module")
+def baseline(prompts: list[str], core_none: EngineCore) -> list[list[int]]:
+    return [run(core_none, p)[0] for p in prompts]
+
+
+SPECS = [
+    {"method": "ngram", "prompt_lookup_min": 1, "prompt_lookup_max": 4},
+    {"method": "draft_model"},
+    {"method": "mtp"},
+]
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=lambda s: str(s["method"]))
+@pytest.mark.parametrize("k", KS)
+def test_greedy_output_is_identical_to_no_speculation(
+    spec: dict[str, object], k: int, prompts: list[str], baseline: list[list[int]]
+) -> None:
+    core = make_core({**spec, "num_speculative_tokens": k})
+    total_accepted = 0
+    for prompt, expected in zip(prompts, baseline, strict=True):
+        tokens, accepted = run(core, prompt)
+        assert tokens == expected, f"{spec['method']} k={k} diverged on {prompt[:40]!r}"
+        total_accepted += accepted
+    # The comparison is only meaningful if speculation really happened.
+    assert total_accepted > 0
+
+
+def test_seeded_sampling_is_reproducible() -> None:
+    core = make_core({"method": "mtp", "num_speculative_tokens": 3})
+    prompt = stdlib_prompts(1)[0]
+    assert run(core, prompt, 0.8, seed=7) == run(core, prompt, 0.8, seed=7)
