@@ -170,7 +170,7 @@ def test_counter_deltas_equal_the_per_request_acceptance(servers: Servers) -> No
     for prompt in PROMPTS:
         body = httpx.post(
             base + "/v1/completions",
-            json={"prompt": prompt, "max_tokens": 48, "temperature": 0.0},
+            json={"prompt": prompt, "max_tokens": 48, "temperature": 0.0, "ignore_eos": True},
             timeout=60,
         ).json()
         per_request.append(body["metrics"]["speculative_decoding"])

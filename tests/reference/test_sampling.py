@@ -39,8 +39,10 @@ def test_greedy_accepts_the_matching_prefix_and_corrects_the_first_miss() -> Non
 
 def test_top_p_keeps_the_smallest_nucleus() -> None:
     logits = np.log(np.array([0.5, 0.3, 0.15, 0.05]))
-    p = probabilities(logits, SamplingParams(temperature=1.0, top_p=0.8))
+    p = probabilities(logits, SamplingParams(temperature=1.0, top_p=0.75))
     np.testing.assert_allclose(p, [0.625, 0.375, 0.0, 0.0])
+    p = probabilities(logits, SamplingParams(temperature=1.0, top_p=0.9))
+    np.testing.assert_allclose(p, np.array([0.5, 0.3, 0.15, 0.0]) / 0.95)
 
 
 @settings(max_examples=50, deadline=None)

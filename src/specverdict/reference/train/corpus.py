@@ -54,22 +54,20 @@ def chat_examples(source: str) -> Iterator[str]:
         return
     lines = source.splitlines()
     for node in ast.walk(tree):
-        if not isinstance(node, ast.FunctionDef) or ast.get_docstring(node) is None:
+        docstring = ast.get_docstring(node) if isinstance(node, ast.FunctionDef) else None
+        if docstring is None or not isinstance(node, ast.FunctionDef):
             continue
         if node.end_lineno is None or node.end_lineno - node.lineno > 40:
             continue
-        body_start = node.body[0]
-        if body_start.end_lineno is None:
-            continue
         first = node.lineno - 1 - len(node.decorator_list)
-        stub_lines = lines[first : body_start.end_lineno]
         full_lines = lines[first : node.end_lineno]
         indent = len(full_lines[0]) - len(full_lines[0].lstrip())
-        stub = "\n".join(line[indent:] for line in stub_lines)
         full = "\n".join(line[indent:] for line in full_lines)
-        if len(full) <= len(stub) + 10:
-            continue
-        prompt = f"Complete the following Python function.\n```python\n{stub}\n```"
+        doc = " ".join(docstring.split())
+        args = ", ".join(a.arg for a in node.args.args)
+        # The request is prose, never a code stub: a stub followed by anything but its body
+        # would teach completion-style prompts to stop after the docstring.
+        prompt = f"Write a Python function `{node.name}({args})`. {doc}"
         answer = f"```python\n{full}\n```"
         yield render_chat([{"role": "user", "content": prompt}], add_generation_prompt=True) + (
             answer + "<|im_end|>\n"
