@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from specverdict.reference.chat import CHAT_TEMPLATE, render_chat
-from specverdict.reference.server.tools import parse_tool_calls
+from specverdict.reference.server.tools import ToolCallStreamer, parse_tool_calls
 from specverdict.reference.weights import shipped
 
 
@@ -64,3 +64,23 @@ def test_malformed_tool_calls_stay_content() -> None:
     text = '<tool_call>{"name": "f", "arguments": </tool_call>'
     assert parse_tool_calls(text) == (text, [])
     assert parse_tool_calls("no calls here") == ("no calls here", [])
+
+
+def test_streamer_releases_content_and_holds_a_split_opener() -> None:
+    s = ToolCallStreamer()
+    assert s.push("Sure. <tool", final=False) == ("Sure. ", [])
+    assert s.push('_call>{"name": "f", ', final=False) == ("", [])
+    text, calls = s.push('"arguments": {"a": 1}}</tool_call>', final=True)
+    assert text == ""
+    assert [(c.name, c.arguments) for c in calls] == [("f", '{"a": 1}')]
+
+
+def test_streamer_releases_a_false_alarm_and_malformed_calls_as_content() -> None:
+    s = ToolCallStreamer()
+    assert s.push("a <to", final=False) == ("a ", [])
+    assert s.push("y> b", final=False) == ("<toy> b", [])
+    s = ToolCallStreamer()
+    assert s.push("x <tool_call>{oops", final=False) == ("x ", [])
+    assert s.push("", final=True) == ("<tool_call>{oops", [])
+    s = ToolCallStreamer()
+    assert s.push("ends with <tool_", final=True) == ("ends with <tool_", [])

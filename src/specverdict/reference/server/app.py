@@ -23,7 +23,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 
 from specverdict import __version__
-from specverdict.reference.chat import TOOL_CALL_OPEN, render_chat
+from specverdict.reference.chat import render_chat
 from specverdict.reference.decoding import SpecCounts
 from specverdict.reference.engine import EngineCore, GenerationRequest, RequestOutput
 from specverdict.reference.sampling import SamplingParams
@@ -35,7 +35,7 @@ from specverdict.reference.server.protocol import (
     InvalidRequestError,
     _Sampling,
 )
-from specverdict.reference.server.tools import ToolCall, parse_tool_calls
+from specverdict.reference.server.tools import ToolCall, ToolCallStreamer, parse_tool_calls
 
 
 def error_body(message: str, err_type: str, param: str | None, code: int) -> dict[str, Any]:
@@ -204,11 +204,11 @@ class Server:
         assert last is not None
         return "".join(text), last
 
-    def head(self, rid: str, obj: str) -> dict[str, Any]:
+    def head(self, rid: str, obj: str, created: int | None = None) -> dict[str, Any]:
         return {
             "id": rid,
             "object": obj,
-            "created": int(time.time()),
+            "created": int(time.time()) if created is None else created,
             "model": self.core.config.served_model_name,
         }
 
@@ -278,6 +278,7 @@ class Server:
         continuous = bool(opts and opts.include_usage and opts.continuous_usage_stats)
         tools = isinstance(body, ChatCompletionRequest) and body.tools_active()
         obj = "chat.completion.chunk" if chat else "text_completion"
+        created = int(time.time())  # one timestamp for every chunk of the stream, as vLLM does
 
         def choice(text: str, out: RequestOutput | None, finish: str | None) -> dict[str, Any]:
             c: dict[str, Any] = {"index": 0}
@@ -291,7 +292,7 @@ class Server:
             return c
 
         def chunk(choices: list[dict[str, Any]], out: RequestOutput | None) -> str:
-            data = {**self.head(req.request_id, obj), "choices": choices}
+            data = {**self.head(req.request_id, obj, created), "choices": choices}
             if continuous and out is not None:
                 data["usage"] = self.usage(out)
             return _sse(data)
@@ -305,43 +306,37 @@ class Server:
                     "finish_reason": None,
                 }
                 yield chunk([first], None)
-            buffer, sent = "", 0  # with tools: text is held back from a tool-call opener on
+            streamer = ToolCallStreamer() if tools else None
             last: RequestOutput | None = None
             try:
                 async for out in self.engine.generate(req):
                     last = out
                     finish = out.finish_reason
                     text = out.text
-                    if tools:
-                        buffer += text
-                        at = buffer.find(TOOL_CALL_OPEN)
-                        if at < 0:
-                            at = len(buffer) if finish else len(buffer) - len(TOOL_CALL_OPEN) + 1
-                        text, sent = buffer[sent : max(sent, at)], max(sent, at)
+                    calls: list[ToolCall] = []
+                    if streamer is not None:
+                        text, calls = streamer.push(text, final=finish is not None)
                     if finish is None:
                         if text:
                             yield chunk([choice(text, out, None)], out)
                         continue
-                    if tools and sent < len(buffer):
-                        _, calls = parse_tool_calls(buffer)
-                        if calls:
-                            if text:
-                                yield chunk([choice(text, out, None)], out)
-                            deltas = [c.to_openai(index=i) for i, c in enumerate(calls)]
-                            yield chunk(
-                                [
-                                    {
-                                        "index": 0,
-                                        "delta": {"tool_calls": deltas},
-                                        "logprobs": None,
-                                        "finish_reason": None,
-                                    }
-                                ],
-                                out,
-                            )
-                            finish, text = ("tool_calls" if finish == "stop" else finish), ""
-                        else:
-                            text += buffer[sent:]
+                    if calls:
+                        if text:
+                            yield chunk([choice(text, out, None)], out)
+                        deltas = [c.to_openai(index=i) for i, c in enumerate(calls)]
+                        tool_delta = {"tool_calls": deltas}
+                        yield chunk(
+                            [
+                                {
+                                    "index": 0,
+                                    "delta": tool_delta,
+                                    "logprobs": None,
+                                    "finish_reason": None,
+                                }
+                            ],
+                            out,
+                        )
+                        finish, text = ("tool_calls" if finish == "stop" else finish), ""
                     yield chunk([choice(text, out, finish)], out)
             except EngineStepError as exc:
                 yield _sse(error_body(str(exc), "InternalServerError", None, 500))
@@ -349,7 +344,7 @@ class Server:
                 return
             if include_usage and last is not None:
                 final: dict[str, Any] = {
-                    **self.head(req.request_id, obj),
+                    **self.head(req.request_id, obj, created),
                     "choices": [],
                     "usage": _drop_none(self.usage(last)),
                     "system_fingerprint": self.fingerprint,

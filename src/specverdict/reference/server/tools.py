@@ -56,3 +56,37 @@ def parse_tool_calls(text: str) -> tuple[str | None, list[ToolCall]]:
         )
     content = text[: text.index(TOOL_CALL_OPEN)]
     return (content if content.strip() else None), calls
+
+
+class ToolCallStreamer:
+    """Streams content while holding back anything that may start a tool call.
+
+    Text is released up to a ``<tool_call>`` opener, or up to a tail that could still grow into
+    one; at the end, the held text is parsed: tool calls if it holds valid ones, else plain content.
+    """
+
+    def __init__(self) -> None:
+        self.buffer = ""
+        self.sent = 0
+
+    def _safe_end(self) -> int:
+        at = self.buffer.find(TOOL_CALL_OPEN)
+        if at >= 0:
+            return at
+        for n in range(min(len(TOOL_CALL_OPEN) - 1, len(self.buffer)), 0, -1):
+            if TOOL_CALL_OPEN.startswith(self.buffer[-n:]):
+                return len(self.buffer) - n
+        return len(self.buffer)
+
+    def push(self, text: str, final: bool) -> tuple[str, list[ToolCall]]:
+        """Add generated text; return (content to send now, tool calls found at the end)."""
+        self.buffer += text
+        end = max(self.sent, self._safe_end())
+        out, self.sent = self.buffer[self.sent : end], end
+        if not final or self.sent >= len(self.buffer):
+            return out, []
+        _, calls = parse_tool_calls(self.buffer)
+        if calls:
+            return out, calls
+        out, self.sent = out + self.buffer[self.sent :], len(self.buffer)
+        return out, []

@@ -1,0 +1,74 @@
+"""Render ``MODEL_CARD.md`` from the training report (``training_report.json``).
+
+Usable without torch: ``python -m specverdict.reference.train.card WEIGHTS_DIR`` rewrites the card
+from the report next to the weights.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+
+def _size(path: Path) -> str:
+    return f"{path.stat().st_size / 2**20:.2f} MiB"
+
+
+def render_model_card(report: dict[str, Any], weights: Path) -> str:
+    run = report["run"]
+    t, d, m = report["target"], report["draft"], report["mtp"]
+    tcfg = json.loads((weights / "target" / "config.json").read_text())
+    dcfg = json.loads((weights / "draft" / "config.json").read_text())
+    return f"""# Reference engine models
+
+Small models trained by specverdict for its embedded reference engine. They exist to make
+speculative decoding real and measurable on a CPU, not to write good code.
+
+## Data
+
+Python source of the standard library of CPython {run["python"]} ({run["corpus_files"]} modules;
+`test`, `tests`, `idle_test`, `lib2to3` and `site-packages` excluded; files over 200 KB skipped;
+corpus sha256 `{run["corpus_sha256"]}`), plus {run["corpus_chat_exchanges"]} chat exchanges built
+from its documented functions (a prose request naming the function and its docstring, answered with
+the function in a fenced block). 2% of the modules are held out for validation. Python Software
+Foundation License; the tokenizer and weights are derived works released with specverdict.
+
+Tokens: {run["train_tokens"]:,} for training, {run["valid_tokens"]:,} for validation.
+
+## Models
+
+| model | layout | parameters | steps | train time | validation loss (nats/token) |
+|---|---|---|---|---|---|
+| target | GPT-2, {tcfg["n_layer"]} layers, d={tcfg["n_embd"]}, {tcfg["n_head"]} heads of {tcfg["n_embd"] // tcfg["n_head"]}, context {tcfg["n_positions"]} | {t["params"]:,} | {t["steps"]} | {t["train_seconds"]:.0f} s | {t["valid_loss"]} |
+| draft | GPT-2, {dcfg["n_layer"]} layer, d={dcfg["n_embd"]}, {dcfg["n_head"]} heads of {dcfg["n_embd"] // dcfg["n_head"]}, context {dcfg["n_positions"]} | {d["params"]:,} | {d["steps"]} | {d["train_seconds"]:.0f} s | {d["valid_loss"]} |
+| mtp | one recurrent MTP module on the frozen target (DeepSeek-style, no attention) | {m["params"]:,} | {m["steps"]} | {m["train_seconds"]:.0f} s | n/a |
+
+- Tokenizer: byte-level BPE, {run["vocab"]} tokens (`tokenizers`), special tokens `<|endoftext|>`
+  (EOS), `<|im_start|>`, `<|im_end|>`; ChatML chat template with Hermes-style tool calls.
+- Greedy top-1 agreement with the target on held-out text (teacher-forced, an acceptance proxy):
+  draft {d["top1_agreement"]}; MTP by draft position {m["top1_agreement_by_position"]}.
+- Files: target {_size(weights / "target" / "model.safetensors")}, draft
+  {_size(weights / "draft" / "model.safetensors")}, MTP {_size(weights / "mtp" / "model.safetensors")}
+  (float32 safetensors, Hugging Face `GPT2LMHeadModel` tensor names, tied LM head).
+
+## Training
+
+`{run["command"]}` with seed {run["seed"]}, torch {run["torch"]} on {run["threads"]} CPU threads,
+bf16 autocast, AdamW (betas 0.9/0.95, weight decay 0.1 on matrices), warm-up then cosine decay,
+batches of {run["batch"]} windows of {run["ctx"]} tokens (the full context from the first step).
+Total wall time {run["total_seconds"] / 60:.1f} minutes.
+"""
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = argv if argv is not None else sys.argv[1:]
+    weights = Path(args[0]) if args else Path(__file__).resolve().parent.parent / "weights"
+    report = json.loads((weights / "training_report.json").read_text())
+    (weights / "MODEL_CARD.md").write_text(render_model_card(report, weights))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
