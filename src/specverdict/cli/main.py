@@ -11,6 +11,7 @@ import click
 
 from specverdict import __version__
 from specverdict.cli.demo import demo
+from specverdict.cli.validate import validate
 from specverdict.errors import SpecverdictError
 
 
@@ -24,6 +25,7 @@ def cli() -> None:
 
 
 cli.add_command(demo)
+cli.add_command(validate)
 
 
 def main() -> None:

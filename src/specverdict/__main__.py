@@ -1,0 +1,5 @@
+"""``python -m specverdict`` is the ``specverdict`` command."""
+
+from specverdict.cli.main import main
+
+main()

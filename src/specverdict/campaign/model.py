@@ -1,0 +1,211 @@
+"""The campaign file, as strict pydantic models: unknown keys are errors, every field documented.
+
+A campaign names one engine, one model and one quantization, a no-speculation baseline, the
+candidates (each list-valued ``k`` or ``draft_quantization`` expands into several runs), the
+stages with their suites, and the sampling, load and gate settings shared by every run.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Literal
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
+
+EngineKind = Literal["vllm", "sglang", "trtllm", "llamacpp", "openai", "reference"]
+Method = Literal[
+    "none", "mtp", "eagle", "eagle3", "medusa", "dflash", "dspark", "ngram", "draft_model", "suffix"
+]
+STAGE_PATTERN = re.compile(r"^(function|repository|agent|prose|side:[a-z0-9][a-z0-9_-]*)$")
+SUITE_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_.-]*@[0-9]+$")
+ParamValue = int | float | str | bool
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Launch(Strict):
+    command: str = Field(
+        description="command template; placeholders {model} {port} {host} {quantization} "
+        "{speculative_args} are filled per run"
+    )
+    env: dict[str, str] = Field(default_factory=dict, description="extra environment variables")
+    health_path: str = Field(default="/health", description="polled until it answers 200")
+    startup_timeout_s: float = Field(default=600.0, gt=0, description="give up after this long")
+
+
+class EngineSection(Strict):
+    kind: EngineKind = Field(description="which adapter drives the engine")
+    base_url: str | None = Field(default=None, description="attach to a running server")
+    launch: Launch | None = Field(default=None, description="start one server per run")
+
+    @model_validator(mode="after")
+    def _one_way_in(self) -> EngineSection:
+        if self.base_url is not None and self.launch is not None:
+            raise ValueError("give either base_url (attach) or launch (start per run), not both")
+        if self.base_url is None and self.launch is None and self.kind != "reference":
+            raise ValueError(f"engine kind {self.kind!r} needs base_url or launch")
+        if self.base_url is not None and not re.match(r"^https?://[^\s/]+", self.base_url):
+            raise ValueError(f"base_url {self.base_url!r} must look like http://host:port")
+        return self
+
+
+class ModelSection(Strict):
+    family: str = Field(
+        min_length=1,
+        description="model family, e.g. qwen3-moe; results never transfer across families",
+    )
+    served_name: str = Field(min_length=1, description="the name sent as `model` in requests")
+    path: str | None = Field(
+        default=None, description="checkpoint path for launch templates ({model})"
+    )
+
+
+class Candidate(Strict):
+    method: Method
+    k: int | list[int] | None = Field(
+        default=None, description="draft tokens per step; a list expands"
+    )
+    draft: str | None = Field(default=None, description="draft model or head (path or hub id)")
+    draft_quantization: str | list[str] | None = Field(
+        default=None, description="draft weight quantization; a list expands"
+    )
+    params: dict[str, ParamValue] = Field(
+        default_factory=dict, description="method parameters passed to the engine as they are"
+    )
+
+    @field_validator("k")
+    @classmethod
+    def _k(cls, v: int | list[int] | None) -> int | list[int] | None:
+        ks = v if isinstance(v, list) else [v] if v is not None else []
+        if isinstance(v, list) and not v:
+            raise ValueError("k list must not be empty")
+        if any(x < 1 for x in ks):
+            raise ValueError("k must be at least 1")
+        if len(set(ks)) != len(ks):
+            raise ValueError("k list has duplicates")
+        return v
+
+    @model_validator(mode="after")
+    def _shape(self) -> Candidate:
+        if self.method == "none":
+            if self.k is not None or self.draft is not None or self.draft_quantization is not None:
+                raise ValueError("method 'none' takes no k, draft or draft_quantization")
+        elif self.k is None:
+            raise ValueError(f"method {self.method!r} needs k (num_speculative_tokens)")
+        return self
+
+    def ks(self) -> list[int | None]:
+        return list(self.k) if isinstance(self.k, list) else [self.k]
+
+    def draft_quantizations(self) -> list[str | None]:
+        q = self.draft_quantization
+        return list(q) if isinstance(q, list) else [q]
+
+
+class Baseline(Strict):
+    method: Literal["none"] = "none"
+
+
+class First(Strict):
+    first: int = Field(gt=0)
+
+
+class Ids(Strict):
+    ids: list[str] = Field(min_length=1)
+
+
+class Seeded(Strict):
+    seeded: int = Field(gt=0, description="a seeded random subset of this size")
+    seed: int = 0
+
+
+Samples = Literal["all"] | First | Ids | Seeded
+
+
+class StageSection(Strict):
+    suite: str = Field(description="suite name and version, e.g. humaneval-amplified@1")
+    samples: Samples = "all"
+
+    @field_validator("suite")
+    @classmethod
+    def _suite(cls, v: str) -> str:
+        if not SUITE_PATTERN.match(v):
+            raise ValueError(
+                f"suite {v!r} must be written name@version, e.g. humaneval-amplified@1"
+            )
+        return v
+
+
+class Sampling(Strict):
+    temperature: float = Field(default=0.0, ge=0.0)
+    top_p: float = Field(default=1.0, gt=0.0, le=1.0)
+    max_tokens: int = Field(default=256, gt=0)
+    seed: int | None = 0
+
+
+class Load(Strict):
+    concurrency: int | list[int] | None = None
+    request_rate: float | list[float] | None = Field(
+        default=None, description="requests/s, Poisson arrivals"
+    )
+    warmup: int = Field(
+        default=0, ge=0, description="requests sent first and excluded from figures"
+    )
+    repeats: int = Field(default=1, ge=1, description="executions of every run")
+
+    @model_validator(mode="after")
+    def _one_load(self) -> Load:
+        if self.concurrency is not None and self.request_rate is not None:
+            raise ValueError("give concurrency or request_rate, not both")
+        for v in self.levels():
+            if v <= 0:
+                raise ValueError("load levels must be positive")
+        return self
+
+    def levels(self) -> list[float]:
+        v = self.concurrency if self.concurrency is not None else self.request_rate
+        if v is None:
+            return [1]
+        return list(v) if isinstance(v, list) else [v]
+
+
+class Gates(Strict):
+    alpha: float = Field(default=0.05, gt=0.0, lt=0.5)
+    margin: float = Field(
+        default=0.02, gt=0.0, lt=1.0, description="non-inferiority margin on the pass-rate drop"
+    )
+    min_speedup: float = Field(default=1.05, ge=1.0)
+
+
+def _stage_name(v: str) -> str:
+    if not STAGE_PATTERN.match(v):
+        raise ValueError("a stage is function, repository, agent, prose or side:<name>")
+    return v
+
+
+StageName = Annotated[str, AfterValidator(_stage_name)]
+
+
+class Campaign(Strict):
+    name: str = Field(min_length=1, pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+    engine: EngineSection
+    model: ModelSection
+    quantization: str = Field(
+        min_length=1, description="target weight quantization, e.g. bf16, fp8, nvfp4"
+    )
+    baseline: Baseline = Baseline()
+    candidates: list[Candidate] = Field(min_length=1)
+    stages: dict[StageName, StageSection] = Field(min_length=1)
+    sampling: Sampling = Sampling()
+    load: Load = Load()
+    gates: Gates = Gates()
+
+    @field_validator("candidates")
+    @classmethod
+    def _no_none(cls, v: list[Candidate]) -> list[Candidate]:
+        for i, c in enumerate(v):
+            if c.method == "none":
+                raise ValueError(f"candidate {i} has method 'none': that is the baseline")
+        return v

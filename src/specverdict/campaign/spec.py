@@ -1,0 +1,157 @@
+"""Run identity: the frozen ``RunSpec``, its fingerprint, and the axes two specs differ in.
+
+A fingerprint is the SHA-256 of the canonical JSON (sorted keys, no whitespace) of every axis the
+comparison rules care about: engine, model, quantization, speculation, stage, suite, samples,
+sampling and load. The engine's version is only known once a server answers; it is recorded in the
+run manifest and checked when runs are compared, not part of the planned fingerprint. Each
+execution of a spec gets its own run_id; repeats share the fingerprint.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+from specverdict.campaign.model import EngineKind, Method, ParamValue, Samples
+
+
+class Frozen(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class EngineRef(Frozen):
+    kind: EngineKind
+    base_url: str | None = None
+    launch_command: str | None = None
+
+
+class ModelRef(Frozen):
+    family: str
+    served_name: str
+
+
+class Speculation(Frozen):
+    method: Method = "none"
+    k: int | None = None
+    draft: str | None = None
+    draft_quantization: str | None = None
+    params: tuple[tuple[str, ParamValue], ...] = ()
+
+    @property
+    def label(self) -> str:
+        if self.method == "none":
+            return "none"
+        parts = [self.method, f"k={self.k}"]
+        if self.draft_quantization:
+            parts.append(f"draft-q={self.draft_quantization}")
+        return " ".join(parts)
+
+
+class SuiteRef(Frozen):
+    name: str
+    version: int
+
+    @classmethod
+    def parse(cls, text: str) -> SuiteRef:
+        name, _, version = text.partition("@")
+        return cls(name=name, version=int(version))
+
+    def __str__(self) -> str:
+        return f"{self.name}@{self.version}"
+
+
+class SamplingRef(Frozen):
+    temperature: float
+    top_p: float
+    max_tokens: int
+    seed: int | None
+
+
+class LoadPoint(Frozen):
+    concurrency: int | None = None
+    request_rate: float | None = None
+    warmup: int = 0
+
+    @property
+    def label(self) -> str:
+        if self.request_rate is not None:
+            return f"rate={self.request_rate:g}/s"
+        return f"concurrency={self.concurrency}"
+
+
+class RunSpec(Frozen):
+    """Everything that fixes what a run measures. Frozen; hashed into the fingerprint."""
+
+    campaign: str
+    engine: EngineRef
+    model: ModelRef
+    quantization: str
+    speculation: Speculation
+    stage: str
+    suite: SuiteRef
+    samples: Samples
+    sampling: SamplingRef
+    load: LoadPoint
+
+    def identity(self) -> dict[str, Any]:
+        """The fields hashed into the fingerprint (the campaign name is a label, not an axis)."""
+        return self.model_dump(mode="json", exclude={"campaign"})
+
+    @property
+    def fingerprint(self) -> str:
+        canonical = json.dumps(self.identity(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(canonical.encode()).hexdigest()[:16]
+
+    @property
+    def label(self) -> str:
+        return (
+            f"{self.speculation.label} | {self.engine.kind} | {self.model.family} | "
+            f"{self.quantization} | {self.stage} {self.suite} | {self.load.label}"
+        )
+
+
+def _flatten(prefix: str, value: Any, out: dict[str, Any]) -> None:
+    if isinstance(value, dict):
+        for key, sub in value.items():
+            _flatten(f"{prefix}.{key}" if prefix else key, sub, out)
+    else:
+        out[prefix] = value
+
+
+def differing_axes(a: RunSpec, b: RunSpec) -> list[str]:
+    """Dotted names of the identity fields in which two specs differ, sorted."""
+    fa: dict[str, Any] = {}
+    fb: dict[str, Any] = {}
+    _flatten("", a.identity(), fa)
+    _flatten("", b.identity(), fb)
+    return sorted(k for k in fa.keys() | fb.keys() if fa.get(k) != fb.get(k))
+
+
+class PairingError(ValueError):
+    """Two runs that must not be compared; the message lists the differing axes."""
+
+
+def check_pair(base: RunSpec, cand: RunSpec) -> list[str]:
+    """Refuse a comparison that changes more than speculation, or more than one speculation axis.
+
+    A baseline (method ``none``) may face any speculative candidate of the same engine, model,
+    quantization, stage, suite version, samples, sampling and load. Two speculative runs may be
+    compared only when they differ in exactly one speculation axis (method, k, draft, draft
+    quantization or parameters). Returns the speculation axes that differ.
+    """
+    axes = differing_axes(base, cand)
+    if not axes:
+        raise PairingError("the two runs have the same fingerprint: nothing to compare")
+    outside = [a for a in axes if not a.startswith("speculation.")]
+    if outside:
+        raise PairingError("runs differ outside speculation: " + ", ".join(outside))
+    if base.speculation.method != "none":
+        spec_axes = {a.split(".")[1] for a in axes}
+        if len(spec_axes) > 1:
+            raise PairingError(
+                "speculative runs differ in more than one speculation axis: " + ", ".join(axes)
+            )
+    return axes

@@ -1,0 +1,169 @@
+"""Campaign files: strict validation with file:line:key-path errors, expansion, identity, pairing."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from specverdict.campaign import (
+    PairingError,
+    build_plan,
+    check_pair,
+    differing_axes,
+    parse_campaign,
+)
+from specverdict.errors import ConfigError
+
+ROOT = Path(__file__).resolve().parents[2]
+DEMO = ROOT / "examples" / "demo.yaml"
+
+BASE = """\
+name: t
+engine:
+  kind: vllm
+  base_url: http://127.0.0.1:8000
+model: {family: qwen3-moe, served_name: Qwen/Qwen3-30B-A3B-FP8}
+quantization: fp8
+candidates:
+  - {method: mtp, k: [1, 2, 3]}
+  - {method: eagle3, k: 3, draft: org/eagle3-head}
+stages:
+  function: {suite: humaneval-amplified@1, samples: all}
+  agent: {suite: bfcl-simple@1, samples: {seeded: 200, seed: 7}}
+load: {concurrency: [1, 8], repeats: 2}
+"""
+
+
+def parse(text: str) -> object:
+    return parse_campaign(text, Path("c.yaml"))
+
+
+def test_matrix_expansion_and_pairs() -> None:
+    plan = build_plan(parse_campaign(BASE, Path("c.yaml")))
+    # (1 baseline + 3 mtp + 1 eagle3) x 2 stages x 2 load levels
+    assert len(plan.runs) == 20
+    assert len(plan.pairs) == 16
+    assert plan.executions == 40
+    assert len({r.fingerprint for r in plan.runs}) == 20
+    for pair in plan.pairs:
+        assert pair.baseline.speculation.method == "none"
+        assert pair.baseline.stage == pair.candidate.stage
+        assert pair.baseline.load == pair.candidate.load
+
+
+def test_the_demo_campaign_is_valid() -> None:
+    plan = build_plan(parse_campaign(DEMO.read_text(), DEMO))
+    assert [r.speculation.label for r in plan.runs] == [
+        "none",
+        "ngram k=4",
+        "draft_model k=2",
+        "draft_model k=4",
+        "mtp k=2",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("edit", "expected"),
+    [
+        (
+            ("  - {method: eagle3, k: 3, draft: org/eagle3-head}", "  - {method: eagle3, kk: 3}"),
+            "c.yaml:9: candidates[1].kk: unknown key",
+        ),
+        (("{method: mtp, k: [1, 2, 3]}", "{method: mtp, k: [1, 0]}"), "c.yaml:8: candidates[0].k"),
+        (
+            ("{method: mtp, k: [1, 2, 3]}", "{method: mtp}"),
+            "c.yaml:8: candidates[0]: Value error, method 'mtp' needs k",
+        ),
+        (("humaneval-amplified@1", "humaneval"), "c.yaml:11: stages.function.suite"),
+        (
+            ("  function:", "  functions:"),
+            "c.yaml:11: stages.functions: Value error, a stage is function",
+        ),
+        (
+            ("quantization: fp8", "quantization: fp8\nquantization: bf16"),
+            "c.yaml:7: quantization: duplicate key",
+        ),
+        (
+            ("  kind: vllm", "  kind: vllm\n  launch: {command: x}"),
+            "c.yaml:2: engine: Value error, give either",
+        ),
+        (
+            (
+                "load: {concurrency: [1, 8], repeats: 2}",
+                "load: {concurrency: [1, 8], request_rate: 2}",
+            ),
+            "c.yaml:13: load: Value error, give concurrency or request_rate",
+        ),
+        (("name: t", "name: t\n  bad: [indent"), "c.yaml:2: not valid YAML"),
+    ],
+)
+def test_errors_name_file_line_and_key_path(edit: tuple[str, str], expected: str) -> None:
+    text = BASE.replace(*edit)
+    assert text != BASE
+    with pytest.raises(ConfigError) as info:
+        parse(text)
+    message = str(info.value)
+    assert message.startswith(expected), message
+    assert "\n" not in message
+
+
+def test_pairing_refuses_more_than_one_axis_and_names_them() -> None:
+    plan = build_plan(parse_campaign(BASE, Path("c.yaml")))
+    by_label = {(r.speculation.label, r.stage, r.load.concurrency): r for r in plan.runs}
+    mtp1 = by_label[("mtp k=1", "function", 1)]
+    mtp2 = by_label[("mtp k=2", "function", 1)]
+    eagle = by_label[("eagle3 k=3", "function", 1)]
+    assert check_pair(mtp1, mtp2) == ["speculation.k"]
+    with pytest.raises(PairingError, match=r"speculation.draft, speculation.k, speculation.method"):
+        check_pair(mtp1, eagle)
+    with pytest.raises(
+        PairingError, match=r"outside speculation: load.concurrency, samples, .*stage, suite.name"
+    ):
+        check_pair(by_label[("none", "function", 1)], by_label[("mtp k=1", "agent", 8)])
+    other_quant = mtp1.model_copy(update={"quantization": "nvfp4"})
+    with pytest.raises(PairingError, match="quantization"):
+        check_pair(by_label[("none", "function", 1)], other_quant)
+
+
+@given(st.sampled_from(["fp8", "nvfp4", "bf16"]), st.integers(1, 8), st.integers(1, 8))
+def test_fingerprint_changes_exactly_when_an_axis_does(quant: str, k1: int, k2: int) -> None:
+    plan = build_plan(parse_campaign(BASE, Path("c.yaml")))
+    run = plan.runs[1]
+    a = run.model_copy(
+        update={"quantization": quant, "speculation": run.speculation.model_copy(update={"k": k1})}
+    )
+    b = run.model_copy(update={"speculation": run.speculation.model_copy(update={"k": k2})})
+    assert (a.fingerprint == b.fingerprint) == (not differing_axes(a, b))
+    assert differing_axes(a, b) == differing_axes(b, a)
+    # the campaign name labels a run but is not an axis
+    assert a.model_copy(update={"campaign": "other"}).fingerprint == a.fingerprint
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "specverdict", *args],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+
+
+def test_validate_command_exit_codes(tmp_path: Path) -> None:
+    ok = run_cli("validate", str(DEMO), "--json")
+    assert ok.returncode == 0, ok.stderr
+    assert '"executions": 5' in ok.stdout
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(BASE.replace("quantization: fp8", "quantisation: fp8"))
+    res = run_cli("validate", str(bad))
+    assert res.returncode == 2
+    assert res.stderr.strip().splitlines() == [
+        f"specverdict: error: {bad}:1: quantization: Field required (and 1 more)"
+    ]
+    missing = run_cli("validate", str(tmp_path / "nope.yaml"))
+    assert missing.returncode == 2 and "cannot read campaign file" in missing.stderr
