@@ -1,0 +1,214 @@
+"""The run registry in SQLite: WAL journal, foreign keys, named migrations, one row per sample.
+
+Each sample is committed as soon as it is written, so a killed runner loses at most the requests
+in flight. Records are stored as their JSON next to the indexed columns that queries need; the
+JSON carries ``schema_version`` so that later readers know what they hold.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from specverdict.campaign.spec import RunSpec
+from specverdict.store.records import MetricsSnapshot, RunRecord, RunStatus, SampleRecord
+
+MIGRATIONS: tuple[tuple[str, str], ...] = (
+    (
+        "0001_runs_samples_snapshots",
+        """
+        CREATE TABLE runs (
+            run_id      TEXT PRIMARY KEY,
+            fingerprint TEXT NOT NULL,
+            repeat      INTEGER NOT NULL,
+            status      TEXT NOT NULL,
+            created_at  REAL NOT NULL,
+            record      TEXT NOT NULL
+        );
+        CREATE INDEX runs_fingerprint ON runs (fingerprint, repeat);
+        CREATE TABLE samples (
+            run_id    TEXT NOT NULL REFERENCES runs (run_id) ON DELETE CASCADE,
+            sample_id TEXT NOT NULL,
+            attempt   INTEGER NOT NULL,
+            status    TEXT NOT NULL,
+            record    TEXT NOT NULL,
+            PRIMARY KEY (run_id, sample_id, attempt)
+        );
+        CREATE TABLE metric_snapshots (
+            run_id   TEXT NOT NULL REFERENCES runs (run_id) ON DELETE CASCADE,
+            phase    TEXT NOT NULL,
+            taken_at REAL NOT NULL,
+            text     TEXT NOT NULL,
+            PRIMARY KEY (run_id, phase)
+        );
+        """,
+    ),
+)
+
+
+class SQLiteStore:
+    """``Store`` on a SQLite file (``:memory:`` for tests)."""
+
+    def __init__(self, path: Path | str) -> None:
+        self.path = str(path)
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        self._db.execute("PRAGMA foreign_keys = ON")
+        self._db.execute("PRAGMA journal_mode = WAL")
+        self._db.execute("PRAGMA busy_timeout = 5000")
+        self.migrate()
+
+    @contextmanager
+    def _tx(self) -> Iterator[sqlite3.Connection]:
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            yield self._db
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        self._db.execute("COMMIT")
+
+    def migrate(self) -> list[str]:
+        """Apply pending migrations, each in its own transaction; return the names applied."""
+        self._db.execute(
+            "CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at REAL NOT NULL)"
+        )
+        done = {row[0] for row in self._db.execute("SELECT name FROM schema_migrations")}
+        applied = []
+        for name, sql in MIGRATIONS:
+            if name in done:
+                continue
+            with self._tx() as db:
+                for statement in filter(str.strip, sql.split(";")):
+                    db.execute(statement)
+                db.execute("INSERT INTO schema_migrations VALUES (?, ?)", (name, time.time()))
+            applied.append(name)
+        return applied
+
+    def close(self) -> None:
+        self._db.close()
+
+    # --- runs ------------------------------------------------------------------------------
+
+    def create_run(
+        self, spec: RunSpec, repeat: int, manifest: dict[str, Any] | None = None
+    ) -> RunRecord:
+        run = RunRecord(
+            run_id=uuid.uuid4().hex[:12],
+            fingerprint=spec.fingerprint,
+            spec=spec,
+            repeat=repeat,
+            status="running",
+            created_at=time.time(),
+            manifest=manifest or {},
+        )
+        self._write_run(run, insert=True)
+        return run
+
+    def _write_run(self, run: RunRecord, insert: bool = False) -> None:
+        with self._tx() as db:
+            if insert:
+                db.execute(
+                    "INSERT INTO runs VALUES (?, ?, ?, ?, ?, ?)",
+                    (
+                        run.run_id,
+                        run.fingerprint,
+                        run.repeat,
+                        run.status,
+                        run.created_at,
+                        run.model_dump_json(),
+                    ),
+                )
+            else:
+                cur = db.execute(
+                    "UPDATE runs SET status = ?, record = ? WHERE run_id = ?",
+                    (run.status, run.model_dump_json(), run.run_id),
+                )
+                if cur.rowcount != 1:
+                    raise KeyError(f"no run {run.run_id!r}")
+
+    def update_run(
+        self,
+        run_id: str,
+        *,
+        status: RunStatus | None = None,
+        manifest: dict[str, Any] | None = None,
+    ) -> RunRecord:
+        run = self.get_run(run_id)
+        changes: dict[str, Any] = {}
+        if status is not None:
+            changes["status"] = status
+            if status != "running":
+                changes["finished_at"] = time.time()
+        if manifest is not None:
+            changes["manifest"] = {**run.manifest, **manifest}
+        updated = RunRecord.model_validate({**run.model_dump(), **changes})
+        self._write_run(updated)
+        return updated
+
+    def get_run(self, run_id: str) -> RunRecord:
+        row = self._db.execute("SELECT record FROM runs WHERE run_id = ?", (run_id,)).fetchone()
+        if row is None:
+            raise KeyError(f"no run {run_id!r}")
+        return RunRecord.model_validate_json(row[0])
+
+    def list_runs(self) -> list[RunRecord]:
+        rows = self._db.execute("SELECT record FROM runs ORDER BY created_at, run_id")
+        return [RunRecord.model_validate_json(r[0]) for r in rows]
+
+    def resumable(self, fingerprint: str, repeat: int) -> RunRecord | None:
+        """The newest unfinished execution of this fingerprint and repeat, if any."""
+        row = self._db.execute(
+            "SELECT record FROM runs WHERE fingerprint = ? AND repeat = ? AND status != 'completed' "
+            "ORDER BY created_at DESC LIMIT 1",
+            (fingerprint, repeat),
+        ).fetchone()
+        return RunRecord.model_validate_json(row[0]) if row else None
+
+    # --- samples and snapshots -------------------------------------------------------------
+
+    def add_sample(self, sample: SampleRecord) -> None:
+        with self._tx() as db:
+            db.execute(
+                "INSERT INTO samples VALUES (?, ?, ?, ?, ?)",
+                (
+                    sample.run_id,
+                    sample.sample_id,
+                    sample.attempt,
+                    sample.status,
+                    sample.model_dump_json(),
+                ),
+            )
+
+    def samples(self, run_id: str) -> list[SampleRecord]:
+        rows = self._db.execute(
+            "SELECT record FROM samples WHERE run_id = ? ORDER BY sample_id, attempt", (run_id,)
+        )
+        return [SampleRecord.model_validate_json(r[0]) for r in rows]
+
+    def finished_sample_ids(self, run_id: str) -> set[str]:
+        """Samples with an answer (ok, or a failure recorded as data); a resume skips these."""
+        rows = self._db.execute(
+            "SELECT DISTINCT sample_id FROM samples WHERE run_id = ? AND status != 'cancelled'",
+            (run_id,),
+        )
+        return {r[0] for r in rows}
+
+    def add_snapshot(self, snapshot: MetricsSnapshot) -> None:
+        with self._tx() as db:
+            db.execute(
+                "INSERT OR REPLACE INTO metric_snapshots VALUES (?, ?, ?, ?)",
+                (snapshot.run_id, snapshot.phase, snapshot.taken_at, snapshot.text),
+            )
+
+    def snapshots(self, run_id: str) -> dict[str, MetricsSnapshot]:
+        rows = self._db.execute(
+            "SELECT phase, taken_at, text FROM metric_snapshots WHERE run_id = ?", (run_id,)
+        )
+        return {p: MetricsSnapshot(run_id=run_id, phase=p, taken_at=t, text=x) for p, t, x in rows}
