@@ -11,6 +11,8 @@ import click
 
 from specverdict import __version__
 from specverdict.cli.demo import demo
+from specverdict.cli.run import run
+from specverdict.cli.runs import runs
 from specverdict.cli.validate import validate
 from specverdict.errors import SpecverdictError
 
@@ -26,6 +28,8 @@ def cli() -> None:
 
 cli.add_command(demo)
 cli.add_command(validate)
+cli.add_command(run)
+cli.add_command(runs)
 
 
 def main() -> None:

@@ -61,6 +61,9 @@ class SQLiteStore:
         self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         self._db.execute("PRAGMA foreign_keys = ON")
         self._db.execute("PRAGMA journal_mode = WAL")
+        # In WAL mode, NORMAL survives a killed process (the WAL is in the OS's hands); only a
+        # power cut can lose the last commits. FULL would fsync every sample.
+        self._db.execute("PRAGMA synchronous = NORMAL")
         self._db.execute("PRAGMA busy_timeout = 5000")
         self.migrate()
 

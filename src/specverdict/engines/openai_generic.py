@@ -1,0 +1,29 @@
+"""Any OpenAI-compatible server: no speculation flags, and no acceptance figures (never invented)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from specverdict.campaign.spec import RunSpec
+from specverdict.engines.base import AcceptanceSummary, EngineAdapter
+from specverdict.store.records import MetricsSnapshot, SampleRecord
+
+
+class OpenAIAdapter(EngineAdapter):
+    kind = "openai"
+
+    def speculative_args(self, spec: RunSpec) -> list[str]:
+        return []
+
+    def summarize_acceptance(
+        self,
+        spec: RunSpec,
+        samples: Sequence[SampleRecord],
+        snapshots: dict[str, MetricsSnapshot],
+        segment_requests: int,
+    ) -> AcceptanceSummary:
+        return AcceptanceSummary(
+            source="none",
+            valid=False,
+            why="a generic OpenAI-compatible server exposes no acceptance",
+        )

@@ -1,0 +1,69 @@
+"""Latency, throughput and outcome summaries of one run's samples.
+
+- TTFT: time to the first chunk that carried output.
+- TPOT (vLLM's definition): (e2e - TTFT) / (completion_tokens - 1), for samples with >= 2 tokens.
+- Output tokens/s of a run: its completion tokens / the wall time from the first send to the last
+  arrival (``wall_s``, measured by the runner); per-request figures are not averaged into it.
+- Percentiles: linear interpolation between order statistics (numpy's default), None when there
+  are no values. Failed samples are counted apart and never enter latency figures.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict
+
+from specverdict.store.records import SampleRecord
+
+
+def percentile(values: Sequence[float], q: float) -> float | None:
+    return float(np.percentile(np.asarray(values, dtype=float), q)) if values else None
+
+
+def tpot(sample: SampleRecord) -> float | None:
+    if sample.ttft_s is None or sample.e2e_s is None or not sample.completion_tokens:
+        return None
+    if sample.completion_tokens < 2:
+        return None
+    return (sample.e2e_s - sample.ttft_s) / (sample.completion_tokens - 1)
+
+
+class RunSummary(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    samples: int
+    ok: int
+    errored: int
+    output_tokens: int
+    tokens_per_s: float | None
+    ttft_p50_s: float | None
+    ttft_p95_s: float | None
+    tpot_p50_s: float | None
+    tpot_p95_s: float | None
+    mean_tpot_s: float | None
+    finish_reasons: dict[str, int]
+    errors: dict[str, int]
+
+
+def summarize_samples(samples: Sequence[SampleRecord], wall_s: float | None) -> RunSummary:
+    ok = [s for s in samples if s.status == "ok"]
+    ttfts = [s.ttft_s for s in ok if s.ttft_s is not None]
+    tpots = [t for s in ok if (t := tpot(s)) is not None]
+    tokens = sum(s.completion_tokens or 0 for s in ok)
+    return RunSummary(
+        samples=len(samples),
+        ok=len(ok),
+        errored=len(samples) - len(ok),
+        output_tokens=tokens,
+        tokens_per_s=tokens / wall_s if wall_s else None,
+        ttft_p50_s=percentile(ttfts, 50),
+        ttft_p95_s=percentile(ttfts, 95),
+        tpot_p50_s=percentile(tpots, 50),
+        tpot_p95_s=percentile(tpots, 95),
+        mean_tpot_s=float(np.mean(tpots)) if tpots else None,
+        finish_reasons=dict(Counter(s.finish_reason or "none" for s in ok)),
+        errors=dict(Counter(s.status for s in samples if s.status != "ok")),
+    )

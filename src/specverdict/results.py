@@ -1,0 +1,31 @@
+"""A stored run's figures: its summary and its acceptance, computed from the registry."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict
+
+from specverdict.engines.base import AcceptanceSummary
+from specverdict.engines.registry import adapter_for
+from specverdict.measure.summary import RunSummary, summarize_samples
+from specverdict.store.base import Store
+from specverdict.store.records import RunRecord
+
+
+class RunResults(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    run: RunRecord
+    summary: RunSummary
+    acceptance: AcceptanceSummary
+
+
+def run_results(store: Store, run_id: str) -> RunResults:
+    run = store.get_run(run_id)
+    samples = store.samples(run_id)
+    segments = run.manifest.get("segments", [])
+    wall = sum(float(s.get("wall_s", 0.0)) for s in segments) or None
+    last_requests = int(segments[-1]["requests"]) if segments else 0
+    acceptance = adapter_for(run.spec.engine.kind).summarize_acceptance(
+        run.spec, samples, store.snapshots(run_id), last_requests
+    )
+    return RunResults(run=run, summary=summarize_samples(samples, wall), acceptance=acceptance)

@@ -1,0 +1,229 @@
+"""The runner: from a plan to stored, measured runs.
+
+For every run and repeat: find an unfinished execution of the same fingerprint to resume (or
+create one), launch the engine (or attach), record the manifest, send warm-up requests (not
+stored), snapshot ``/metrics``, send the remaining samples at the run's concurrency and store each
+as it completes, snapshot again, stop the engine. Failed requests are samples with a status, not
+exceptions; an engine that dies mid-run leaves every finished sample stored and the run marked
+``failed``. The runner depends on the adapter, suite and store interfaces only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import platform
+import sys
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Literal
+
+import httpx
+
+from specverdict import __version__
+from specverdict.campaign.plan import Plan
+from specverdict.campaign.spec import RunSpec
+from specverdict.engines.client import StreamedResponse, stream
+from specverdict.engines.launcher import LaunchedServer, free_port
+from specverdict.engines.registry import adapter_for
+from specverdict.errors import ConfigError, EngineStartError
+from specverdict.store.base import Store
+from specverdict.store.records import MetricsSnapshot, RunRecord, RunStatus, SampleRecord
+from specverdict.suites import Sample, get_suite
+
+Log = Callable[[str], None]
+
+
+def request_payload(spec: RunSpec, sample: Sample) -> tuple[str, dict[str, Any]]:
+    s = spec.sampling
+    body: dict[str, Any] = {
+        "model": spec.model.served_name,
+        "max_tokens": s.max_tokens,
+        "temperature": s.temperature,
+        "top_p": s.top_p,
+    }
+    if s.seed is not None:
+        body["seed"] = s.seed
+    if sample.endpoint == "chat":
+        return "/v1/chat/completions", {**body, "messages": list(sample.messages or ())}
+    return "/v1/completions", {**body, "prompt": sample.prompt}
+
+
+def to_record(run_id: str, sample: Sample, resp: StreamedResponse) -> SampleRecord:
+    acceptance = (resp.metrics or {}).get("speculative_decoding")
+    return SampleRecord(
+        run_id=run_id,
+        sample_id=sample.id,
+        status=resp.status,
+        text=resp.text,
+        finish_reason=resp.finish_reason,
+        prompt_tokens=resp.prompt_tokens,
+        completion_tokens=resp.completion_tokens,
+        ttft_s=resp.ttft_s,
+        e2e_s=resp.e2e_s,
+        chunk_arrivals_s=resp.chunk_arrivals_s,
+        error=resp.error,
+        acceptance=acceptance if isinstance(acceptance, dict) else None,
+        extra={"tool_calls": list(resp.tool_calls)} if resp.tool_calls else {},
+    )
+
+
+class Runner:
+    def __init__(
+        self,
+        store: Store,
+        log: Log = print,
+        clock: Callable[[], float] = time.perf_counter,
+        request_timeout_s: float = 600.0,
+    ) -> None:
+        self.store = store
+        self.log = log
+        self.clock = clock
+        self.request_timeout_s = request_timeout_s
+        self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store-writer")
+
+    def run_plan(self, plan: Plan) -> list[RunRecord]:
+        done = []
+        for spec in plan.runs:
+            for repeat in range(plan.repeats):
+                done.append(self.run_one(plan, spec, repeat))
+        return done
+
+    def run_one(self, plan: Plan, spec: RunSpec, repeat: int) -> RunRecord:
+        try:
+            suite = get_suite(str(spec.suite))
+            samples = suite.select(spec.samples)
+            adapter = adapter_for(spec.engine.kind)
+        except (KeyError, ValueError) as exc:
+            raise ConfigError(str(exc).strip("'\"")) from None
+        run = self.store.resumable(spec.fingerprint, repeat)
+        if run is None:
+            if any(
+                r.fingerprint == spec.fingerprint and r.repeat == repeat and r.status == "completed"
+                for r in self.store.list_runs()
+            ):
+                self.log(f"{spec.label} (repeat {repeat}): already completed, skipped")
+                return next(
+                    r
+                    for r in reversed(self.store.list_runs())
+                    if r.fingerprint == spec.fingerprint and r.repeat == repeat
+                )
+            run = self.store.create_run(spec, repeat)
+            self.log(f"{run.run_id} {spec.label} (repeat {repeat}): started")
+        else:
+            self.log(f"{run.run_id} {spec.label} (repeat {repeat}): resuming")
+        self.store.update_run(
+            run.run_id, manifest={"speculative_args": adapter.speculative_args(spec)}
+        )
+        finished = self.store.finished_sample_ids(run.run_id)
+        todo = [s for s in samples if s.id not in finished]
+        engine = plan.campaign.engine
+        server = None
+        if engine.base_url is None:
+            port = free_port()
+            command = adapter.launch_command(spec, engine.launch, port, plan.campaign.model.path)
+            launch = engine.launch
+            server = LaunchedServer(
+                command,
+                f"http://127.0.0.1:{port}",
+                health_path=launch.health_path if launch else "/health",
+                startup_timeout_s=launch.startup_timeout_s if launch else 120.0,
+                env=launch.env if launch else None,
+            )
+            self.store.update_run(run.run_id, manifest={"launch_command": command})
+            try:
+                server.start()
+            except EngineStartError as exc:
+                self.store.update_run(run.run_id, status="failed", manifest={"error": str(exc)})
+                raise
+            # Recorded so that an engine orphaned by a killed runner can be found and stopped.
+            pid = server.process.pid if server.process else None
+            self.store.update_run(run.run_id, manifest={"engine_pid": pid})
+        base_url = engine.base_url or (server.base_url if server else "")
+        try:
+            status, segment = asyncio.run(self._measure(run, spec, base_url, todo))
+        finally:
+            if server is not None:
+                self.store.update_run(
+                    run.run_id, manifest={"engine_log_tail": server.output_tail(20)}
+                )
+                server.stop()
+        segments = (
+            [*run.manifest.get("segments", []), segment]
+            if todo
+            else run.manifest.get("segments", [])
+        )
+        return self.store.update_run(run.run_id, status=status, manifest={"segments": segments})
+
+    async def _measure(
+        self, run: RunRecord, spec: RunSpec, base_url: str, todo: list[Sample]
+    ) -> tuple[RunStatus, dict[str, Any]]:
+        conc = spec.load.concurrency or 1
+        async with httpx.AsyncClient(limits=httpx.Limits(max_connections=conc + 4)) as client:
+            manifest = await self._probe(client, base_url, spec)
+            self.store.update_run(run.run_id, manifest=manifest)
+            for sample in todo[: spec.load.warmup]:  # warm-up: same requests, never stored
+                path, body = request_payload(spec, sample)
+                await stream(client, base_url + path, body, self.clock, self.request_timeout_s)
+            await self._snapshot(client, base_url, run.run_id, "before")
+            semaphore = asyncio.Semaphore(conc)
+            failures = 0
+            loop = asyncio.get_running_loop()
+
+            async def one(sample: Sample) -> None:
+                nonlocal failures
+                async with semaphore:
+                    path, body = request_payload(spec, sample)
+                    resp = await stream(
+                        client, base_url + path, body, self.clock, self.request_timeout_s
+                    )
+                # The write runs on the store's own thread so that it never delays the timing of
+                # requests in flight on this event loop.
+                await loop.run_in_executor(
+                    self._writer, self.store.add_sample, to_record(run.run_id, sample, resp)
+                )
+                failures += resp.status != "ok"
+
+            t0 = self.clock()
+            await asyncio.gather(*(one(s) for s in todo))
+            wall = self.clock() - t0
+            await self._snapshot(client, base_url, run.run_id, "after")
+        status: RunStatus = "failed" if todo and failures == len(todo) else "completed"
+        segment = {"requests": len(todo), "failed": failures, "wall_s": wall, "concurrency": conc}
+        self.log(f"{run.run_id}: {len(todo)} requests, {failures} failed, {wall:.1f} s")
+        return status, segment
+
+    async def _probe(
+        self, client: httpx.AsyncClient, base_url: str, spec: RunSpec
+    ) -> dict[str, Any]:
+        manifest: dict[str, Any] = {
+            "specverdict": __version__,
+            "python": sys.version.split()[0],
+            "platform": platform.platform(),
+        }
+        for key, path in (("engine_version", "/version"), ("models", "/v1/models")):
+            try:
+                resp = await client.get(base_url + path, timeout=10)
+                manifest[key] = (
+                    resp.json() if resp.status_code == 200 else f"HTTP {resp.status_code}"
+                )
+            except (httpx.HTTPError, ValueError) as exc:
+                manifest[key] = f"unavailable: {type(exc).__name__}"
+        return manifest
+
+    async def _snapshot(
+        self,
+        client: httpx.AsyncClient,
+        base_url: str,
+        run_id: str,
+        phase: Literal["before", "after"],
+    ) -> None:
+        try:
+            resp = await client.get(base_url + "/metrics", timeout=10)
+        except httpx.HTTPError:
+            return
+        if resp.status_code == 200:
+            snapshot = MetricsSnapshot(
+                run_id=run_id, phase=phase, taken_at=time.time(), text=resp.text
+            )
+            self.store.add_snapshot(snapshot)

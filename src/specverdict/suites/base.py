@@ -1,0 +1,53 @@
+"""The ``Suite`` interface: a named, versioned set of samples for one stage.
+
+A suite's version is part of the run identity: changing its samples or how they are asked bumps
+it. Samples are selected by the campaign (all, first N, ids, seeded subset) before they run.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from specverdict.campaign.model import First, Ids, Samples, Seeded
+
+
+class Sample(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: str
+    endpoint: Literal["completions", "chat"]
+    prompt: str | None = None
+    messages: tuple[dict[str, Any], ...] | None = None
+
+
+class Suite(ABC):
+    name: str
+    version: int
+    stage: str
+
+    @abstractmethod
+    def samples(self) -> list[Sample]:
+        """Every sample, in a fixed order."""
+
+    def select(self, selection: Samples) -> list[Sample]:
+        """Apply a campaign's sample selection; unknown ids are an error naming them."""
+        every = self.samples()
+        if selection == "all":
+            return every
+        if isinstance(selection, First):
+            return every[: selection.first]
+        if isinstance(selection, Ids):
+            by_id = {s.id: s for s in every}
+            missing = [i for i in selection.ids if i not in by_id]
+            if missing:
+                raise ValueError(f"suite {self.name}@{self.version} has no samples {missing[:5]}")
+            return [by_id[i] for i in selection.ids]
+        assert isinstance(selection, Seeded)
+        if selection.seeded >= len(every):
+            return every
+        chosen = sorted(random.Random(selection.seed).sample(range(len(every)), selection.seeded))
+        return [every[i] for i in chosen]

@@ -1,0 +1,23 @@
+"""Suites by ``name@version``; a miss lists the known suites and the closest name."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable
+
+from specverdict.suites.base import Suite
+from specverdict.suites.builtin import BuiltinCode
+
+_REGISTRY: dict[str, Callable[[], Suite]] = {"builtin-code@1": BuiltinCode}
+
+
+def known_suites() -> list[str]:
+    return sorted(_REGISTRY)
+
+
+def get_suite(ref: str) -> Suite:
+    if ref in _REGISTRY:
+        return _REGISTRY[ref]()
+    close = difflib.get_close_matches(ref, _REGISTRY, n=1)
+    hint = f"; did you mean {close[0]}?" if close else ""
+    raise KeyError(f"unknown suite {ref!r}{hint} Known: {', '.join(known_suites())}")

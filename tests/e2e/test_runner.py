@@ -1,0 +1,176 @@
+"""The runner against real reference servers: stored samples, acceptance sources, resume, kill -9."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from specverdict.campaign import build_plan, parse_campaign
+from specverdict.results import run_results
+from specverdict.runner import Runner
+from specverdict.store import SampleRecord, SQLiteStore
+from tests.conftest import Servers
+
+CAMPAIGN = """\
+name: e2e
+engine: {{kind: reference{engine_extra}}}
+model: {{family: specverdict-reference, served_name: reference-target}}
+quantization: fp32
+candidates:
+{candidates}
+stages:
+  function: {{suite: builtin-code@1, samples: {samples}}}
+sampling: {{temperature: 0.0, max_tokens: {max_tokens}, seed: 0}}
+load: {{concurrency: [{concurrency}], warmup: 1}}
+"""
+
+
+def campaign_text(
+    candidates: str = "  - {method: mtp, k: 2}",
+    samples: str = "{first: 4}",
+    max_tokens: int = 12,
+    concurrency: int = 1,
+    engine_extra: str = "",
+) -> str:
+    return CAMPAIGN.format(
+        candidates=candidates,
+        samples=samples,
+        max_tokens=max_tokens,
+        concurrency=concurrency,
+        engine_extra=engine_extra,
+    )
+
+
+def quiet(_: str) -> None:
+    return None
+
+
+def test_a_campaign_runs_end_to_end_and_stores_every_sample(tmp_path: Path) -> None:
+    text = campaign_text(
+        candidates="  - {method: mtp, k: 2}\n  - {method: ngram, k: 3, params: {prompt_lookup_min: 1}}",
+        concurrency=2,
+    )
+    plan = build_plan(parse_campaign(text, Path("e2e.yaml")))
+    store = SQLiteStore(tmp_path / "runs.db")
+    records = Runner(store, log=quiet).run_plan(plan)
+    assert [r.status for r in records] == ["completed"] * 3
+    baseline, mtp, ngram = (run_results(store, r.run_id) for r in records)
+    for res in (baseline, mtp, ngram):
+        assert res.summary.samples == res.summary.ok == 4
+        assert res.summary.tokens_per_s and res.summary.tokens_per_s > 0
+        assert res.run.manifest["engine_version"] == {"version": "0.1.0"}
+        assert res.run.manifest["segments"][0]["concurrency"] == 2
+    assert baseline.acceptance.source == "none" and baseline.acceptance.acceptance_rate is None
+    assert mtp.run.manifest["speculative_args"] == [
+        "--speculative-config",
+        '{"method":"mtp","num_speculative_tokens":2}',
+    ]
+    for res in (mtp, ngram):
+        assert res.acceptance.source == "per-request" and res.acceptance.valid
+    # greedy speculation is lossless: the stored texts agree sample by sample
+    texts = [{s.sample_id: s.text for s in store.samples(r.run_id)} for r in records]
+    assert texts[0] == texts[1] == texts[2]
+
+
+def test_counter_acceptance_is_invalid_when_foreign_traffic_pollutes_it(
+    tmp_path: Path, servers: Servers
+) -> None:
+    # A server without per-request metrics: the runner must fall back to /metrics deltas.
+    base_url = servers.get("--speculative-config", '{"method": "mtp", "num_speculative_tokens": 2}')
+    text = campaign_text(engine_extra=f", base_url: '{base_url}'", max_tokens=24)
+    plan = build_plan(parse_campaign(text, Path("e2e.yaml")))
+    store = SQLiteStore(tmp_path / "runs.db")
+    clean = Runner(store, log=quiet).run_one(plan, plan.runs[1], 0)
+    acc = run_results(store, clean.run_id).acceptance
+    assert (acc.source, acc.valid) == ("metrics-delta", True)
+    assert acc.acceptance_rate is not None
+
+    stop = threading.Event()
+
+    def foreign_traffic() -> None:
+        while not stop.is_set():
+            httpx.post(
+                base_url + "/v1/completions", json={"prompt": "import os\n", "max_tokens": 4}
+            )
+
+    noise = threading.Thread(target=foreign_traffic)
+    noise.start()
+    try:
+        polluted = Runner(store, log=quiet).run_one(plan, plan.runs[1], 1)
+    finally:
+        stop.set()
+        noise.join()
+    acc = run_results(store, polluted.run_id).acceptance
+    assert (acc.source, acc.valid) == ("metrics-delta", False)
+    assert acc.why is not None and "polluted" in acc.why
+    assert acc.acceptance_rate is None
+
+
+def test_resume_sends_only_the_missing_samples(tmp_path: Path) -> None:
+    plan = build_plan(parse_campaign(campaign_text(), Path("e2e.yaml")))
+    store = SQLiteStore(tmp_path / "runs.db")
+    spec = plan.runs[0]
+    interrupted = store.create_run(spec, repeat=0)
+    for sid in ("builtin-code/0", "builtin-code/1"):
+        store.add_sample(
+            SampleRecord(run_id=interrupted.run_id, sample_id=sid, status="ok", text="kept")
+        )
+    resumed = Runner(store, log=quiet).run_one(plan, spec, 0)
+    assert resumed.run_id == interrupted.run_id and resumed.status == "completed"
+    samples = store.samples(resumed.run_id)
+    assert sorted(s.sample_id for s in samples) == [f"builtin-code/{i}" for i in range(4)]
+    assert [s.text for s in samples[:2]] == ["kept", "kept"]
+    assert resumed.manifest["segments"] == [{**resumed.manifest["segments"][0], "requests": 2}]
+    again = Runner(store, log=quiet).run_one(plan, spec, 0)  # a completed run is not redone
+    assert again.run_id == resumed.run_id and len(store.samples(again.run_id)) == 4
+
+
+@pytest.mark.slow
+def test_kill_9_mid_run_loses_nothing_finished_and_resume_completes(tmp_path: Path) -> None:
+    campaign = tmp_path / "c.yaml"
+    campaign.write_text(
+        campaign_text(samples="all", max_tokens=200).replace(
+            "  - {method: mtp, k: 2}", "  - {method: ngram, k: 2}"
+        )
+    )
+    db = tmp_path / "runs.db"
+    cmd = [sys.executable, "-m", "specverdict", "run", str(campaign), "--db", str(db)]
+    proc = subprocess.Popen(
+        cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+    )
+    deadline = time.monotonic() + 120
+    stored = 0
+    while stored < 3 and time.monotonic() < deadline:
+        if db.exists():
+            con = SQLiteStore(db)
+            stored = sum(len(con.samples(r.run_id)) for r in con.list_runs())
+            con.close()
+        time.sleep(0.05)
+    assert stored >= 3, "the runner stored nothing within two minutes"
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    store = SQLiteStore(db)
+    for run in store.list_runs():  # the engine lives in its own session: stop the orphan
+        pid = run.manifest.get("engine_pid")
+        if pid:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(pid, signal.SIGKILL)
+    before = {(s.run_id, s.sample_id) for r in store.list_runs() for s in store.samples(r.run_id)}
+    assert len(before) >= 3
+    assert store.list_runs()[0].status == "running"
+    done = subprocess.run(cmd, capture_output=True, text=True, check=False, timeout=600)
+    assert done.returncode == 0, done.stderr
+    runs = store.list_runs()
+    assert [r.status for r in runs] == ["completed", "completed"]
+    after = [(s.run_id, s.sample_id) for r in runs for s in store.samples(r.run_id)]
+    assert len(after) == len(set(after)) == 32  # 16 samples x 2 runs, none twice
+    assert before <= set(after)
