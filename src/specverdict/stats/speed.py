@@ -1,0 +1,322 @@
+"""Paired speed-up estimates with bootstrap intervals, and the baseline's noise floor.
+
+Every ratio here is oriented so that > 1 means the candidate is faster. Samples are paired by
+position (same prompt, same load level); a pair with a missing value on either side (``None`` or
+NaN: a failed request, a one-token output with no TPOT) is dropped and counted, never imputed.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import numpy as np
+
+from specverdict.stats._common import (
+    FloatArray,
+    Interval,
+    Samples,
+    as_float_array,
+    confidence_label,
+    paired_complete,
+)
+from specverdict.stats.bootstrap import (
+    Method,
+    VectorStatistic,
+    check_bootstrap_args,
+    paired_bootstrap,
+)
+
+RatioKind = Literal["ratio_of_means", "geometric_mean", "throughput_ratio"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RatioEstimate:
+    """A paired speed ratio, its bootstrap interval, and what it rests on.
+
+    ``point`` is None when no pair survived; ``interval`` is None below two pairs.
+    ``dropped`` counts pairs removed for a missing value.
+    """
+
+    kind: RatioKind
+    point: float | None
+    interval: Interval | None
+    n: int
+    dropped: int
+    confidence: float
+    method: Method
+    decidable: bool
+    why: str
+
+
+def _ratio_of_means(base: FloatArray, cand: FloatArray, axis: int = -1) -> Any:
+    return np.mean(base, axis=axis) / np.mean(cand, axis=axis)
+
+
+def _geometric_mean(base: FloatArray, cand: FloatArray, axis: int = -1) -> Any:
+    return np.exp(np.mean(np.log(base) - np.log(cand), axis=axis))
+
+
+def _throughput(
+    base_tokens: FloatArray,
+    base_latency: FloatArray,
+    cand_tokens: FloatArray,
+    cand_latency: FloatArray,
+    axis: int = -1,
+) -> Any:
+    cand = np.sum(cand_tokens, axis=axis) / np.sum(cand_latency, axis=axis)
+    base = np.sum(base_tokens, axis=axis) / np.sum(base_latency, axis=axis)
+    return cand / base
+
+
+_LABELS: dict[RatioKind, str] = {
+    "ratio_of_means": "speed-up (ratio of mean TPOT)",
+    "geometric_mean": "speed-up (geometric mean of per-sample TPOT ratios)",
+    "throughput_ratio": "throughput ratio",
+}
+
+
+def _estimate(
+    kind: RatioKind,
+    named: Sequence[tuple[str, Samples]],
+    statistic: VectorStatistic,
+    rng: np.random.Generator,
+    n_resamples: int,
+    confidence: float,
+    method: Method,
+) -> RatioEstimate:
+    check_bootstrap_args(n_resamples, confidence, method)
+    data, dropped = paired_complete(named)
+    for (name, _), arr in zip(named, data, strict=True):
+        bad = arr[arr <= 0.0]
+        if bad.size:
+            raise ValueError(f"{name} must be positive, got {float(bad[0])!r}")
+    n = len(data[0])
+    label = _LABELS[kind]
+    lost = f", {dropped} pairs dropped for missing values" if dropped else ""
+    if n == 0:
+        return RatioEstimate(
+            kind=kind,
+            point=None,
+            interval=None,
+            n=0,
+            dropped=dropped,
+            confidence=confidence,
+            method=method,
+            decidable=False,
+            why=f"no complete pairs: no {label}{lost}",
+        )
+    point = float(statistic(*data, axis=-1))
+    interval = paired_bootstrap(
+        data, statistic, rng, n_resamples=n_resamples, confidence=confidence, method=method
+    )
+    if interval is None:
+        why = f"{label} {point:.3f}x from {n} pair(s): too few for an interval{lost}"
+    else:
+        why = (
+            f"{label} {point:.3f}x, {confidence_label(confidence)} CI "
+            f"[{interval.lower:.3f}, {interval.upper:.3f}] over {n} pairs{lost}"
+        )
+    return RatioEstimate(
+        kind=kind,
+        point=point,
+        interval=interval,
+        n=n,
+        dropped=dropped,
+        confidence=confidence,
+        method=method,
+        decidable=interval is not None,
+        why=why,
+    )
+
+
+def speedup_ratio_of_means(
+    base_tpot: Samples,
+    cand_tpot: Samples,
+    rng: np.random.Generator,
+    *,
+    n_resamples: int = 2000,
+    confidence: float = 0.95,
+    method: Method = "percentile",
+) -> RatioEstimate:
+    """Speed-up S = mean TPOT(baseline) / mean TPOT(candidate), paired bootstrap interval.
+
+    The ratio of means weighs every output token's time alike; it is the figure a user's
+    decode time scales with. Interval: paired bootstrap over samples
+    (:func:`specverdict.stats.bootstrap.paired_bootstrap`; Efron B. & Tibshirani R. (1993),
+    *An Introduction to the Bootstrap*, chapters 13-14).
+    """
+    return _estimate(
+        "ratio_of_means",
+        (("base_tpot", base_tpot), ("cand_tpot", cand_tpot)),
+        _ratio_of_means,
+        rng,
+        n_resamples,
+        confidence,
+        method,
+    )
+
+
+def speedup_geometric_mean(
+    base_tpot: Samples,
+    cand_tpot: Samples,
+    rng: np.random.Generator,
+    *,
+    n_resamples: int = 2000,
+    confidence: float = 0.95,
+    method: Method = "percentile",
+) -> RatioEstimate:
+    """Geometric mean of per-sample ratios, exp(mean_i log(TPOT_base,i / TPOT_cand,i)).
+
+    Every prompt counts once whatever its length, so a few long outputs cannot dominate; a
+    ratio of means far from this figure says the speed-up depends on the prompt.
+    Reference: Fleming P.J. & Wallace J.J. (1986), "How not to lie with statistics: the correct
+    way to summarize benchmark results", CACM 29:218-221.
+    """
+    return _estimate(
+        "geometric_mean",
+        (("base_tpot", base_tpot), ("cand_tpot", cand_tpot)),
+        _geometric_mean,
+        rng,
+        n_resamples,
+        confidence,
+        method,
+    )
+
+
+def throughput_ratio(
+    base_tokens: Samples,
+    base_latency: Samples,
+    cand_tokens: Samples,
+    cand_latency: Samples,
+    rng: np.random.Generator,
+    *,
+    n_resamples: int = 2000,
+    confidence: float = 0.95,
+    method: Method = "percentile",
+) -> RatioEstimate:
+    """Output-throughput ratio (candidate / baseline) at one load level, from per-sample data.
+
+    Each arm's throughput is Σ output tokens / Σ end-to-end latency over its samples: tokens per
+    second of request time. At a fixed concurrency C a server delivers C times that (Little's
+    law), and C cancels in the ratio, so
+
+        T = (Σ tokens_cand / Σ latency_cand) / (Σ tokens_base / Σ latency_base).
+
+    Per-sample data rather than per-run wall-clock throughputs, because a load level has only a
+    handful of repeats and a bootstrap over two repeats says nothing; resampling prompts does.
+    Call once per load level. Reference: Little J.D.C. (1961), "A proof for the queuing formula
+    L = λW", Operations Research 9:383-387; intervals as in :func:`speedup_ratio_of_means`.
+    """
+    return _estimate(
+        "throughput_ratio",
+        (
+            ("base_tokens", base_tokens),
+            ("base_latency", base_latency),
+            ("cand_tokens", cand_tokens),
+            ("cand_latency", cand_latency),
+        ),
+        _throughput,
+        rng,
+        n_resamples,
+        confidence,
+        method,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class RepeatRatio:
+    """Mean TPOT of repeat ``first`` over that of repeat ``second`` on their common samples."""
+
+    first: int
+    second: int
+    ratio: float
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NoiseFloor:
+    """How far two runs of the same baseline disagree; None below two comparable repeats."""
+
+    floor: float | None
+    n_repeats: int
+    ratios: tuple[RepeatRatio, ...]
+    decidable: bool
+    why: str
+
+
+def noise_floor(repeat_tpots: Sequence[Samples]) -> NoiseFloor:
+    """Spread between repeats of the baseline: the largest relative change between any two.
+
+        floor = max over pairs i < j of  max(r_ij, 1/r_ij) − 1,
+        r_ij = mean TPOT of repeat i / mean TPOT of repeat j,
+
+    each mean taken over the samples present in both repeats (repeats run the same prompts, in
+    the same order). Taking max(r, 1/r) makes the floor independent of the order of the
+    repeats. A speed-up must clear 1 + floor (:func:`speedup_clears_noise`).
+    """
+    repeats = [as_float_array(f"repeat_tpots[{i}]", r) for i, r in enumerate(repeat_tpots)]
+    if len({len(r) for r in repeats}) > 1:
+        lengths = ", ".join(str(len(r)) for r in repeats)
+        raise ValueError(f"baseline repeats must cover the same samples, got lengths {lengths}")
+    for i, r in enumerate(repeats):
+        if np.any(r <= 0.0):
+            raise ValueError(f"repeat_tpots[{i}] must be positive")
+    ratios: list[RepeatRatio] = []
+    for i, j in itertools.combinations(range(len(repeats)), 2):
+        both = np.isfinite(repeats[i]) & np.isfinite(repeats[j])
+        if np.any(both):
+            ratio = float(np.mean(repeats[i][both]) / np.mean(repeats[j][both]))
+            ratios.append(RepeatRatio(i, j, ratio))
+    if not ratios:
+        return NoiseFloor(
+            floor=None,
+            n_repeats=len(repeats),
+            ratios=(),
+            decidable=False,
+            why=f"no noise floor: {len(repeats)} baseline repeat(s) with common samples < 2",
+        )
+    floor = max(max(r.ratio, 1.0 / r.ratio) - 1.0 for r in ratios)
+    return NoiseFloor(
+        floor=floor,
+        n_repeats=len(repeats),
+        ratios=tuple(ratios),
+        decidable=True,
+        why=f"noise floor {100.0 * floor:.2f}% from {len(ratios)} pair(s) of baseline repeats",
+    )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SpeedupCheck:
+    """Whether a speed-up interval clears both 1 and the baseline's noise floor."""
+
+    cleared: bool
+    threshold: float
+    decidable: bool
+    why: str
+
+
+def speedup_clears_noise(estimate: RatioEstimate, noise: NoiseFloor | None) -> SpeedupCheck:
+    """A speed-up counts only if its interval's lower bound exceeds 1 + noise floor.
+
+    Without a noise floor (the baseline was not repeated) the threshold is 1 and ``why`` says
+    that run-to-run drift was not measured.
+    """
+    floor = noise.floor if noise is not None else None
+    threshold = 1.0 + (floor or 0.0)
+    bar = f"1 + noise floor {floor:.3f} = {threshold:.3f}" if floor is not None else "1"
+    caveat = "" if floor is not None else "; no noise floor (baseline not repeated)"
+    if estimate.interval is None:
+        return SpeedupCheck(
+            cleared=False,
+            threshold=threshold,
+            decidable=False,
+            why=f"no interval to judge: {estimate.why}",
+        )
+    lower = estimate.interval.lower
+    if lower > threshold:
+        why = f"speed-up: CI lower bound {lower:.3f} clears {bar}{caveat}"
+    else:
+        why = f"no speed-up: CI lower bound {lower:.3f} does not clear {bar}{caveat}"
+    return SpeedupCheck(cleared=lower > threshold, threshold=threshold, decidable=True, why=why)
