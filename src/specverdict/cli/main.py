@@ -34,12 +34,12 @@ cli.add_command(runs)
 
 def main() -> None:
     try:
-        cli(standalone_mode=False)
+        cli(standalone_mode=False, prog_name="specverdict")
     except click.exceptions.Abort:
         sys.stderr.write("interrupted\n")
         raise SystemExit(130) from None
     except click.ClickException as exc:
-        exc.show()
+        sys.stderr.write(f"specverdict: error: {exc.format_message()}\n")
         raise SystemExit(2) from None
     except SpecverdictError as exc:
         sys.stderr.write(f"specverdict: error: {exc}\n")
