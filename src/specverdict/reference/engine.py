@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Protocol
 
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 from specverdict.reference.config import EngineConfig, SpeculativeConfig
 from specverdict.reference.decoding import SequenceDecoder, SpecCounts
@@ -84,6 +85,10 @@ def build_method(spec: SpeculativeConfig, target: GPTModel) -> Method:
 class EngineCore:
     def __init__(self, config: EngineConfig, sink: MetricsSink | None = None) -> None:
         self.config = config
+        # The matrices are tiny: BLAS threads add only synchronisation, and their spin-waiting
+        # stalls a step by hundreds of milliseconds when the machine is shared (the harness runs
+        # beside the engine). One thread per process, as real engines pin their CPU threads.
+        self._blas_limit = threadpool_limits(limits=1, user_api="blas")
         self.sink: MetricsSink = sink or NullSink()
         self.tokenizer = RefTokenizer(config.model_dir)
         self.target = GPTModel.from_dir(config.model_dir)
