@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
+from tokenizers import Regex, Tokenizer, decoders, models, pre_tokenizers, trainers
 
 from specverdict.reference.chat import CHAT_TEMPLATE, SPECIAL_TOKENS, render_chat
 
@@ -58,6 +58,8 @@ def chat_examples(source: str) -> Iterator[str]:
         if docstring is None or not isinstance(node, ast.FunctionDef):
             continue
         if node.end_lineno is None or node.end_lineno - node.lineno > 40:
+            continue
+        if len(node.body) < 2:  # a docstring alone teaches that functions end after it
             continue
         first = node.lineno - 1 - len(node.decorator_list)
         full_lines = lines[first : node.end_lineno]
@@ -99,7 +101,15 @@ def build_corpus(seed: int, valid_fraction: float = 0.02, root: Path | None = No
 
 def train_tokenizer(texts: list[str], vocab_size: int) -> Tokenizer:
     tok = Tokenizer(models.BPE())
-    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    # Every newline is its own token. With GPT-2's rule alone, "\n" merges with the indentation
+    # that follows, so a prompt ending in "\n" (every HumanEval prompt) ends on a token that in
+    # training mostly preceded top-level code, and the model closes the function at once.
+    tok.pre_tokenizer = pre_tokenizers.Sequence(
+        [
+            pre_tokenizers.Split(Regex(r"\n"), behavior="isolated"),
+            pre_tokenizers.ByteLevel(add_prefix_space=False),
+        ]
+    )
     tok.decoder = decoders.ByteLevel()
     trainer = trainers.BpeTrainer(
         vocab_size=vocab_size,
