@@ -279,6 +279,22 @@ def test_bad_requests_get_an_openai_error_naming_the_field(
     assert httpx.get(base + "/health").status_code == 200
 
 
+def test_odd_but_valid_requests_are_served(servers: Servers) -> None:
+    base = servers.get()
+    negative_seed = httpx.post(
+        base + "/v1/completions", json={"prompt": "x", "max_tokens": 2, "seed": -1}
+    )
+    assert negative_seed.status_code == 200, negative_seed.text
+    null_system = httpx.post(
+        base + "/v1/chat/completions",
+        json={
+            "messages": [{"role": "system", "content": None}, {"role": "user", "content": "hi"}],
+            "max_tokens": 2,
+        },
+    )
+    assert null_system.status_code == 200, null_system.text
+
+
 def test_malformed_json_is_a_400_and_the_server_survives(servers: Servers) -> None:
     base = servers.get()
     resp = httpx.post(

@@ -77,3 +77,29 @@ def test_a_full_context_finishes_with_length() -> None:
     outs = generate(core, request(core, prompt_ids=ids, max_tokens=100))
     assert outs[-1].finish_reason == "length"
     assert len(ids) + outs[-1].completion_tokens == 64
+
+
+def test_a_stop_string_completed_by_the_last_allowed_token_still_wins(
+    core_none: EngineCore,
+) -> None:
+    free = generate(core_none, request(core_none, max_tokens=30))
+    ids = [t for o in free for t in o.token_ids]
+    tok = core_none.tokenizer
+    for n in range(3, 30):
+        text = tok.decode(ids[:n])
+        stop = text[-3:]
+        if stop.strip() and stop not in text[:-1] and not text.endswith("\ufffd"):
+            break
+    else:
+        raise AssertionError("no usable stop string in the greedy output")
+    outs = generate(core_none, request(core_none, max_tokens=n, stop=(stop,)))
+    assert (outs[-1].finish_reason, outs[-1].stop_reason) == ("stop", stop)
+    assert text_of(outs) == text[: -len(stop)]
+
+
+def test_negative_seeds_are_accepted_and_reproducible() -> None:
+    core = make_core({"method": "mtp", "num_speculative_tokens": 2})
+    sampled = SamplingParams(temperature=0.9)
+    a = generate(core, request(core, sampling=sampled, seed=-5))
+    b = generate(core, request(core, sampling=sampled, seed=-5))
+    assert text_of(a) == text_of(b)

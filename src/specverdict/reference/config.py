@@ -50,7 +50,10 @@ class SpeculativeConfig(BaseModel):
         lo, hi = self.prompt_lookup_min, self.prompt_lookup_max
         if lo is None and hi is None:
             return 5, 5
-        return (lo if lo is not None else hi or 5), (hi if hi is not None else lo or 5)
+        low = lo if lo is not None else hi
+        high = hi if hi is not None else lo
+        assert low is not None and high is not None
+        return low, high
 
 
 class EngineConfig(BaseModel):

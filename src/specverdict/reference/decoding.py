@@ -78,11 +78,14 @@ class SequenceDecoder:
         proposer: SequenceProposer | None,
         k: int,
         mode: AcceptanceMode = "exact",
+        max_len: int | None = None,
     ) -> None:
         if not prompt:
             raise ValueError("prompt must contain at least one token")
         self.target = target
         self.cache = target.new_cache()
+        # Drafts never reach past the served context (vLLM trims k the same way).
+        self.max_len = min(max_len or self.cache.capacity, self.cache.capacity)
         self.tokens = list(prompt)
         self.params = params
         self.rng = rng
@@ -94,7 +97,7 @@ class SequenceDecoder:
     @property
     def room(self) -> int:
         """How many more tokens the context can hold, counting the pending one."""
-        return self.cache.capacity - len(self.tokens)
+        return self.max_len - len(self.tokens)
 
     def _pick(self, logits: F64) -> int:
         if self.params.greedy:

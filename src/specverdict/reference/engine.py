@@ -5,11 +5,15 @@ emitted token, so a multi-token speculative step is cut exactly where a one-toke
 length (``max_tokens`` or the context) first, then the primary EOS (stop_reason null), then other
 stop token ids (stop_reason = the id), then stop strings (text cut before the string, stop_reason =
 the string). Tokens after the stop in the same step are discarded.
+
+One difference from vLLM, on purpose: vLLM checks stop strings once per engine step and keeps
+all token ids of that step, so after a multi-token speculative step its ``completion_tokens`` can
+exceed the text's tokens; here every stop rule cuts at the exact token, so counts are the same
+with and without speculation.
 """
 
 from __future__ import annotations
 
-import secrets
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
@@ -102,6 +106,11 @@ class EngineCore:
         self.method: Method | None = build_method(spec, self.target) if spec else None
         self.k = spec.num_speculative_tokens if spec else 0
         self.acceptance = spec.acceptance if spec else "exact"
+        self._seeds = np.random.default_rng(config.seed)
+
+    def next_seed(self) -> int:
+        """A seed for a request that brought none: reproducible from the engine's ``--seed``."""
+        return int(self._seeds.integers(0, 2**63))
 
     def start(self, request: GenerationRequest) -> RequestState:
         return RequestState(self, request)
@@ -111,7 +120,8 @@ class RequestState:
     def __init__(self, core: EngineCore, request: GenerationRequest) -> None:
         self.core = core
         self.request = request
-        seed = request.seed if request.seed is not None else secrets.randbits(63)
+        # vLLM accepts any integer seed; numpy wants a non-negative one.
+        seed = request.seed % 2**64 if request.seed is not None else core.next_seed()
         self.decoder = SequenceDecoder(
             core.target,
             list(request.prompt_ids),
@@ -120,6 +130,7 @@ class RequestState:
             core.method.new_sequence() if core.method else None,
             core.k,
             core.acceptance,
+            core.max_model_len,
         )
         self.spec = SpecCounts(core.k) if core.method else None
         self.detok = Detokenizer(core.tokenizer)
@@ -166,15 +177,15 @@ class RequestState:
             self.output_ids.append(token)
             self.detok.push([token])
             finish = self._check_stop(token)
-            if finish is None and self.request.stop:
+            # Stop strings are checked even on a length finish and then win, as vLLM's
+            # detokenizer does after the scheduler has capped the request.
+            if self.request.stop and (finish is None or finish[0] == "length"):
                 hit = self._check_stop_strings()
                 if hit is not None:
                     finish = ("stop", hit)
             if finish is not None:
                 break
         sink.generation_tokens(len(new_ids))
-        if finish is None and self.decoder.room <= 0:
-            finish = ("length", None)
         return self._emit(new_ids, finish)
 
     def abort(self) -> RequestOutput:

@@ -14,6 +14,7 @@ Greedy requests accept a draft iff it equals the target's argmax (prefix match).
 ``relaxed`` verification is a deliberately lossy mode, like the lossy modes real engines offer:
 it accepts any draft token whose target probability is at least ``RELAXED_MIN_PROB``. It is faster
 and does not preserve the target's distribution; the tests show the frequency test failing on it.
+Greedy requests always verify by prefix match: ``relaxed`` changes sampled requests only.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ class SamplingParams:
 
     @property
     def greedy(self) -> bool:
-        return self.temperature <= 1e-5
+        return self.temperature < 1e-5  # vLLM's threshold
 
 
 def probabilities(logits: F64, params: SamplingParams) -> F64:
@@ -61,8 +62,8 @@ def _top_p_1d(p: F64, top_p: float) -> F64:
 
 def sample(p: F64, rng: np.random.Generator) -> int:
     """Inverse-CDF draw from a probability vector."""
-    u = rng.random()
-    idx = int(np.searchsorted(np.cumsum(p), u * p.sum(), side="right"))
+    cum = np.cumsum(p)
+    idx = int(np.searchsorted(cum, rng.random() * cum[-1], side="right"))
     return min(idx, len(p) - 1)
 
 

@@ -40,7 +40,10 @@ class AsyncEngine:
         self._thread = threading.Thread(target=self._run, name="reference-engine", daemon=True)
         self._stopping = threading.Event()
         self.running = 0
-        self.waiting = 0
+
+    @property
+    def waiting(self) -> int:
+        return self._inbox.qsize()
 
     def start(self) -> None:
         self._thread.start()
@@ -52,7 +55,6 @@ class AsyncEngine:
 
     async def generate(self, request: GenerationRequest) -> AsyncIterator[RequestOutput]:
         handle = _Handle(request, asyncio.get_running_loop(), asyncio.Queue())
-        self.waiting += 1
         self._inbox.put(handle)
         finished = False
         try:
@@ -70,10 +72,10 @@ class AsyncEngine:
                 handle.cancelled.set()
 
     def _admit(self, handle: _Handle, active: list[_Handle]) -> None:
-        self.waiting -= 1
         try:
             handle.state = self.core.start(handle.request)
         except Exception as exc:  # bad request that slipped validation: answer it, keep serving
+            self.core.sink.request_finished("error")
             handle.deliver(exc)
             return
         active.append(handle)
