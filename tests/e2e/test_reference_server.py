@@ -15,6 +15,7 @@ import asyncio
 import json
 import subprocess
 import sys
+import time
 
 import httpx
 import openai
@@ -378,3 +379,22 @@ def test_streaming_chunks_follow_vllm_shapes(servers: Servers) -> None:
     assert "speculative_decoding" in usage["metrics"]
     finish = [c for c in chunks if c["choices"] and c["choices"][0]["finish_reason"]]
     assert len(finish) == 1
+
+
+def test_a_client_that_gives_up_aborts_its_request(servers: Servers) -> None:
+    base = servers.get()
+
+    def aborted() -> float:
+        return counter(metrics_samples(base), "vllm:request_success_total", finished_reason="abort")
+
+    before = aborted()
+    with pytest.raises(httpx.TimeoutException):
+        httpx.post(
+            base + "/v1/completions",
+            json={"prompt": "import os\n", "max_tokens": 1000, "ignore_eos": True},
+            timeout=0.3,
+        )
+    deadline = time.monotonic() + 30
+    while aborted() == before and time.monotonic() < deadline:
+        time.sleep(0.05)  # polling the server's own counter, not waiting for a fixed time
+    assert aborted() == before + 1

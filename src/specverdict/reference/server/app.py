@@ -10,12 +10,13 @@ in streaming in the usage chunk. Errors are ``{"error": {"message", "type", "par
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import secrets
 import time
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import aclosing, asynccontextmanager
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -36,6 +37,9 @@ from specverdict.reference.server.protocol import (
     _Sampling,
 )
 from specverdict.reference.server.tools import ToolCall, ToolCallStreamer, parse_tool_calls
+
+Disconnected = Callable[[], Awaitable[bool]]
+DISCONNECT_POLL_S = 0.25
 
 
 def error_body(message: str, err_type: str, param: str | None, code: int) -> dict[str, Any]:
@@ -195,14 +199,26 @@ class Server:
             "prompt_tokens_details": None,
         }
 
-    async def collect(self, request: GenerationRequest) -> tuple[str, RequestOutput]:
+    async def collect(
+        self, request: GenerationRequest, disconnected: Callable[[], Awaitable[bool]]
+    ) -> tuple[str, RequestOutput]:
+        """Run a non-streaming request; abort it if the client goes away, as vLLM does."""
         text: list[str] = []
-        last: RequestOutput | None = None
-        async for out in self.engine.generate(request):
-            text.append(out.text)
-            last = out
-        assert last is not None
-        return "".join(text), last
+        last: list[RequestOutput] = []
+
+        async def consume() -> None:
+            async with aclosing(self.engine.generate(request)) as outputs:
+                async for out in outputs:
+                    text.append(out.text)
+                    last.append(out)
+
+        task = asyncio.ensure_future(consume())
+        while not task.done():
+            await asyncio.wait({task}, timeout=DISCONNECT_POLL_S)
+            if not task.done() and await disconnected():
+                task.cancel()
+        await task  # re-raises a cancellation or an engine error
+        return "".join(text), last[-1]
 
     def head(self, rid: str, obj: str, created: int | None = None) -> dict[str, Any]:
         return {
@@ -212,11 +228,13 @@ class Server:
             "model": self.core.config.served_model_name,
         }
 
-    async def completion(self, body: CompletionRequest, rid: str) -> Response:
+    async def completion(
+        self, body: CompletionRequest, rid: str, disconnected: Disconnected
+    ) -> Response:
         req = self.build(body, self.completion_prompt(body), body.max_tokens, rid)
         if body.stream:
             return self.stream(req, body, chat=False)
-        text, last = await self.collect(req)
+        text, last = await self.collect(req, disconnected)
         return JSONResponse(
             {
                 **self.head(rid, "text_completion"),
@@ -237,11 +255,13 @@ class Server:
             }
         )
 
-    async def chat(self, body: ChatCompletionRequest, rid: str) -> Response:
+    async def chat(
+        self, body: ChatCompletionRequest, rid: str, disconnected: Disconnected
+    ) -> Response:
         req = self.build(body, self.chat_prompt(body), body.requested_max_tokens(), rid)
         if body.stream:
             return self.stream(req, body, chat=True)
-        text, last = await self.collect(req)
+        text, last = await self.collect(req, disconnected)
         content: str | None = text
         calls: list[ToolCall] = []
         if body.tools_active():
@@ -436,10 +456,10 @@ def create_app(core: EngineCore, sink: PrometheusSink) -> FastAPI:
 
     @app.post("/v1/completions")
     async def completions(body: CompletionRequest, request: Request) -> Response:
-        return await server.completion(body, request_id(request, "cmpl-"))
+        return await server.completion(body, request_id(request, "cmpl-"), request.is_disconnected)
 
     @app.post("/v1/chat/completions")
     async def chat_completions(body: ChatCompletionRequest, request: Request) -> Response:
-        return await server.chat(body, request_id(request, "chatcmpl-"))
+        return await server.chat(body, request_id(request, "chatcmpl-"), request.is_disconnected)
 
     return app

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import queue
 import threading
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from dataclasses import dataclass, field
 
 from specverdict.reference.engine import EngineCore, GenerationRequest, RequestOutput, RequestState
@@ -53,7 +53,7 @@ class AsyncEngine:
         self._inbox.put(None)
         self._thread.join(timeout=10)
 
-    async def generate(self, request: GenerationRequest) -> AsyncIterator[RequestOutput]:
+    async def generate(self, request: GenerationRequest) -> AsyncGenerator[RequestOutput, None]:
         handle = _Handle(request, asyncio.get_running_loop(), asyncio.Queue())
         self._inbox.put(handle)
         finished = False
