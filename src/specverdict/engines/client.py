@@ -2,13 +2,17 @@
 
 Timing semantics follow vLLM's benchmark client: TTFT is the arrival of the first chunk that
 carries output; each later content chunk gives one inter-chunk latency; e2e is the arrival of the
-end of the stream. A speculative engine sends several tokens per chunk, so per-token TPOT is
-computed from token counts, not chunk counts: TPOT = (e2e - TTFT) / (completion_tokens - 1).
+last chunk that carried output (so e2e - TTFT equals the sum of inter-chunk latencies exactly), and
+``done_s`` the end of the stream (usage chunk, ``[DONE]``). A response without output ends at
+``done_s``. A speculative engine sends several tokens per chunk, so per-token TPOT is computed
+from token counts, not chunk counts: TPOT = (e2e - TTFT) / (completion_tokens - 1).
 Failures are returned as data (``status`` ``error`` or ``timeout``), never raised.
 """
 
 from __future__ import annotations
 
+import asyncio
+import itertools
 import json
 import time
 from collections.abc import Callable
@@ -33,6 +37,12 @@ class StreamedResponse:
     metrics: dict[str, Any] | None = None
     error: str | None = None
     tool_calls: tuple[dict[str, Any], ...] = field(default_factory=tuple)
+    done_s: float | None = None
+
+    @property
+    def itls_s(self) -> tuple[float, ...]:
+        """Inter-chunk latencies: gaps between consecutive content chunks."""
+        return tuple(b - a for a, b in itertools.pairwise(self.chunk_arrivals_s))
 
     @property
     def tpot_s(self) -> float | None:
@@ -74,7 +84,10 @@ async def stream(
     usage: dict[str, Any] = {}
     metrics = None
     try:
-        async with client.stream("POST", url, json=body, timeout=timeout_s) as resp:
+        async with (
+            asyncio.timeout(timeout_s),  # a deadline for the whole request, not per read
+            client.stream("POST", url, json=body, timeout=timeout_s) as resp,
+        ):
             if resp.status_code != 200:
                 raw = (await resp.aread()).decode(errors="replace")
                 return StreamedResponse("error", error=f"HTTP {resp.status_code}: {raw[:500]}")
@@ -97,10 +110,12 @@ async def stream(
                 finish = fin or finish
                 usage = chunk.get("usage") or usage
                 metrics = chunk.get("metrics") or metrics
-    except httpx.TimeoutException as exc:
-        return StreamedResponse("timeout", text="".join(parts), error=f"timed out: {exc}")
+    except (httpx.TimeoutException, TimeoutError) as exc:
+        reason = str(exc) or f"no complete answer within {timeout_s:g} s"
+        return StreamedResponse("timeout", text="".join(parts), error=f"timed out: {reason}")
     except (httpx.HTTPError, json.JSONDecodeError) as exc:
         return StreamedResponse("error", text="".join(parts), error=f"{type(exc).__name__}: {exc}")
+    done = clock() - t0
     return StreamedResponse(
         "ok",
         "".join(parts),
@@ -108,9 +123,10 @@ async def stream(
         usage.get("prompt_tokens"),
         usage.get("completion_tokens"),
         ttft,
-        clock() - t0,
+        arrivals[-1] if arrivals else done,
         tuple(arrivals),
         metrics,
         None,
         tuple(calls),
+        done,
     )
