@@ -76,8 +76,9 @@ def _first_token_frequencies(
     mode: str,
     draws: int,
     fixed_draft: int | None = None,
+    seed: int = 0,
 ) -> np.ndarray:
-    rng = np.random.default_rng(2024)
+    rng = np.random.default_rng(seed)
     counts = np.zeros(len(p))
     for _ in range(draws):
         d = fixed_draft if fixed_draft is not None else sample(q, rng)
@@ -95,24 +96,38 @@ def _chi2_pvalue(counts: np.ndarray, p: np.ndarray, top: int = 15) -> float:
     return float(chisquare(observed, expected).pvalue)
 
 
-DRAWS = 30_000
+DRAWS = 20_000
+SEEDS = range(5)
 Dists = tuple[np.ndarray, np.ndarray, np.ndarray]
+
+
+def pvalues(
+    p: np.ndarray,
+    q: np.ndarray | None,
+    p_next: np.ndarray,
+    mode: str,
+    fixed_draft: int | None = None,
+) -> list[float]:
+    """The frequency test on five independent streams of draws. Under an exact rule the p-values
+    are uniform, so their median falls below 0.01 with probability about 1e-5; a biased rule
+    drives every one of them to zero."""
+    return [
+        _chi2_pvalue(_first_token_frequencies(p, q, p_next, mode, DRAWS, fixed_draft, seed), p)
+        for seed in SEEDS
+    ]
 
 
 def test_exact_rule_preserves_the_target_distribution(real_distributions: Dists) -> None:
     p, q, p_next = real_distributions
-    counts = _first_token_frequencies(p, q, p_next, "exact", DRAWS)
-    assert _chi2_pvalue(counts, p) > 1e-3
+    assert np.median(pvalues(p, q, p_next, "exact")) > 0.01
 
 
 def test_relaxed_rule_is_caught_by_the_same_frequency_test(real_distributions: Dists) -> None:
     p, q, p_next = real_distributions
-    counts = _first_token_frequencies(p, q, p_next, "relaxed", DRAWS)
-    assert _chi2_pvalue(counts, p) < 1e-6
+    assert max(pvalues(p, q, p_next, "relaxed")) < 1e-6
 
 
 def test_one_hot_drafts_are_accepted_with_the_target_probability(real_distributions: Dists) -> None:
     p, _, p_next = real_distributions
     d = int(np.argsort(-p)[1])  # a plausible token that is not the argmax
-    counts = _first_token_frequencies(p, None, p_next, "exact", DRAWS, fixed_draft=d)
-    assert _chi2_pvalue(counts, p) > 1e-3
+    assert np.median(pvalues(p, None, p_next, "exact", fixed_draft=d)) > 0.01
