@@ -43,6 +43,16 @@ class Tally:
     steps: int = 0
 
 
+def cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown cpu"
+
+
 def core_for(label: str, k: int) -> EngineCore:
     spec = (
         None
@@ -124,7 +134,7 @@ def main() -> None:
         header = (
             "## Reference engine: decode speed by method and k\n\n"
             f"- date: {time.strftime('%Y-%m-%d')}\n"
-            f"- machine: {platform.machine()}, {os.cpu_count()} cores, {platform.processor() or 'cpu'}, "
+            f"- machine: {platform.machine()}, {os.cpu_count()} cores, {cpu_model()}, "
             f"Python {platform.python_version()}\n"
             f"- command: `python benchmarks/reference_engine.py --repeats {args.repeats} "
             f"--max-tokens {args.max_tokens} --write {args.write}`\n"
