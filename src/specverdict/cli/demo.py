@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
+from rich import box
 from rich.console import Console
 from rich.table import Table
 
@@ -28,18 +29,10 @@ def demo(out: Path, max_tokens: int) -> None:
     console = Console()
     console.print("[bold]specverdict demo[/]: starting one reference server per configuration")
     rows = run_demo(max_tokens)
-    table = Table(title="reference engine, 8 prompts, concurrency 1, greedy")
-    for col in (
-        "config",
-        "tokens/s",
-        "speed-up",
-        "TPOT ms",
-        "acceptance",
-        "MAL",
-        "identical",
-        "failed",
-    ):
-        table.add_column(col, justify="right" if col != "config" else "left")
+    table = Table(title="reference engine, 8 prompts, concurrency 1, greedy", box=box.SIMPLE)
+    table.add_column("config", no_wrap=True)
+    for col in ("tok/s", "vs none", "TPOT ms", "accept", "MAL", "same text", "failed"):
+        table.add_column(col, justify="right")
     for r in rows:
         table.add_row(
             r.label,
@@ -48,9 +41,7 @@ def demo(out: Path, max_tokens: int) -> None:
             f"{r.mean_tpot_ms:.2f}" if r.mean_tpot_ms else "n/a",
             f"{r.acceptance_rate:.3f}" if r.acceptance_rate is not None else "n/a",
             f"{r.mean_accepted_length:.2f}" if r.mean_accepted_length is not None else "n/a",
-            "baseline"
-            if r.identical_to_baseline is None
-            else f"{r.identical_to_baseline}/{r.requests}",
+            "-" if r.identical_to_baseline is None else f"{r.identical_to_baseline}/{r.requests}",
             str(r.failed),
         )
     console.print(table)
