@@ -6,13 +6,34 @@ import json
 from pathlib import Path
 
 import click
+from rich import box
 from rich.console import Console
 from rich.table import Table
 
 from specverdict.campaign import Plan, build_plan, load_campaign
+from specverdict.campaign.spec import RunSpec
+from specverdict.errors import ConfigError
+from specverdict.suites import get_suite
 
 
-def plan_json(plan: Plan) -> dict[str, object]:
+def sample_counts(plan: Plan, file: Path) -> dict[str, int]:
+    """Samples each run sends, by fingerprint; unknown suites or ids are errors naming the key."""
+    counts: dict[str, int] = {}
+    for run in plan.runs:
+        try:
+            counts[run.fingerprint] = len(get_suite(str(run.suite)).select(run.samples))
+        except (KeyError, ValueError) as exc:
+            raise ConfigError(
+                f"{file}: stages.{run.stage}.suite: {str(exc).strip(chr(34) + chr(39))}"
+            ) from None
+    return counts
+
+
+def _samples_label(run: RunSpec) -> str:
+    return run.samples if isinstance(run.samples, str) else json.dumps(run.samples.model_dump())
+
+
+def plan_json(plan: Plan, counts: dict[str, int]) -> dict[str, object]:
     return {
         "campaign": plan.campaign.name,
         "runs": [
@@ -22,6 +43,7 @@ def plan_json(plan: Plan) -> dict[str, object]:
                 "stage": r.stage,
                 "suite": str(r.suite),
                 "samples": r.samples if isinstance(r.samples, str) else r.samples.model_dump(),
+                "sample_count": counts[r.fingerprint],
             }
             for r in plan.runs
         ],
@@ -31,6 +53,7 @@ def plan_json(plan: Plan) -> dict[str, object]:
         ],
         "repeats": plan.repeats,
         "executions": plan.executions,
+        "requests": sum(counts.values()) * plan.repeats,
     }
 
 
@@ -43,29 +66,30 @@ def validate(campaign: Path, as_json: bool) -> None:
     Example: specverdict validate examples/demo.yaml
     """
     plan = build_plan(load_campaign(campaign))
+    counts = sample_counts(plan, campaign)
     if as_json:
-        click.echo(json.dumps(plan_json(plan), indent=2))
+        click.echo(json.dumps(plan_json(plan, counts), indent=2))
         return
     console = Console()
     c = plan.campaign
     console.print(
-        f"[bold]{c.name}[/]: {len(plan.runs)} runs ({len(c.stages)} stage(s) x "
-        f"{len(plan.runs) // len(c.stages)} per stage) x {plan.repeats} repeat(s) = "
-        f"{plan.executions} executions; {len(plan.pairs)} baseline-candidate pairs"
+        f"[bold]{c.name}[/]: {len(plan.runs)} runs x {plan.repeats} repeat(s) = "
+        f"{plan.executions} executions, {sum(counts.values()) * plan.repeats} requests; "
+        f"{len(plan.pairs)} baseline-candidate pairs",
+        highlight=False,
     )
-    table = Table(show_lines=False)
-    for col in ("fingerprint", "stage", "suite", "samples", "speculation", "load", "paired with"):
-        table.add_column(col)
+    table = Table(box=box.SIMPLE)
+    for col in ("run", "stage", "suite", "samples", "speculation", "load", "baseline"):
+        table.add_column(col, no_wrap=col in ("run", "baseline"))
     baseline_of = {p.candidate.fingerprint: p.baseline.fingerprint for p in plan.pairs}
     for r in plan.runs:
-        samples = r.samples if isinstance(r.samples, str) else json.dumps(r.samples.model_dump())
         table.add_row(
-            r.fingerprint,
+            r.fingerprint[:8],
             r.stage,
             str(r.suite),
-            samples,
+            f"{counts[r.fingerprint]} ({_samples_label(r)})",
             r.speculation.label,
             r.load.label,
-            baseline_of.get(r.fingerprint, "(baseline)")[:10],
+            baseline_of.get(r.fingerprint, "-")[:8],
         )
     console.print(table)
