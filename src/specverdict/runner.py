@@ -27,6 +27,7 @@ from specverdict.engines.client import StreamedResponse, stream
 from specverdict.engines.launcher import LaunchedServer, free_port
 from specverdict.engines.registry import adapter_for
 from specverdict.errors import ConfigError, EngineStartError
+from specverdict.loadgen import poisson_offsets
 from specverdict.store.base import Store
 from specverdict.store.records import MetricsSnapshot, RunRecord, RunStatus, SampleRecord
 from specverdict.suites import Sample, get_suite
@@ -158,20 +159,26 @@ class Runner:
     async def _measure(
         self, run: RunRecord, spec: RunSpec, base_url: str, todo: list[Sample]
     ) -> tuple[RunStatus, dict[str, Any]]:
+        rate = spec.load.request_rate
         conc = spec.load.concurrency or 1
-        async with httpx.AsyncClient(limits=httpx.Limits(max_connections=conc + 4)) as client:
+        # Open loop (a request rate) lets requests pile up as real traffic does; closed loop
+        # keeps `conc` in flight.
+        offsets = poisson_offsets(len(todo), rate, spec.sampling.seed or 0) if rate else None
+        limits = httpx.Limits(max_connections=None if rate else conc + 4)
+        async with httpx.AsyncClient(limits=limits) as client:
             manifest = await self._probe(client, base_url, spec)
             self.store.update_run(run.run_id, manifest=manifest)
             for sample in todo[: spec.load.warmup]:  # warm-up: same requests, never stored
                 path, body = request_payload(spec, sample)
                 await stream(client, base_url + path, body, self.clock, self.request_timeout_s)
             await self._snapshot(client, base_url, run.run_id, "before")
-            semaphore = asyncio.Semaphore(conc)
+            semaphore = asyncio.Semaphore(conc if offsets is None else len(todo) or 1)
             failures = 0
             loop = asyncio.get_running_loop()
 
-            async def one(sample: Sample) -> None:
+            async def one(sample: Sample, send_at: float) -> None:
                 nonlocal failures
+                await asyncio.sleep(max(0.0, send_at - (time.monotonic() - start)))
                 async with semaphore:
                     path, body = request_payload(spec, sample)
                     resp = await stream(
@@ -184,12 +191,14 @@ class Runner:
                 )
                 failures += resp.status != "ok"
 
-            t0 = self.clock()
-            await asyncio.gather(*(one(s) for s in todo))
+            t0, start = self.clock(), time.monotonic()
+            send_times = offsets if offsets is not None else [0.0] * len(todo)
+            await asyncio.gather(*(one(s, at) for s, at in zip(todo, send_times, strict=True)))
             wall = self.clock() - t0
             await self._snapshot(client, base_url, run.run_id, "after")
         status: RunStatus = "failed" if todo and failures == len(todo) else "completed"
-        segment = {"requests": len(todo), "failed": failures, "wall_s": wall, "concurrency": conc}
+        load: dict[str, Any] = {"request_rate": rate} if rate else {"concurrency": conc}
+        segment = {"requests": len(todo), "failed": failures, "wall_s": wall, **load}
         self.log(f"{run.run_id}: {len(todo)} requests, {failures} failed, {wall:.1f} s")
         return status, segment
 

@@ -115,6 +115,19 @@ def test_counter_acceptance_is_invalid_when_foreign_traffic_pollutes_it(
     assert acc.acceptance_rate is None
 
 
+def test_open_loop_runs_send_at_a_poisson_rate(tmp_path: Path) -> None:
+    text = campaign_text().replace(
+        "load: {concurrency: [1], warmup: 1}", "load: {request_rate: [50.0]}"
+    )
+    plan = build_plan(parse_campaign(text, Path("e2e.yaml")))
+    store = SQLiteStore(tmp_path / "runs.db")
+    run = Runner(store, log=quiet).run_one(plan, plan.runs[1], 0)
+    assert run.status == "completed"
+    assert run.manifest["segments"][0]["request_rate"] == 50.0
+    assert "concurrency" not in run.manifest["segments"][0]
+    assert run_results(store, run.run_id).summary.ok == 4
+
+
 def test_resume_sends_only_the_missing_samples(tmp_path: Path) -> None:
     plan = build_plan(parse_campaign(campaign_text(), Path("e2e.yaml")))
     store = SQLiteStore(tmp_path / "runs.db")
