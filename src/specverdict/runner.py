@@ -35,6 +35,16 @@ from specverdict.suites import Sample, get_suite
 Log = Callable[[str], None]
 
 
+def select_runs(plan: Plan, only: str) -> list[RunSpec]:
+    """The runs whose stage, method or speculation label is ``only``, plus their baselines."""
+    chosen = [r for r in plan.runs if only in (r.stage, r.speculation.method, r.speculation.label)]
+    if not chosen:
+        known = sorted({r.stage for r in plan.runs} | {r.speculation.label for r in plan.runs})
+        raise ConfigError(f"--only {only!r} matches no run; try one of: {', '.join(known)}")
+    baselines = {p.baseline.fingerprint for p in plan.pairs if p.candidate in chosen}
+    return [r for r in plan.runs if r in chosen or r.fingerprint in baselines]
+
+
 def request_payload(spec: RunSpec, sample: Sample) -> tuple[str, dict[str, Any]]:
     s = spec.sampling
     body: dict[str, Any] = {
@@ -83,12 +93,29 @@ class Runner:
         self.request_timeout_s = request_timeout_s
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store-writer")
 
-    def run_plan(self, plan: Plan) -> list[RunRecord]:
-        done = []
-        for spec in plan.runs:
-            for repeat in range(plan.repeats):
-                done.append(self.run_one(plan, spec, repeat))
-        return done
+    def run_plan(self, plan: Plan, only: str | None = None) -> list[RunRecord]:
+        """Run every planned run and repeat; ``only`` keeps the runs of one stage or one
+        speculation (``function``, ``mtp``, ``mtp k=2``) together with their baselines."""
+        specs = select_runs(plan, only) if only else list(plan.runs)
+        return [
+            self.run_one(plan, spec, repeat) for spec in specs for repeat in range(plan.repeats)
+        ]
+
+    def resume(self, plan: Plan, run_id: str) -> RunRecord:
+        """Finish one stored run of this campaign, sending only its missing samples."""
+        try:
+            run = self.store.get_run(run_id)
+        except KeyError:
+            raise ConfigError(f"--resume {run_id}: no such run in the registry") from None
+        spec = next((r for r in plan.runs if r.fingerprint == run.fingerprint), None)
+        if spec is None:
+            raise ConfigError(
+                f"--resume {run_id}: that run ({run.spec.label}) is not part of campaign {plan.campaign.name!r}"
+            )
+        if run.status == "completed":
+            self.log(f"{run_id}: already completed")
+            return run
+        return self.run_one(plan, spec, run.repeat)
 
     def run_one(self, plan: Plan, spec: RunSpec, repeat: int) -> RunRecord:
         try:

@@ -15,6 +15,7 @@ import httpx
 import pytest
 
 from specverdict.campaign import build_plan, parse_campaign
+from specverdict.errors import ConfigError
 from specverdict.results import run_results
 from specverdict.runner import Runner
 from specverdict.store import SampleRecord, SQLiteStore
@@ -145,6 +146,9 @@ def test_resume_sends_only_the_missing_samples(tmp_path: Path) -> None:
     assert resumed.manifest["segments"] == [{**resumed.manifest["segments"][0], "requests": 2}]
     again = Runner(store, log=quiet).run_one(plan, spec, 0)  # a completed run is not redone
     assert again.run_id == resumed.run_id and len(store.samples(again.run_id)) == 4
+    assert Runner(store, log=quiet).resume(plan, resumed.run_id) == again
+    with pytest.raises(ConfigError, match="no such run"):
+        Runner(store, log=quiet).resume(plan, "feedbeef")
 
 
 @pytest.mark.slow

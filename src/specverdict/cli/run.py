@@ -17,15 +17,23 @@ from specverdict.store import SQLiteStore
 @click.command()
 @click.argument("campaign", type=click.Path(path_type=Path, dir_okay=False))
 @DB_OPTION
-def run(campaign: Path, db: Path) -> None:
+@click.option(
+    "--only", help="run one stage or speculation (e.g. function, mtp, 'mtp k=2') and its baselines"
+)
+@click.option("--resume", "resume_id", metavar="RUN_ID", help="finish this stored run only")
+def run(campaign: Path, db: Path, only: str | None, resume_id: str | None) -> None:
     """Run a campaign: baseline and candidates, each sample stored as it completes.
 
     An interrupted run of the same fingerprint is resumed: only its missing samples are sent.
 
-    Example: specverdict run examples/demo.yaml --db .specverdict/runs.db
+    Example: specverdict run examples/demo.yaml --only mtp --db .specverdict/runs.db
     """
     plan = build_plan(load_campaign(campaign))
     store = SQLiteStore(db)
     console = Console()
-    records = Runner(store, log=lambda m: console.print(m, highlight=False)).run_plan(plan)
+    runner = Runner(store, log=lambda m: console.print(m, highlight=False))
+    if resume_id is not None:
+        records = [runner.resume(plan, resume_id)]
+    else:
+        records = runner.run_plan(plan, only)
     console.print(summary_table([run_results(store, r.run_id) for r in records]))
