@@ -126,16 +126,16 @@ class Runner:
             raise ConfigError(str(exc).strip("'\"")) from None
         run = self.store.resumable(spec.fingerprint, repeat)
         if run is None:
-            if any(
-                r.fingerprint == spec.fingerprint and r.repeat == repeat and r.status == "completed"
+            done = [
+                r
                 for r in self.store.list_runs()
-            ):
+                if r.fingerprint == spec.fingerprint
+                and r.repeat == repeat
+                and r.status == "completed"
+            ]
+            if done:
                 self.log(f"{spec.label} (repeat {repeat}): already completed, skipped")
-                return next(
-                    r
-                    for r in reversed(self.store.list_runs())
-                    if r.fingerprint == spec.fingerprint and r.repeat == repeat
-                )
+                return done[-1]
             run = self.store.create_run(spec, repeat)
             self.log(f"{run.run_id} {spec.label} (repeat {repeat}): started")
         else:

@@ -40,13 +40,12 @@ class SpecCounts:
     """Per-request speculation counts in the shape of vLLM's per-request metrics."""
 
     num_spec_tokens: int
-    histogram: list[int] = field(default_factory=list)
+    histogram: list[int] = field(init=False)  # steps by number of accepted drafts, 0..k
     per_step_accepted: list[int] = field(default_factory=list)
     per_step_drafted: list[int] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        if not self.histogram:
-            self.histogram = [0] * (self.num_spec_tokens + 1)
+        self.histogram = [0] * (self.num_spec_tokens + 1)
 
     def record(self, drafted: int, accepted: int) -> None:
         self.histogram[accepted] += 1

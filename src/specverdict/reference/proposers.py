@@ -58,9 +58,9 @@ def _pick(logits: F64, params: SamplingParams, rng: np.random.Generator) -> tupl
 
 
 def _stack(tokens: list[int], rows: list[F64 | None]) -> Proposal:
-    if not rows or rows[0] is None:
-        return Proposal(tokens, None)
-    return Proposal(tokens, np.stack([r for r in rows if r is not None]))
+    # A proposer's rows are all distributions (sampling) or all None (greedy).
+    drawn = [r for r in rows if r is not None]
+    return Proposal(tokens, np.stack(drawn) if drawn else None)
 
 
 # --- n-gram (prompt lookup) -------------------------------------------------------------------
