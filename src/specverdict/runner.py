@@ -11,18 +11,23 @@ exceptions; an engine that dies mid-run leaves every finished sample stored and 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import platform
+import shutil
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Literal
+from pathlib import Path
+from typing import Any
 
 import httpx
 
 from specverdict import __version__
 from specverdict.campaign.plan import Plan
 from specverdict.campaign.spec import RunSpec
+from specverdict.engines.base import EngineAdapter
 from specverdict.engines.client import StreamedResponse, stream
 from specverdict.engines.launcher import LaunchedServer, free_port
 from specverdict.engines.registry import adapter_for
@@ -45,9 +50,12 @@ def select_runs(plan: Plan, only: str) -> list[RunSpec]:
     return [r for r in plan.runs if r in chosen or r.fingerprint in baselines]
 
 
-def request_payload(spec: RunSpec, sample: Sample) -> tuple[str, dict[str, Any]]:
+def request_payload(
+    spec: RunSpec, sample: Sample, extras: dict[str, Any] | None = None
+) -> tuple[str, dict[str, Any]]:
     s = spec.sampling
     body: dict[str, Any] = {
+        **(extras or {}),
         "model": spec.model.served_name,
         "max_tokens": s.max_tokens,
         "temperature": s.temperature,
@@ -60,8 +68,9 @@ def request_payload(spec: RunSpec, sample: Sample) -> tuple[str, dict[str, Any]]
     return "/v1/completions", {**body, "prompt": sample.prompt}
 
 
-def to_record(run_id: str, sample: Sample, resp: StreamedResponse) -> SampleRecord:
-    acceptance = (resp.metrics or {}).get("speculative_decoding")
+def to_record(
+    run_id: str, sample: Sample, resp: StreamedResponse, acceptance: dict[str, Any] | None = None
+) -> SampleRecord:
     return SampleRecord(
         run_id=run_id,
         sample_id=sample.id,
@@ -74,7 +83,7 @@ def to_record(run_id: str, sample: Sample, resp: StreamedResponse) -> SampleReco
         e2e_s=resp.e2e_s,
         chunk_arrivals_s=resp.chunk_arrivals_s,
         error=resp.error,
-        acceptance=acceptance if isinstance(acceptance, dict) else None,
+        acceptance=acceptance,
         extra={"tool_calls": list(resp.tool_calls)} if resp.tool_calls else {},
     )
 
@@ -86,8 +95,12 @@ class Runner:
         log: Log = print,
         clock: Callable[[], float] = time.perf_counter,
         request_timeout_s: float = 600.0,
+        runs_dir: Path | None = None,
     ) -> None:
+        """``runs_dir``: where each run's folder (engine log) goes; None keeps no engine log
+        beyond the tail stored in the manifest."""
         self.store = store
+        self.runs_dir = runs_dir
         self.log = log
         self.clock = clock
         self.request_timeout_s = request_timeout_s
@@ -100,6 +113,15 @@ class Runner:
         return [
             self.run_one(plan, spec, repeat) for spec in specs for repeat in range(plan.repeats)
         ]
+
+    def _run_dir(self, run_id: str) -> Path:
+        """The run's folder: engine logs and launch files. Without ``runs_dir``, a temporary
+        folder removed when the run ends."""
+        if self.runs_dir is None:
+            return Path(tempfile.mkdtemp(prefix=f"specverdict-{run_id}-"))
+        path = self.runs_dir / run_id
+        path.mkdir(parents=True, exist_ok=True)
+        return path
 
     def resume(self, plan: Plan, run_id: str) -> RunRecord:
         """Finish one stored run of this campaign, sending only its missing samples."""
@@ -140,8 +162,9 @@ class Runner:
             self.log(f"{run.run_id} {spec.label} (repeat {repeat}): started")
         else:
             self.log(f"{run.run_id} {spec.label} (repeat {repeat}): resuming")
+        run_dir = self._run_dir(run.run_id)
         self.store.update_run(
-            run.run_id, manifest={"speculative_args": adapter.speculative_args(spec)}
+            run.run_id, manifest={"speculative_args": adapter.speculative_args(spec, str(run_dir))}
         )
         finished = self.store.finished_sample_ids(run.run_id)
         todo = [s for s in samples if s.id not in finished]
@@ -149,33 +172,54 @@ class Runner:
         server = None
         if engine.base_url is None:
             port = free_port()
-            command = adapter.launch_command(spec, engine.launch, port, plan.campaign.model.path)
+            for name, text in adapter.launch_files(spec).items():
+                (run_dir / name).write_text(text)
+            command = adapter.launch_command(
+                spec, engine.launch, port, plan.campaign.model.path, run_dir
+            )
             launch = engine.launch
+            log_path = None
+            if self.runs_dir is not None:
+                log_path = run_dir / f"engine-{int(time.time())}.log"
             server = LaunchedServer(
                 command,
                 f"http://127.0.0.1:{port}",
                 health_path=launch.health_path if launch else "/health",
                 startup_timeout_s=launch.startup_timeout_s if launch else 120.0,
                 env=launch.env if launch else None,
+                log_path=log_path,
             )
-            self.store.update_run(run.run_id, manifest={"launch_command": command})
+            self.store.update_run(
+                run.run_id,
+                manifest={
+                    "launch_command": command,
+                    "engine_logs": [
+                        *run.manifest.get("engine_logs", []),
+                        *([str(log_path)] if log_path else []),
+                    ],
+                },
+            )
             try:
                 server.start()
             except EngineStartError as exc:
                 self.store.update_run(run.run_id, status="failed", manifest={"error": str(exc)})
+                if self.runs_dir is None:
+                    shutil.rmtree(run_dir, ignore_errors=True)
                 raise
             # Recorded so that an engine orphaned by a killed runner can be found and stopped.
             pid = server.process.pid if server.process else None
             self.store.update_run(run.run_id, manifest={"engine_pid": pid})
         base_url = engine.base_url or (server.base_url if server else "")
         try:
-            status, segment = asyncio.run(self._measure(run, spec, base_url, todo))
+            status, segment = asyncio.run(self._measure(run, spec, adapter, base_url, todo))
         finally:
             if server is not None:
                 self.store.update_run(
                     run.run_id, manifest={"engine_log_tail": server.output_tail(20)}
                 )
                 server.stop()
+            if self.runs_dir is None:
+                shutil.rmtree(run_dir, ignore_errors=True)
         segments = (
             [*run.manifest.get("segments", []), segment]
             if todo
@@ -184,7 +228,12 @@ class Runner:
         return self.store.update_run(run.run_id, status=status, manifest={"segments": segments})
 
     async def _measure(
-        self, run: RunRecord, spec: RunSpec, base_url: str, todo: list[Sample]
+        self,
+        run: RunRecord,
+        spec: RunSpec,
+        adapter: EngineAdapter,
+        base_url: str,
+        todo: list[Sample],
     ) -> tuple[RunStatus, dict[str, Any]]:
         rate = spec.load.request_rate
         conc = spec.load.concurrency or 1
@@ -194,11 +243,19 @@ class Runner:
         limits = httpx.Limits(max_connections=None if rate else conc + 4)
         async with httpx.AsyncClient(limits=limits) as client:
             manifest = await self._probe(client, base_url, spec)
+            manifest["acceptance_probe"] = await adapter.probe(client, base_url)
             self.store.update_run(run.run_id, manifest=manifest)
+            extras = adapter.request_extras(spec)
             for sample in todo[: spec.load.warmup]:  # warm-up: same requests, never stored
-                path, body = request_payload(spec, sample)
+                path, body = request_payload(spec, sample, extras)
                 await stream(client, base_url + path, body, self.clock, self.request_timeout_s)
-            await self._snapshot(client, base_url, run.run_id, "before")
+            for source in adapter.snapshot_paths:
+                await self._snapshot(client, base_url, run.run_id, "before", source)
+            poller, polls = None, [0]
+            if adapter.poll_paths:
+                poller = asyncio.create_task(
+                    self._poll(client, base_url, run.run_id, adapter, polls)
+                )
             semaphore = asyncio.Semaphore(conc if offsets is None else len(todo) or 1)
             failures = 0
             loop = asyncio.get_running_loop()
@@ -207,22 +264,32 @@ class Runner:
                 nonlocal failures
                 await asyncio.sleep(max(0.0, send_at - (time.monotonic() - start)))
                 async with semaphore:
-                    path, body = request_payload(spec, sample)
+                    path, body = request_payload(spec, sample, extras)
                     resp = await stream(
                         client, base_url + path, body, self.clock, self.request_timeout_s
                     )
+                record = to_record(
+                    run.run_id, sample, resp, adapter.per_request_acceptance(resp.extras)
+                )
                 # The write runs on the store's own thread so that it never delays the timing of
                 # requests in flight on this event loop.
-                await loop.run_in_executor(
-                    self._writer, self.store.add_sample, to_record(run.run_id, sample, resp)
-                )
+                await loop.run_in_executor(self._writer, self.store.add_sample, record)
                 failures += resp.status != "ok"
 
             t0, start = self.clock(), time.monotonic()
             send_times = offsets if offsets is not None else [0.0] * len(todo)
             await asyncio.gather(*(one(s, at) for s, at in zip(todo, send_times, strict=True)))
             wall = self.clock() - t0
-            await self._snapshot(client, base_url, run.run_id, "after")
+            if poller is not None:
+                poller.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await poller
+                for source in adapter.poll_paths:  # drain what the last interval left
+                    await self._snapshot(
+                        client, base_url, run.run_id, f"poll-{polls[0]:06d}", source
+                    )
+            for source in adapter.snapshot_paths:
+                await self._snapshot(client, base_url, run.run_id, "after", source)
         status: RunStatus = "failed" if todo and failures == len(todo) else "completed"
         load: dict[str, Any] = {"request_rate": rate} if rate else {"concurrency": conc}
         segment = {"requests": len(todo), "failed": failures, "wall_s": wall, **load}
@@ -247,19 +314,38 @@ class Runner:
                 manifest[key] = f"unavailable: {type(exc).__name__}"
         return manifest
 
+    async def _poll(
+        self,
+        client: httpx.AsyncClient,
+        base_url: str,
+        run_id: str,
+        adapter: EngineAdapter,
+        polls: list[int],
+    ) -> None:
+        """Read drain-on-read endpoints (TRT-LLM's iteration stats) while requests run;
+        ``polls[0]`` counts the polls taken, so that the caller's final drain comes next."""
+        while True:
+            await asyncio.sleep(adapter.poll_interval_s)
+            for source in adapter.poll_paths:
+                await self._snapshot(client, base_url, run_id, f"poll-{polls[0]:06d}", source)
+            polls[0] += 1
+
     async def _snapshot(
         self,
         client: httpx.AsyncClient,
         base_url: str,
         run_id: str,
-        phase: Literal["before", "after"],
+        phase: str,
+        source: str = "/metrics",
     ) -> None:
         try:
-            resp = await client.get(base_url + "/metrics", timeout=10)
+            resp = await client.get(base_url + source, timeout=10)
         except httpx.HTTPError:
             return
         if resp.status_code == 200:
             snapshot = MetricsSnapshot(
-                run_id=run_id, phase=phase, taken_at=time.time(), text=resp.text
+                run_id=run_id, phase=phase, source=source, taken_at=time.time(), text=resp.text
             )
-            self.store.add_snapshot(snapshot)
+            await asyncio.get_running_loop().run_in_executor(
+                self._writer, self.store.add_snapshot, snapshot
+            )

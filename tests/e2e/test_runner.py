@@ -62,9 +62,31 @@ def test_a_campaign_runs_end_to_end_and_stores_every_sample(tmp_path: Path) -> N
     )
     plan = build_plan(parse_campaign(text, Path("e2e.yaml")))
     store = SQLiteStore(tmp_path / "runs.db")
-    records = Runner(store, log=quiet).run_plan(plan)
+    records = Runner(store, log=quiet, runs_dir=tmp_path / "runs").run_plan(plan)
     assert [r.status for r in records] == ["completed"] * 3
     baseline, mtp, ngram = (run_results(store, r.run_id) for r in records)
+    # each launched engine's log is kept in its run's folder, and named in the manifest
+    for r in records:
+        (log,) = r.manifest["engine_logs"]
+        assert Path(log).parent == tmp_path / "runs" / r.run_id
+        text = Path(log).read_text()
+        assert "specverdict-reference: model 'reference-target'" in text
+        assert "Uvicorn running" in text
+    assert (
+        "vllm:spec_decode_num_drafts_total" in mtp.run.manifest["acceptance_probe"]["spec_counters"]
+    )
+    (first,) = [s for s in store.samples(mtp.run.run_id) if s.sample_id == "code-001"] or [
+        store.samples(mtp.run.run_id)[0]
+    ]
+    assert first.acceptance is not None
+    assert set(first.acceptance) == {
+        "num_draft_tokens",
+        "num_accepted_draft_tokens",
+        "num_spec_steps",
+        "acceptance_histogram",
+        "raw",
+    }
+    assert len(first.acceptance["acceptance_histogram"]) == 3  # k = 2: 0, 1 or 2 accepted
     for res in (baseline, mtp, ngram):
         assert res.summary.samples == res.summary.ok == 4
         assert res.summary.tokens_per_s and res.summary.tokens_per_s > 0

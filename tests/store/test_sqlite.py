@@ -60,6 +60,38 @@ def test_run_lifecycle_and_resume_bookkeeping(tmp_path: Path, spec: RunSpec) -> 
         MetricsSnapshot(run_id=run.run_id, phase="before", taken_at=1.0, text="a 1\n")
     )
     assert store.snapshots(run.run_id)["before"].text == "a 1\n"
+    store.add_snapshot(
+        MetricsSnapshot(
+            run_id=run.run_id, phase="poll-000000", source="/stats", taken_at=2.0, text="[]"
+        )
+    )
+    snaps = store.snapshots(run.run_id)
+    assert list(snaps) == ["before", "poll-000000 /stats"]
+    assert snaps["poll-000000 /stats"].source == "/stats"
+
+
+def test_a_version_1_registry_keeps_its_snapshots_through_migration(
+    tmp_path: Path, spec: RunSpec
+) -> None:
+    db = tmp_path / "old.db"
+    con = sqlite3.connect(db, isolation_level=None)
+    con.execute("CREATE TABLE schema_migrations (name TEXT PRIMARY KEY, applied_at REAL NOT NULL)")
+    for statement in filter(str.strip, MIGRATIONS[0][1].split(";")):
+        con.execute(statement)
+    con.execute("INSERT INTO schema_migrations VALUES (?, 0)", (MIGRATIONS[0][0],))
+    con.execute(
+        "INSERT INTO runs VALUES ('r1', 'f', 0, 'completed', 0, ?)",
+        (
+            '{"run_id": "r1", "fingerprint": "f", "spec": '
+            + spec.model_dump_json()
+            + ', "repeat": 0, "status": "completed", "created_at": 0}',
+        ),
+    )
+    con.execute("INSERT INTO metric_snapshots VALUES ('r1', 'after', 3.0, 'x 2')")
+    con.close()
+    store = SQLiteStore(db)
+    snap = store.snapshots("r1")["after"]
+    assert (snap.source, snap.taken_at, snap.text) == ("/metrics", 3.0, "x 2")
 
 
 def test_a_second_connection_sees_committed_samples(tmp_path: Path, spec: RunSpec) -> None:

@@ -26,9 +26,11 @@ class Strict(BaseModel):
 
 
 class Launch(Strict):
-    command: str = Field(
-        description="command template; placeholders {model} {port} {host} {quantization} "
-        "{speculative_args} are filled per run"
+    command: str | None = Field(
+        default=None,
+        description="command template; placeholders {model} {served_name} {port} {host} "
+        "{quantization} {run_dir} {speculative_args} are filled per run; omitted: the engine's "
+        "built-in template",
     )
     env: dict[str, str] = Field(default_factory=dict, description="extra environment variables")
     health_path: str = Field(default="/health", description="polled until it answers 200")

@@ -31,7 +31,9 @@ def run(campaign: Path, db: Path, only: str | None, resume_id: str | None) -> No
     plan = build_plan(load_campaign(campaign))
     store = SQLiteStore(db)
     console = Console()
-    runner = Runner(store, log=lambda m: console.print(m, highlight=False))
+    runner = Runner(
+        store, log=lambda m: console.print(m, highlight=False), runs_dir=db.parent / "runs"
+    )
     if resume_id is not None:
         records = [runner.resume(plan, resume_id)]
     else:

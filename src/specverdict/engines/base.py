@@ -5,16 +5,33 @@ from __future__ import annotations
 
 import shlex
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
-from typing import Literal
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, Literal
 
+import httpx
 from pydantic import BaseModel, ConfigDict
 
 from specverdict.campaign.model import Launch
 from specverdict.campaign.spec import RunSpec
 from specverdict.store.records import MetricsSnapshot, SampleRecord
 
-AcceptanceSourceName = Literal["per-request", "metrics-delta", "none"]
+AcceptanceSourceName = Literal[
+    "per-request", "metrics-delta", "iteration-stats", "server-cumulative", "none"
+]
+
+#: Keys of the canonical per-request acceptance dict (``SampleRecord.acceptance``):
+#: ``num_draft_tokens`` and ``num_accepted_draft_tokens`` (ints, the bonus token excluded),
+#: ``num_spec_steps`` (verify steps, or None when the engine does not say),
+#: ``acceptance_histogram`` (steps that accepted 0, 1, ..., k drafts, or None), and ``raw``
+#: (the engine's own fields, kept as they came).
+CANONICAL_ACCEPTANCE_KEYS = (
+    "num_draft_tokens",
+    "num_accepted_draft_tokens",
+    "num_spec_steps",
+    "acceptance_histogram",
+    "raw",
+)
 
 
 class AcceptanceSummary(BaseModel):
@@ -45,23 +62,121 @@ class AcceptanceSummary(BaseModel):
         return 1.0 + self.accepted / self.drafts
 
 
+def canonical_acceptance(
+    raw: Mapping[str, Any],
+    draft_tokens: Any,
+    accepted: Any,
+    steps: Any = None,
+    histogram: Any = None,
+) -> dict[str, Any] | None:
+    """The canonical per-request dict, or None when the counts are missing or not numbers."""
+
+    def count(v: Any) -> int | None:
+        if isinstance(v, bool) or not isinstance(v, int | float) or v < 0 or v != int(v):
+            return None
+        return int(v)
+
+    n_draft, n_acc = count(draft_tokens), count(accepted)
+    if n_draft is None or n_acc is None:
+        return None
+    hist = None
+    if isinstance(histogram, list) and all(count(h) is not None for h in histogram):
+        hist = [int(h) for h in histogram]
+    return {
+        "num_draft_tokens": n_draft,
+        "num_accepted_draft_tokens": n_acc,
+        "num_spec_steps": count(steps),
+        "acceptance_histogram": hist,
+        "raw": dict(raw),
+    }
+
+
+def per_request_summary(samples: Sequence[SampleRecord]) -> AcceptanceSummary | None:
+    """Sum canonical per-request counts; None unless every answered sample carries them.
+
+    Mean accepted length needs the number of verify steps: when any sample lacks it, ``drafts``
+    is None and the summary has an acceptance rate but no mean accepted length.
+    """
+    answered = [s for s in samples if s.status == "ok"]
+    found = [s.acceptance for s in answered if s.acceptance]
+    if not answered or len(found) != len(answered):
+        return None
+    steps = [m.get("num_spec_steps") for m in found]
+    known_steps = [int(x) for x in steps if x is not None]
+    hists = [m.get("acceptance_histogram") for m in found]
+    per_pos: list[float] = []
+    if all(h is not None for h in hists):
+        k = max(len(h) for h in hists if h is not None) - 1
+        per_pos = [0.0] * max(k, 0)
+        for h in hists:
+            assert h is not None
+            for pos in range(len(per_pos)):
+                per_pos[pos] += sum(h[pos + 1 :])
+    return AcceptanceSummary(
+        source="per-request",
+        valid=True,
+        drafts=float(sum(known_steps)) if len(known_steps) == len(steps) else None,
+        draft_tokens=float(sum(m["num_draft_tokens"] for m in found)),
+        accepted=float(sum(m["num_accepted_draft_tokens"] for m in found)),
+        accepted_per_pos=tuple(per_pos),
+    )
+
+
 class EngineAdapter(ABC):
+    """One engine kind: its launch flags, the extra request fields it needs, and where its
+    acceptance comes from (per-request fields, scraped counters, polled iteration stats)."""
+
     kind: str
+    #: read before and after the measured requests (cumulative counters or server state)
+    snapshot_paths: tuple[str, ...] = ("/metrics",)
+    #: drain-on-read endpoints, read every ``poll_interval_s`` while requests are in flight
+    poll_paths: tuple[str, ...] = ()
+    poll_interval_s: float = 0.5
+
+    def request_extras(self, spec: RunSpec) -> dict[str, Any]:
+        """Extra request-body fields this engine needs to report per-request acceptance."""
+        return {}
+
+    def per_request_acceptance(self, extras: Mapping[str, Any]) -> dict[str, Any] | None:
+        """The canonical per-request acceptance dict from a response's engine-specific fields.
+
+        ``extras`` holds the top-level keys of the response (streamed: merged over chunks, later
+        chunks win) other than the OpenAI ones, and under ``"choice"`` the non-standard keys of
+        its first choice. None when the response carries no acceptance.
+        """
+        return None
+
+    async def probe(self, client: httpx.AsyncClient, base_url: str) -> dict[str, Any]:
+        """What the server exposes for acceptance, recorded in the run manifest."""
+        return {}
 
     def launch_command(
-        self, spec: RunSpec, launch: Launch | None, port: int, model_path: str | None
+        self,
+        spec: RunSpec,
+        launch: Launch | None,
+        port: int,
+        model_path: str | None,
+        run_dir: Path | None = None,
     ) -> list[str]:
-        """The command that starts this run's server, from the campaign's template."""
-        if launch is None:
-            raise ValueError(
-                f"engine kind {self.kind!r} has no built-in launch command: give launch.command"
-            )
+        """The command that starts this run's server: the campaign's ``launch.command`` template
+        when given, else this engine's ready-made one (``builtin_command``)."""
+        model = model_path or spec.model.served_name
+        work = str(run_dir) if run_dir is not None else "."
+        if launch is None or launch.command is None:
+            builtin = self.builtin_command(spec, model, "127.0.0.1", port, work)
+            if builtin is None:
+                raise ValueError(
+                    f"engine kind {self.kind!r} has no built-in launch command: give launch.command"
+                )
+            return builtin
         fields = {
             "port": str(port),
             "host": "127.0.0.1",
-            "model": model_path or spec.model.served_name,
+            "model": model,
+            "served_name": spec.model.served_name,
             "quantization": spec.quantization,
-            "speculative_args": shlex.join(self.speculative_args(spec)),
+            "run_dir": work,
+            "speculative_args": shlex.join(self.speculative_args(spec, work)),
         }
         try:
             return shlex.split(launch.command.format(**fields))
@@ -70,9 +185,21 @@ class EngineAdapter(ABC):
                 f"launch.command has an unknown placeholder {exc}; known: {', '.join(sorted(fields))}"
             ) from None
 
+    def builtin_command(
+        self, spec: RunSpec, model: str, host: str, port: int, run_dir: str
+    ) -> list[str] | None:
+        """This engine's ready-made launch command for a run, or None when it has none."""
+        return None
+
+    def launch_files(self, spec: RunSpec) -> dict[str, str]:
+        """Files (name -> text) the launch needs in the run folder before it starts, e.g. an
+        options file the speculative flags point to."""
+        return {}
+
     @abstractmethod
-    def speculative_args(self, spec: RunSpec) -> list[str]:
-        """This engine's own flags for the run's speculation axis (empty for the baseline)."""
+    def speculative_args(self, spec: RunSpec, run_dir: str = ".") -> list[str]:
+        """This engine's own flags for the run's speculation axis (empty for the baseline);
+        ``run_dir`` is where ``launch_files`` were written."""
 
     @abstractmethod
     def summarize_acceptance(

@@ -22,6 +22,10 @@ from typing import Any, Literal
 import httpx
 
 Status = Literal["ok", "error", "timeout"]
+OPENAI_KEYS = frozenset(
+    {"id", "object", "created", "model", "choices", "usage", "system_fingerprint"}
+)
+OPENAI_CHOICE_KEYS = frozenset({"index", "text", "delta", "message", "finish_reason", "logprobs"})
 
 
 @dataclass(frozen=True)
@@ -34,10 +38,16 @@ class StreamedResponse:
     ttft_s: float | None = None
     e2e_s: float | None = None
     chunk_arrivals_s: tuple[float, ...] = ()
-    metrics: dict[str, Any] | None = None
+    extras: dict[str, Any] = field(default_factory=dict)
     error: str | None = None
     tool_calls: tuple[dict[str, Any], ...] = field(default_factory=tuple)
     done_s: float | None = None
+
+    @property
+    def metrics(self) -> dict[str, Any] | None:
+        """vLLM's per-request ``metrics`` object, when the server sent one."""
+        m = self.extras.get("metrics")
+        return m if isinstance(m, dict) else None
 
     @property
     def itls_s(self) -> tuple[float, ...]:
@@ -52,6 +62,19 @@ class StreamedResponse:
         if self.completion_tokens < 2:
             return None
         return (self.e2e_s - self.ttft_s) / (self.completion_tokens - 1)
+
+
+def _merge_extras(extras: dict[str, Any], chunk: dict[str, Any]) -> None:
+    """Engine-specific fields (vLLM ``metrics``, llama.cpp ``timings``, SGLang ``meta_info``...):
+    top-level keys beyond OpenAI's, and the first choice's under ``"choice"``; later chunks win."""
+    for key, value in chunk.items():
+        if key not in OPENAI_KEYS and value is not None:
+            extras[key] = value
+    choices = chunk.get("choices") or []
+    if choices and isinstance(choices[0], dict):
+        for key, value in choices[0].items():
+            if key not in OPENAI_CHOICE_KEYS and value is not None:
+                extras.setdefault("choice", {})[key] = value
 
 
 def _delta_text(chunk: dict[str, Any]) -> tuple[str, str | None, list[dict[str, Any]]]:
@@ -82,7 +105,7 @@ async def stream(
     ttft = None
     finish = None
     usage: dict[str, Any] = {}
-    metrics = None
+    extras: dict[str, Any] = {}
     try:
         async with (
             asyncio.timeout(timeout_s),  # a deadline for the whole request, not per read
@@ -109,7 +132,7 @@ async def stream(
                     calls.extend(new_calls)
                 finish = fin or finish
                 usage = chunk.get("usage") or usage
-                metrics = chunk.get("metrics") or metrics
+                _merge_extras(extras, chunk)
     except (httpx.TimeoutException, TimeoutError) as exc:
         reason = str(exc) or f"no complete answer within {timeout_s:g} s"
         return StreamedResponse("timeout", text="".join(parts), error=f"timed out: {reason}")
@@ -125,7 +148,7 @@ async def stream(
         ttft,
         arrivals[-1] if arrivals else done,
         tuple(arrivals),
-        metrics,
+        extras,
         None,
         tuple(calls),
         done,

@@ -14,7 +14,9 @@ import tempfile
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from types import TracebackType
+from typing import IO
 
 import httpx
 
@@ -38,12 +40,22 @@ class LaunchedServer:
     startup_timeout_s: float = 120.0
     env: Mapping[str, str] | None = None
     clock: Callable[[], float] = time.monotonic
+    log_path: Path | None = None
     process: subprocess.Popen[bytes] | None = field(default=None, init=False)
-    _log: tempfile._TemporaryFileWrapper[bytes] | None = field(default=None, init=False)
+    _log: IO[bytes] | None = field(default=None, init=False)
+    _log_name: str = field(default="", init=False)
 
     def start(self) -> LaunchedServer:
+        """Start the process and wait for health. The engine's stdout and stderr go to
+        ``log_path`` (kept) or to a temporary file (deleted at ``stop``)."""
         # The log lives as long as the server, so no context manager here.
-        self._log = tempfile.NamedTemporaryFile(prefix="specverdict-engine-", suffix=".log")  # noqa: SIM115
+        if self.log_path is not None:
+            self.log_path.parent.mkdir(parents=True, exist_ok=True)
+            self._log = open(self.log_path, "ab")  # noqa: SIM115
+            self._log_name = str(self.log_path)
+        else:
+            tmp = tempfile.NamedTemporaryFile(prefix="specverdict-engine-", suffix=".log")  # noqa: SIM115
+            self._log, self._log_name = tmp, tmp.name
         env = {**os.environ, **(self.env or {})}
         self.process = subprocess.Popen(
             list(self.command),
@@ -79,7 +91,7 @@ class LaunchedServer:
         if self._log is None:
             return ""
         self._log.flush()
-        with open(self._log.name, "rb") as fh:
+        with open(self._log_name, "rb") as fh:
             text = fh.read().decode(errors="replace").strip().splitlines()
         return " | ".join(text[-lines:]) or "(no output)"
 

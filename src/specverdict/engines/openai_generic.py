@@ -12,7 +12,7 @@ from specverdict.store.records import MetricsSnapshot, SampleRecord
 class OpenAIAdapter(EngineAdapter):
     kind = "openai"
 
-    def speculative_args(self, spec: RunSpec) -> list[str]:
+    def speculative_args(self, spec: RunSpec, run_dir: str = ".") -> list[str]:
         return []
 
     def summarize_acceptance(

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import sys
 
-from specverdict.campaign.model import Launch
 from specverdict.campaign.spec import RunSpec
 from specverdict.engines.vllm import VLLMAdapter
 
@@ -12,17 +11,15 @@ from specverdict.engines.vllm import VLLMAdapter
 class ReferenceAdapter(VLLMAdapter):
     kind = "reference"
 
-    def launch_command(
-        self, spec: RunSpec, launch: Launch | None, port: int, model_path: str | None
-    ) -> list[str]:
-        if launch is not None:
-            return super().launch_command(spec, launch, port, model_path)
+    def builtin_command(
+        self, spec: RunSpec, model: str, host: str, port: int, run_dir: str
+    ) -> list[str] | None:
         command = [
             sys.executable,
             "-m",
             "specverdict.reference.server.cli",
             "--host",
-            "127.0.0.1",
+            host,
             "--port",
             str(port),
             "--served-model-name",
@@ -30,6 +27,6 @@ class ReferenceAdapter(VLLMAdapter):
             "--per-request-spec-decode-metrics",
             "summary",
         ]
-        if model_path:
-            command += ["--model", model_path]
+        if model != spec.model.served_name:
+            command += ["--model", model]
         return command + self.speculative_args(spec)

@@ -10,13 +10,31 @@ pollute the figures.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+import httpx
+
 from specverdict.campaign.spec import RunSpec
-from specverdict.engines.base import AcceptanceSummary, EngineAdapter
-from specverdict.engines.prometheus import parse_spec_counters
+from specverdict.engines.base import (
+    AcceptanceSummary,
+    EngineAdapter,
+    canonical_acceptance,
+    per_request_summary,
+)
+from specverdict.engines.prometheus import PREFIX, parse_spec_counters
 from specverdict.store.records import MetricsSnapshot, SampleRecord
+
+#: campaign quantization labels that are plain dtypes for vLLM
+DTYPES = {
+    "bf16": "bfloat16",
+    "bfloat16": "bfloat16",
+    "fp16": "float16",
+    "float16": "float16",
+    "fp32": "float32",
+    "float32": "float32",
+    "auto": "auto",
+}
 
 
 def vllm_speculative_config(spec: RunSpec) -> dict[str, Any] | None:
@@ -32,36 +50,59 @@ def vllm_speculative_config(spec: RunSpec) -> dict[str, Any] | None:
     return config
 
 
-def per_request_summary(samples: Sequence[SampleRecord]) -> AcceptanceSummary | None:
-    """Sum per-request speculation counts; None unless every answered sample carries them."""
-    answered = [s for s in samples if s.status == "ok"]
-    found = [s.acceptance for s in answered if s.acceptance]
-    if not answered or len(found) != len(answered):
-        return None
-    k = max(len(m.get("acceptance_histogram", [])) for m in found) - 1
-    per_pos = [0.0] * max(k, 0)
-    for m in found:
-        hist = m.get("acceptance_histogram", [])
-        for pos in range(len(per_pos)):
-            per_pos[pos] += sum(hist[pos + 1 :])
-    return AcceptanceSummary(
-        source="per-request",
-        valid=True,
-        drafts=float(sum(m["num_spec_steps"] for m in found)),
-        draft_tokens=float(sum(m["num_draft_tokens"] for m in found)),
-        accepted=float(sum(m["num_accepted_draft_tokens"] for m in found)),
-        accepted_per_pos=tuple(per_pos),
-    )
-
-
 class VLLMAdapter(EngineAdapter):
     kind = "vllm"
 
-    def speculative_args(self, spec: RunSpec) -> list[str]:
+    def speculative_args(self, spec: RunSpec, run_dir: str = ".") -> list[str]:
         config = vllm_speculative_config(spec)
         if config is None:
             return []
         return ["--speculative-config", json.dumps(config, separators=(",", ":"))]
+
+    def builtin_command(
+        self, spec: RunSpec, model: str, host: str, port: int, run_dir: str
+    ) -> list[str] | None:
+        """``vllm serve`` (docs/cli/serve.md); a dtype-like quantization is passed as ``--dtype``,
+        anything else as ``--quantization``."""
+        command = ["vllm", "serve", model, "--host", host, "--port", str(port)]
+        command += ["--served-model-name", spec.model.served_name]
+        q = spec.quantization
+        command += ["--dtype", DTYPES[q]] if q in DTYPES else ["--quantization", q]
+        return command + self.speculative_args(spec, run_dir)
+
+    def per_request_acceptance(self, extras: Mapping[str, Any]) -> dict[str, Any] | None:
+        metrics = extras.get("metrics")
+        sd = metrics.get("speculative_decoding") if isinstance(metrics, dict) else None
+        if not isinstance(sd, dict):
+            return None
+        return canonical_acceptance(
+            sd,
+            sd.get("num_draft_tokens"),
+            sd.get("num_accepted_draft_tokens"),
+            sd.get("num_spec_steps"),
+            sd.get("acceptance_histogram"),
+        )
+
+    async def probe(self, client: httpx.AsyncClient, base_url: str) -> dict[str, Any]:
+        try:
+            resp = await client.get(base_url + "/metrics", timeout=10)
+        except httpx.HTTPError as exc:
+            return {"/metrics": f"unavailable: {type(exc).__name__}"}
+        if resp.status_code != 200:
+            return {"/metrics": f"HTTP {resp.status_code}"}
+        found = sorted(
+            {
+                line.split("{")[0].split(" ")[0]
+                for line in resp.text.splitlines()
+                if line.startswith(PREFIX) and "_total" in line
+            }
+        )
+        return {
+            "/metrics": "ok",
+            "spec_counters": found,
+            "per_request": "metrics.speculative_decoding, if the server was started with "
+            "--per-request-spec-decode-metrics (seen on the first answer)",
+        }
 
     def summarize_acceptance(
         self,

@@ -59,8 +59,21 @@ class SampleRecord(Record):
     extra: dict[str, Any] = Field(default_factory=dict, description="tool calls, token ids, ...")
 
 
+def snapshot_key(phase: str, source: str = "/metrics") -> str:
+    """How snapshots are addressed: ``before``/``after`` for ``/metrics``, else ``"PHASE SOURCE"``."""
+    return phase if source == "/metrics" else f"{phase} {source}"
+
+
 class MetricsSnapshot(Record):
     run_id: str
-    phase: Literal["before", "after"]
+    phase: str = Field(
+        pattern=r"^(before|after|poll-[0-9]{6})$",
+        description="before/after the measured requests, or the n-th poll during them",
+    )
     taken_at: float
-    text: str = Field(description="the raw /metrics exposition, kept for re-parsing")
+    text: str = Field(description="the raw body (exposition text or JSON), kept for re-parsing")
+    source: str = Field(default="/metrics", description="the path the body was read from")
+
+    @property
+    def key(self) -> str:
+        return snapshot_key(self.phase, self.source)

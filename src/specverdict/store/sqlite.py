@@ -48,6 +48,23 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
         );
         """,
     ),
+    (
+        "0002_snapshot_sources",
+        """
+        CREATE TABLE metric_snapshots_v2 (
+            run_id   TEXT NOT NULL REFERENCES runs (run_id) ON DELETE CASCADE,
+            phase    TEXT NOT NULL,
+            source   TEXT NOT NULL,
+            taken_at REAL NOT NULL,
+            text     TEXT NOT NULL,
+            PRIMARY KEY (run_id, phase, source)
+        );
+        INSERT INTO metric_snapshots_v2
+            SELECT run_id, phase, '/metrics', taken_at, text FROM metric_snapshots;
+        DROP TABLE metric_snapshots;
+        ALTER TABLE metric_snapshots_v2 RENAME TO metric_snapshots
+        """,
+    ),
 )
 
 
@@ -206,12 +223,26 @@ class SQLiteStore:
     def add_snapshot(self, snapshot: MetricsSnapshot) -> None:
         with self._tx() as db:
             db.execute(
-                "INSERT OR REPLACE INTO metric_snapshots VALUES (?, ?, ?, ?)",
-                (snapshot.run_id, snapshot.phase, snapshot.taken_at, snapshot.text),
+                "INSERT OR REPLACE INTO metric_snapshots (run_id, phase, source, taken_at, text) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (
+                    snapshot.run_id,
+                    snapshot.phase,
+                    snapshot.source,
+                    snapshot.taken_at,
+                    snapshot.text,
+                ),
             )
 
     def snapshots(self, run_id: str) -> dict[str, MetricsSnapshot]:
+        """Every snapshot of a run by ``MetricsSnapshot.key``, polls in the order taken."""
         rows = self._db.execute(
-            "SELECT phase, taken_at, text FROM metric_snapshots WHERE run_id = ?", (run_id,)
+            "SELECT phase, source, taken_at, text FROM metric_snapshots WHERE run_id = ? "
+            "ORDER BY taken_at",
+            (run_id,),
         )
-        return {p: MetricsSnapshot(run_id=run_id, phase=p, taken_at=t, text=x) for p, t, x in rows}
+        snaps = (
+            MetricsSnapshot(run_id=run_id, phase=p, source=src, taken_at=t, text=x)
+            for p, src, t, x in rows
+        )
+        return {s.key: s for s in snaps}

@@ -59,7 +59,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument(
         "--uvicorn-log-level",
-        default="warning",
+        default="info",
         choices=["critical", "error", "warning", "info", "debug", "trace"],
     )
     return p
@@ -127,6 +127,13 @@ def main(argv: list[str] | None = None) -> int:
     except (ValueError, KeyError, OSError) as exc:
         fail(f"could not load the model: {exc}")
     app = create_app(core, sink)
+    # The first line of the engine log, as real engines print their resolved configuration.
+    print(
+        f"specverdict-reference: model {config.served_model_name!r}, speculative config "
+        f"{spec.model_dump_json() if spec else None}, seed {args.seed}",
+        file=sys.stderr,
+        flush=True,
+    )
     uvicorn.run(
         app, host=args.host, port=args.port, log_level=args.uvicorn_log_level, access_log=False
     )
