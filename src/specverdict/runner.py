@@ -35,7 +35,7 @@ from specverdict.errors import ConfigError, EngineStartError
 from specverdict.loadgen import poisson_offsets
 from specverdict.store.base import Store
 from specverdict.store.records import MetricsSnapshot, RunRecord, RunStatus, SampleRecord
-from specverdict.suites import Sample, get_suite
+from specverdict.suites import Sample, Suite, get_suite
 
 Log = Callable[[str], None]
 
@@ -211,7 +211,7 @@ class Runner:
             self.store.update_run(run.run_id, manifest={"engine_pid": pid})
         base_url = engine.base_url or (server.base_url if server else "")
         try:
-            status, segment = asyncio.run(self._measure(run, spec, adapter, base_url, todo))
+            status, segment = asyncio.run(self._measure(run, spec, adapter, suite, base_url, todo))
         finally:
             if server is not None:
                 self.store.update_run(
@@ -232,6 +232,7 @@ class Runner:
         run: RunRecord,
         spec: RunSpec,
         adapter: EngineAdapter,
+        suite: Suite,
         base_url: str,
         todo: list[Sample],
     ) -> tuple[RunStatus, dict[str, Any]]:
@@ -271,9 +272,11 @@ class Runner:
                 record = to_record(
                     run.run_id, sample, resp, adapter.per_request_acceptance(resp.extras)
                 )
-                # The write runs on the store's own thread so that it never delays the timing of
-                # requests in flight on this event loop.
-                await loop.run_in_executor(self._writer, self.store.add_sample, record)
+                # Scoring and the write run on the store's own thread so that they never delay
+                # the timing of requests in flight on this event loop.
+                await loop.run_in_executor(
+                    self._writer, self._score_and_store, suite, sample, record
+                )
                 failures += resp.status != "ok"
 
             t0, start = self.clock(), time.monotonic()
@@ -313,6 +316,12 @@ class Runner:
             except (httpx.HTTPError, ValueError) as exc:
                 manifest[key] = f"unavailable: {type(exc).__name__}"
         return manifest
+
+    def _score_and_store(self, suite: Suite, sample: Sample, record: SampleRecord) -> None:
+        if record.status == "ok":
+            calls = record.extra.get("tool_calls", [])
+            record = record.model_copy(update={"score": suite.score(sample, record.text, calls)})
+        self.store.add_sample(record)
 
     async def _poll(
         self,

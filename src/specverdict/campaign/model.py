@@ -178,7 +178,15 @@ class Gates(Strict):
     margin: float = Field(
         default=0.02, gt=0.0, lt=1.0, description="non-inferiority margin on the pass-rate drop"
     )
-    min_speedup: float = Field(default=1.05, ge=1.0)
+    min_speedup: float = Field(
+        default=1.05, ge=1.0, description="the smallest speed-up worth adopting (point estimate)"
+    )
+    max_failure_rate: float = Field(
+        default=0.05,
+        ge=0.0,
+        lt=1.0,
+        description="above this share of failed requests in either arm, a comparison is invalid",
+    )
 
 
 def _stage_name(v: str) -> str:

@@ -1,6 +1,7 @@
 """Entry point of ``specverdict``.
 
-Exit codes: 0 ok, 1 a gate failed, 2 usage or configuration error, 130 interrupted.
+Exit codes: 0 ok, 2 usage or configuration error, 130 interrupted; ``verdict`` and ``compare``
+add 1 REJECT, 3 INCONCLUSIVE, 4 INVALID.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from specverdict.cli.demo import demo
 from specverdict.cli.run import run
 from specverdict.cli.runs import runs
 from specverdict.cli.validate import validate
+from specverdict.cli.verdict import compare, verdict
 from specverdict.errors import SpecverdictError
 
 
@@ -30,6 +32,8 @@ cli.add_command(demo)
 cli.add_command(validate)
 cli.add_command(run)
 cli.add_command(runs)
+cli.add_command(verdict)
+cli.add_command(compare)
 
 
 def main() -> None:

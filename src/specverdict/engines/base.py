@@ -42,6 +42,7 @@ class AcceptanceSummary(BaseModel):
     source: AcceptanceSourceName
     valid: bool
     why: str | None = None
+    polluted: bool = False  # other traffic moved the server's counters during the run
     drafts: float | None = None
     draft_tokens: float | None = None
     accepted: float | None = None

@@ -133,6 +133,7 @@ class VLLMAdapter(EngineAdapter):
             return AcceptanceSummary(
                 source="metrics-delta",
                 valid=False,
+                polluted=True,
                 **common,
                 why=f"polluted: the server finished {delta.requests:g} requests during the run, "
                 f"the run sent {segment_requests}",

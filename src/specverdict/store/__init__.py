@@ -1,7 +1,13 @@
 """The run registry: runs, samples (one row per request) and metric snapshots."""
 
 from specverdict.store.base import Store
-from specverdict.store.records import SCHEMA_VERSION, MetricsSnapshot, RunRecord, SampleRecord
+from specverdict.store.records import (
+    SCHEMA_VERSION,
+    MetricsSnapshot,
+    RunRecord,
+    SampleRecord,
+    Score,
+)
 from specverdict.store.sqlite import MIGRATIONS, SQLiteStore
 
 __all__ = [
@@ -11,5 +17,6 @@ __all__ = [
     "RunRecord",
     "SQLiteStore",
     "SampleRecord",
+    "Score",
     "Store",
 ]

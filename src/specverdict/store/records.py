@@ -39,6 +39,16 @@ class RunRecord(Record):
     )
 
 
+class Score(Record):
+    """A suite's judgement of one output. ``outcome`` is the failure class (``passed``,
+    ``failed``, ``error``, ``syntax_error``, ``timeout``, ...); ``passed`` is what quality gates
+    pair on."""
+
+    passed: bool
+    outcome: str
+    detail: str | None = None
+
+
 class SampleRecord(Record):
     schema_version: int = SCHEMA_VERSION
     run_id: str
@@ -55,6 +65,9 @@ class SampleRecord(Record):
     error: str | None = None
     acceptance: dict[str, Any] | None = Field(
         default=None, description="per-request acceptance as the engine reported it, if it did"
+    )
+    score: Score | None = Field(
+        default=None, description="the suite's score of the output; None when it has no scorer"
     )
     extra: dict[str, Any] = Field(default_factory=dict, description="tool calls, token ids, ...")
 

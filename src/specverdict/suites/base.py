@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
 from specverdict.campaign.model import First, Ids, Samples, Seeded
+from specverdict.store.records import Score
 
 
 class Sample(BaseModel):
@@ -32,6 +34,13 @@ class Suite(ABC):
     @abstractmethod
     def samples(self) -> list[Sample]:
         """Every sample, in a fixed order."""
+
+    def score(
+        self, sample: Sample, text: str, tool_calls: Sequence[dict[str, Any]]
+    ) -> Score | None:
+        """Judge one answered output; None when the suite has no scorer (then its stage has no
+        quality signal, and no verdict can rest on quality)."""
+        return None
 
     def select(self, selection: Samples) -> list[Sample]:
         """Apply a campaign's sample selection; unknown ids are an error naming them."""

@@ -1,0 +1,165 @@
+"""``specverdict verdict`` and ``specverdict compare``: the decision per stage and pair.
+
+Exit codes: 0 ADOPT, 1 REJECT, 3 INCONCLUSIVE, 4 INVALID (the most severe verdict among those
+named by ``--fail-on``; 0 when none of them occurs), 2 usage errors.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+
+import click
+from pydantic import ValidationError
+from rich.console import Console
+from rich.table import Table
+
+from specverdict.campaign import build_plan, load_campaign
+from specverdict.campaign.model import Gates
+from specverdict.cli.runs import DB_OPTION
+from specverdict.store import SQLiteStore
+from specverdict.verdict import (
+    EXIT_CODES,
+    SEVERITY,
+    PairVerdict,
+    Verdict,
+    campaign_verdicts,
+    compare_runs,
+    worst,
+)
+
+ALL_FAILING = "REJECT,INCONCLUSIVE,INVALID"
+
+
+def parse_fail_on(value: str) -> set[Verdict]:
+    chosen: set[Verdict] = set()
+    for raw in (v.strip().upper() for v in value.split(",") if v.strip()):
+        match = next((v for v in SEVERITY if v == raw), None)
+        if match is None:
+            raise click.BadParameter(
+                f"unknown verdict {raw!r}; expected a comma-separated list of "
+                f"{', '.join(SEVERITY)}",
+                param_hint="--fail-on",
+            )
+        chosen.add(match)
+    return chosen
+
+
+FAIL_ON = click.option(
+    "--fail-on",
+    default=ALL_FAILING,
+    show_default=True,
+    help="verdicts that fail the command (its exit code is the most severe of them)",
+)
+JSON = click.option("--json", "as_json", is_flag=True, help="print the verdicts as JSON")
+
+
+def exit_code(verdicts: Sequence[PairVerdict], fail_on: set[Verdict]) -> int:
+    failing = worst([v.verdict for v in verdicts if v.verdict in fail_on])
+    return 0 if failing is None else EXIT_CODES[failing]
+
+
+def render(verdicts: Sequence[PairVerdict], console: Console) -> None:
+    """One table per stage (never a cross-stage aggregate), then each pair's reasons."""
+    for stage in dict.fromkeys(v.stage for v in verdicts):
+        rows = [v for v in verdicts if v.stage == stage]
+        table = Table(title=f"stage {stage} ({rows[0].suite})", title_justify="left")
+        for col in ("candidate", "load", "verdict", "speed-up [95% CI]", "pass base/cand", "MAL"):
+            table.add_column(col, no_wrap=True, min_width=12 if col == "candidate" else None)
+        for v in rows:
+            speed = "n/a"
+            if v.speedup is not None:
+                speed = f"{v.speedup:.2f}x"
+                if v.speedup_interval is not None:
+                    lo, hi = v.speedup_interval
+                    speed += f" [{lo:.2f}, {hi:.2f}]"
+            passes = (
+                "no signal"
+                if v.base_pass_rate is None or v.cand_pass_rate is None
+                else f"{100 * v.base_pass_rate:.0f}% / {100 * v.cand_pass_rate:.0f}%"
+            )
+            mal = "n/a" if v.mean_accepted_length is None else f"{v.mean_accepted_length:.2f}"
+            table.add_row(v.candidate, v.load, v.verdict, speed, passes, mal)
+        console.print(table)
+        for v in rows:
+            console.print(f"[bold]{v.verdict}[/bold] {v.candidate} vs {v.baseline} ({v.load})")
+            for r in v.reasons:
+                console.print(f"  {r.status:>12}  {r}", highlight=False, markup=False)
+            if v.supplement:
+                ids = ", ".join(d.sample_id for d in v.supplement[:10])
+                console.print(f"  discordant samples: {ids}", highlight=False, markup=False)
+
+
+def _store(db: Path) -> SQLiteStore:
+    if not db.exists():
+        raise click.UsageError(f"no run registry at {db}: run a campaign first, or pass --db")
+    return SQLiteStore(db)
+
+
+def _finish(verdicts: list[PairVerdict], as_json: bool, fail_on: str) -> None:
+    chosen = parse_fail_on(fail_on)
+    if as_json:
+        click.echo(json.dumps([v.model_dump(mode="json") for v in verdicts], indent=2))
+    else:
+        render(verdicts, Console())
+    code = exit_code(verdicts, chosen)
+    if code:
+        raise SystemExit(code)
+
+
+@click.command("verdict")
+@click.argument("campaign", type=click.Path(path_type=Path, dir_okay=False))
+@DB_OPTION
+@JSON
+@FAIL_ON
+def verdict(campaign: Path, db: Path, as_json: bool, fail_on: str) -> None:
+    """Judge every pair of a campaign from its stored runs, stage by stage.
+
+    Example: specverdict verdict examples/demo.yaml --fail-on reject,invalid
+    """
+    parse_fail_on(fail_on)  # a bad --fail-on is a usage error before any work
+    plan = build_plan(load_campaign(campaign))
+    _finish(campaign_verdicts(_store(db), plan), as_json, fail_on)
+
+
+@click.command("compare")
+@click.argument("base_run")
+@click.argument("candidate_run")
+@DB_OPTION
+@JSON
+@FAIL_ON
+@click.option("--alpha", type=float, default=Gates().alpha, show_default=True)
+@click.option("--margin", type=float, default=Gates().margin, show_default=True)
+@click.option("--min-speedup", type=float, default=Gates().min_speedup, show_default=True)
+def compare(
+    base_run: str,
+    candidate_run: str,
+    db: Path,
+    as_json: bool,
+    fail_on: str,
+    alpha: float,
+    margin: float,
+    min_speedup: float,
+) -> None:
+    """Judge one candidate run against one baseline run.
+
+    Example: specverdict compare 3f2a9c1d0b7e 9b8e7d6c5a4f --json
+    """
+    parse_fail_on(fail_on)
+    try:
+        gates = Gates(alpha=alpha, margin=margin, min_speedup=min_speedup)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        flag = "--" + str(err["loc"][0]).replace("_", "-")
+        raise click.UsageError(
+            f"gate settings: {flag} {err['input']!r}: {err['msg'].lower()}"
+        ) from None
+    store = _store(db)
+    runs = []
+    for run_id in (base_run, candidate_run):
+        try:
+            runs.append(store.get_run(run_id))
+        except KeyError:
+            raise click.UsageError(f"no run {run_id!r} in {db}") from None
+    _finish([compare_runs(store, runs[0], runs[1], gates)], as_json, fail_on)

@@ -1,0 +1,81 @@
+"""From the run registry to the arms of each comparison: the only part of ``verdict`` that reads.
+
+An arm is every completed execution (repeat) of one fingerprint, in repeat order; runs that are
+still running, failed or interrupted are left out, so a verdict never rests on a partial run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from specverdict.campaign.model import Gates
+from specverdict.campaign.plan import Plan
+from specverdict.campaign.spec import RunSpec
+from specverdict.results import run_results
+from specverdict.store.base import Store
+from specverdict.store.records import RunRecord
+from specverdict.verdict.judge import Arm, judge_pair
+from specverdict.verdict.model import PairVerdict
+
+
+def arm_from_runs(store: Store, runs: Sequence[RunRecord]) -> Arm | None:
+    """The arm made of these stored executions (all of one fingerprint), or None if empty."""
+    done = sorted((r for r in runs if r.status == "completed"), key=lambda r: r.repeat)
+    if not done:
+        return None
+    return Arm(
+        spec=done[0].spec,
+        run_ids=tuple(r.run_id for r in done),
+        samples=tuple(tuple(store.samples(r.run_id)) for r in done),
+        acceptance=run_results(store, done[0].run_id).acceptance,
+    )
+
+
+def arm_for(store: Store, spec: RunSpec) -> Arm | None:
+    return arm_from_runs(store, [r for r in store.list_runs() if r.fingerprint == spec.fingerprint])
+
+
+def campaign_verdicts(store: Store, plan: Plan) -> list[PairVerdict]:
+    """One verdict per planned pair (stage, load level, candidate), in plan order."""
+    gates = plan.campaign.gates
+    seed = plan.campaign.sampling.seed or 0
+    out = []
+    for pair in plan.pairs:
+        out.append(
+            judge_pair(
+                arm_for(store, pair.baseline),
+                arm_for(store, pair.candidate),
+                gates,
+                seed,
+                stage=pair.candidate.stage,
+                suite=str(pair.candidate.suite),
+                load=pair.candidate.load.label,
+                baseline_label=pair.baseline.speculation.label,
+                candidate_label=pair.candidate.speculation.label,
+            )
+        )
+    return out
+
+
+def compare_runs(
+    store: Store, base_run: RunRecord, cand_run: RunRecord, gates: Gates | None = None
+) -> PairVerdict:
+    """Judge two stored executions; the baseline's other completed repeats give the noise floor."""
+    repeats = [
+        r
+        for r in store.list_runs()
+        if r.fingerprint == base_run.fingerprint and r.run_id != base_run.run_id
+    ]
+    base = arm_from_runs(store, [base_run, *repeats])
+    if base is not None and base.run_ids[0] != base_run.run_id:
+        # keep the named execution first: it is the one paired sample by sample
+        order = [base_run.run_id, *(i for i in base.run_ids if i != base_run.run_id)]
+        by_id = dict(zip(base.run_ids, base.samples, strict=True))
+        base = Arm(
+            spec=base.spec,
+            run_ids=tuple(order),
+            samples=tuple(by_id[i] for i in order),
+            acceptance=base.acceptance,
+        )
+    cand = arm_from_runs(store, [cand_run])
+    return judge_pair(base, cand, gates or Gates(), cand_run.spec.sampling.seed or 0)

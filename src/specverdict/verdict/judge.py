@@ -1,0 +1,529 @@
+"""The decision rules: from the stored samples of a baseline and a candidate to a verdict.
+
+Pure: the inputs are records, the output a :class:`PairVerdict`; resampling uses a seeded
+generator. The rules (design note 005):
+
+1. Validity. The pair must differ in one speculation axis only (``check_pair``); neither arm may
+   have more than ``max_failure_rate`` of its requests failed; the candidate's acceptance must
+   not be polluted by foreign traffic. Any breach: ``INVALID``.
+2. Quality, paired by sample on the suite's pass/fail scores (a failed request counts as not
+   passed). Exact McNemar (vacuity reported) and Tango non-inferiority against the margin. A
+   significant drop in either rejects. Non-inferiority ``pass`` is the only way to clear quality;
+   a vacuous McNemar next to a passed non-inferiority bound is reported but does not block, since
+   the bound already excludes a drop larger than the margin. No scores, or both arms at 0%: no
+   quality signal, so at best ``INCONCLUSIVE``.
+3. Speed, paired by sample on TPOT (mean over the repeats of each arm). The ratio of mean TPOTs
+   with a paired bootstrap interval clears when its lower bound exceeds 1 + the noise floor of
+   the baseline's repeats and its point reaches ``min_speedup``; it rejects when its upper bound
+   is under ``min_speedup`` (slower, or a gain too small to be worth it); else inconclusive.
+4. Acceptance, the speed-up decomposition and greedy identity are reported, never decisive.
+
+Verdict: ``INVALID`` > ``REJECT`` > ``INCONCLUSIVE`` > ``ADOPT``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from specverdict.campaign.model import Gates
+from specverdict.campaign.spec import PairingError, RunSpec, check_pair
+from specverdict.engines.base import AcceptanceSummary
+from specverdict.measure.summary import tpot
+from specverdict.stats import (
+    decompose_speedup,
+    greedy_identity,
+    mcnemar_exact,
+    noise_floor,
+    paired_noninferiority,
+    speedup_clears_noise,
+    speedup_geometric_mean,
+    speedup_ratio_of_means,
+    throughput_ratio,
+)
+from specverdict.stats.acceptance import acceptance_interval, mal_interval
+from specverdict.store.records import SampleRecord
+from specverdict.verdict.model import DiscordantSample, PairVerdict, Reason, Verdict
+
+#: methods whose greedy outputs must equal the baseline's (exact verification)
+LOSSLESS_IDENTITY_FLOOR = 0.9
+
+
+@dataclass(frozen=True)
+class Arm:
+    """One side of a comparison: its spec, the completed executions (repeats) used, their
+    samples (one tuple per execution, in the same order) and the acceptance of the first."""
+
+    spec: RunSpec
+    run_ids: tuple[str, ...]
+    samples: tuple[tuple[SampleRecord, ...], ...]
+    acceptance: AcceptanceSummary | None = None
+
+    @property
+    def first(self) -> tuple[SampleRecord, ...]:
+        return self.samples[0] if self.samples else ()
+
+
+def _pp(x: float) -> str:
+    return f"{100.0 * x:.1f} pp"
+
+
+def _validity(base: Arm, cand: Arm, gates: Gates) -> list[Reason]:
+    reasons: list[Reason] = []
+    try:
+        axes = check_pair(base.spec, cand.spec)
+        reasons.append(
+            Reason(
+                gate="pairing",
+                status="pass",
+                message=f"comparable: differs in speculation only ({', '.join(axes)})",
+                data={"axes": axes},
+            )
+        )
+    except PairingError as exc:
+        reasons.append(Reason(gate="pairing", status="invalid", message=str(exc)))
+    for name, arm in (("baseline", base), ("candidate", cand)):
+        n = len(arm.first)
+        failed = sum(s.status != "ok" for s in arm.first)
+        rate = failed / n if n else 1.0
+        data = {"arm": name, "failed": failed, "requests": n, "rate": rate}
+        if n == 0:
+            msg = f"{name} has no samples"
+            reasons.append(Reason(gate="failures", status="invalid", message=msg, data=data))
+        elif rate > gates.max_failure_rate:
+            msg = (
+                f"{name}: {failed} of {n} requests failed ({100 * rate:.0f}% > "
+                f"{100 * gates.max_failure_rate:.0f}% allowed)"
+            )
+            reasons.append(Reason(gate="failures", status="invalid", message=msg, data=data))
+    acc = cand.acceptance
+    if acc is not None and acc.polluted:
+        reasons.append(
+            Reason(
+                gate="acceptance",
+                status="invalid",
+                message=f"polluted: {acc.why}",
+                data={"source": acc.source},
+            )
+        )
+    return reasons
+
+
+def _passed(s: SampleRecord | None) -> bool:
+    return s is not None and s.status == "ok" and s.score is not None and s.score.passed
+
+
+def _outcome(s: SampleRecord | None) -> str:
+    if s is None:
+        return "missing"
+    if s.status != "ok":
+        return s.status
+    return s.score.outcome if s.score is not None else "unscored"
+
+
+def _quality(
+    base: Arm, cand: Arm, gates: Gates
+) -> tuple[str, list[Reason], tuple[DiscordantSample, ...], float | None, float | None]:
+    """Quality outcome (pass | reject | inconclusive), reasons, supplement and pass rates."""
+    b_by = {s.sample_id: s for s in base.first}
+    c_by = {s.sample_id: s for s in cand.first}
+    scored = any(s.score is not None for s in (*base.first, *cand.first))
+    if not scored:
+        msg = f"no quality signal: suite {base.spec.suite} has no scorer, so quality is unknown"
+        return (
+            "inconclusive",
+            [Reason(gate="quality.signal", status="inconclusive", message=msg)],
+            (),
+            None,
+            None,
+        )
+    ids = sorted(b_by.keys() & c_by.keys())
+    table = {"both_pass": 0, "base_only": 0, "cand_only": 0, "both_fail": 0}
+    supplement: list[DiscordantSample] = []
+    for i in ids:
+        bp, cp = _passed(b_by[i]), _passed(c_by[i])
+        key = ("both_pass" if cp else "base_only") if bp else ("cand_only" if cp else "both_fail")
+        table[key] += 1
+        if bp != cp:
+            supplement.append(
+                DiscordantSample(
+                    sample_id=i,
+                    base_passed=bp,
+                    cand_passed=cp,
+                    base_outcome=_outcome(b_by[i]),
+                    cand_outcome=_outcome(c_by[i]),
+                    base_text=b_by[i].text,
+                    cand_text=c_by[i].text,
+                )
+            )
+    n = len(ids)
+    if n == 0:
+        msg = "no paired samples: the two runs share no sample ids"
+        return (
+            "inconclusive",
+            [Reason(gate="quality.signal", status="inconclusive", message=msg)],
+            (),
+            None,
+            None,
+        )
+    base_rate = (table["both_pass"] + table["base_only"]) / n
+    cand_rate = (table["both_pass"] + table["cand_only"]) / n
+    reasons: list[Reason] = []
+    mc = mcnemar_exact(table["base_only"], table["cand_only"], gates.alpha)
+    mc_data = {"b": mc.b, "c": mc.c, "p_value": mc.p_value, "min_attainable_p": mc.min_attainable_p}
+    drop_significant = mc.significant and mc.b > mc.c
+    if mc.vacuous:
+        reasons.append(
+            Reason(
+                gate="quality.mcnemar",
+                status="vacuous",
+                message=f"vacuous ({mc.d} discordant pairs, min attainable p = "
+                f"{mc.min_attainable_p:.3g} > alpha {gates.alpha:g})",
+                data=mc_data,
+            )
+        )
+    elif drop_significant:
+        reasons.append(
+            Reason(
+                gate="quality.mcnemar",
+                status="reject",
+                message=f"significant drop (baseline-only passes {mc.b}, candidate-only "
+                f"{mc.c}, p = {mc.p_value:.3g})",
+                data=mc_data,
+            )
+        )
+    else:
+        reasons.append(
+            Reason(
+                gate="quality.mcnemar",
+                status="pass",
+                message=f"no significant drop ({mc.d} discordant pairs, p = {mc.p_value:.3g})",
+                data=mc_data,
+            )
+        )
+    ni = paired_noninferiority(**table, margin=gates.margin, alpha=gates.alpha)
+    ni_data = {
+        "drop": ni.drop,
+        "lower": ni.lower,
+        "upper": ni.upper,
+        "margin": ni.margin,
+        "n": ni.n,
+        "n_needed": ni.n_needed,
+        "decision": ni.decision,
+        "decidable": ni.decidable,
+    }
+    if not ni.decidable and base_rate == 0.0 and cand_rate == 0.0:
+        msg = (
+            f"no quality signal: both arms pass 0 of {n} samples, so the suite says nothing "
+            "about this model"
+        )
+        reasons.append(
+            Reason(gate="quality.noninferiority", status="inconclusive", message=msg, data=ni_data)
+        )
+        outcome = "reject" if drop_significant else "inconclusive"
+        return outcome, reasons, tuple(supplement), base_rate, cand_rate
+    if ni.decision == "reject":
+        msg = f"reject (drop {_pp(ni.drop)}, lower bound {_pp(ni.lower)} > 0; n = {n})"
+        status = "reject"
+    elif ni.decision == "pass":
+        msg = f"pass (upper bound {_pp(ni.upper)} < margin {_pp(ni.margin)}; n = {n})"
+        status = "pass"
+    else:
+        need = (
+            f"about {ni.n_needed} needed"
+            if ni.n_needed is not None
+            else "no sample size can pass: the observed drop is at or above the margin"
+        )
+        msg = (
+            f"inconclusive (upper bound {_pp(ni.upper)} > margin {_pp(ni.margin)}; n = {n}; {need})"
+        )
+        status = "inconclusive"
+    reasons.append(Reason(gate="quality.noninferiority", status=status, message=msg, data=ni_data))
+    if status == "reject" or drop_significant:
+        outcome = "reject"
+    elif status == "pass":
+        outcome = "pass"
+    else:
+        outcome = "inconclusive"
+    return outcome, reasons, tuple(supplement), base_rate, cand_rate
+
+
+def _mean_tpots(arm: Arm, ids: Sequence[str]) -> np.ndarray:
+    """Per sample, the mean TPOT over the arm's executions that measured it (NaN if none)."""
+    per_run = [{s.sample_id: tpot(s) for s in run if s.status == "ok"} for run in arm.samples]
+    out = np.full(len(ids), np.nan)
+    for j, i in enumerate(ids):
+        values = [t for run in per_run if (t := run.get(i)) is not None]
+        if values:
+            out[j] = float(np.mean(values))
+    return out
+
+
+def _speed(
+    base: Arm, cand: Arm, gates: Gates, rng: np.random.Generator
+) -> tuple[str, list[Reason], float | None, tuple[float, float] | None, tuple[float, float] | None]:
+    """Speed outcome, reasons, point, interval and the (base, cand) mean TPOTs."""
+    ids = sorted({s.sample_id for s in base.first} & {s.sample_id for s in cand.first})
+    b, c = _mean_tpots(base, ids), _mean_tpots(cand, ids)
+    est = speedup_ratio_of_means(b, c, rng)
+    # The noise floor: the spread of the baseline's own repeats over the samples all measured.
+    noise = None
+    if len(base.samples) >= 2:
+        repeats = []
+        for run in base.samples:
+            by = {s.sample_id: tpot(s) for s in run if s.status == "ok"}
+            repeats.append([by.get(i) for i in ids])
+        common = [j for j in range(len(ids)) if all(r[j] is not None for r in repeats)]
+        noise = noise_floor([[r[j] for j in common] for r in repeats]) if common else None
+    check = speedup_clears_noise(est, noise)
+    reasons: list[Reason] = []
+    data: dict[str, object] = {
+        "point": est.point,
+        "interval": None if est.interval is None else [est.interval.lower, est.interval.upper],
+        "n": est.n,
+        "threshold": check.threshold,
+        "min_speedup": gates.min_speedup,
+        "noise_floor": None if noise is None else noise.floor,
+    }
+    interval = None if est.interval is None else (est.interval.lower, est.interval.upper)
+    means = None
+    finite = np.isfinite(b) & np.isfinite(c)
+    if finite.any():
+        means = (float(np.mean(b[finite])), float(np.mean(c[finite])))
+    if est.interval is None or est.point is None:
+        reasons.append(
+            Reason(
+                gate="speed.tpot",
+                status="inconclusive",
+                message=f"no speed-up figure: {est.why}",
+                data=data,
+            )
+        )
+        return "inconclusive", reasons, est.point, interval, means
+    lo, hi = est.interval.lower, est.interval.upper
+    ci = f"{est.point:.3f}x [{lo:.3f}, {hi:.3f}]"
+    if hi < gates.min_speedup:
+        what = (
+            "slower than the baseline"
+            if hi < 1.0
+            else f"gain under min_speedup {gates.min_speedup:g}"
+        )
+        status, msg = "reject", f"no worthwhile speed-up: {ci}, {what}"
+    elif check.cleared and est.point >= gates.min_speedup:
+        status, msg = (
+            "pass",
+            f"speed-up {ci} clears {check.threshold:.3f} and min_speedup {gates.min_speedup:g}",
+        )
+    else:
+        status, msg = "inconclusive", f"speed-up {ci} not established: {check.why}"
+    if noise is None and "no noise floor" not in msg:
+        msg += "; no noise floor (baseline not repeated)"
+    reasons.append(Reason(gate="speed.tpot", status=status, message=msg, data=data))
+    geo = speedup_geometric_mean(b, c, rng)
+    if geo.point is not None:
+        geo_ci = (
+            "" if geo.interval is None else f" [{geo.interval.lower:.3f}, {geo.interval.upper:.3f}]"
+        )
+        reasons.append(
+            Reason(
+                gate="speed.geometric_mean",
+                status="info",
+                message=f"per-sample TPOT ratios: geometric mean {geo.point:.3f}x{geo_ci}",
+                data={"point": geo.point},
+            )
+        )
+    thr = _throughput(base, cand, ids, rng)
+    if thr is not None:
+        reasons.append(thr)
+    return status, reasons, est.point, interval, means
+
+
+def _throughput(
+    base: Arm, cand: Arm, ids: Sequence[str], rng: np.random.Generator
+) -> Reason | None:
+    def cols(arm: Arm) -> tuple[list[float | None], list[float | None]]:
+        by = {s.sample_id: s for s in arm.first if s.status == "ok"}
+        toks = [
+            float(by[i].completion_tokens or 0) if i in by and by[i].e2e_s else None for i in ids
+        ]
+        lat = [by[i].e2e_s if i in by and by[i].e2e_s else None for i in ids]
+        return toks, lat
+
+    bt, bl = cols(base)
+    ct, cl = cols(cand)
+    est = throughput_ratio(bt, bl, ct, cl, rng)
+    if est.point is None:
+        return None
+    ci = "" if est.interval is None else f" [{est.interval.lower:.3f}, {est.interval.upper:.3f}]"
+    return Reason(
+        gate="speed.throughput",
+        status="info",
+        message=f"output throughput ratio {est.point:.3f}x{ci} at {cand.spec.load.label}",
+        data={"point": est.point},
+    )
+
+
+def _acceptance(
+    cand: Arm, means: tuple[float, float] | None, rng: np.random.Generator
+) -> tuple[list[Reason], float | None, float | None]:
+    acc = cand.acceptance
+    if cand.spec.speculation.method == "none" or acc is None:
+        return [], None, None
+    if not acc.valid:
+        return (
+            [
+                Reason(
+                    gate="acceptance",
+                    status="info",
+                    message=f"no acceptance figure: {acc.why}",
+                    data={"source": acc.source},
+                )
+            ],
+            None,
+            None,
+        )
+    rate, mal = acc.acceptance_rate, acc.mean_accepted_length
+    parts = []
+    per_req = [s.acceptance for s in cand.first if s.status == "ok" and s.acceptance]
+    if rate is not None:
+        text = f"acceptance rate {rate:.3f}"
+        if acc.source == "per-request" and per_req:
+            est = acceptance_interval(
+                [m["num_accepted_draft_tokens"] for m in per_req],
+                [m["num_draft_tokens"] for m in per_req],
+                rng,
+            )
+            if est.interval is not None:
+                text += f" [{est.interval.lower:.3f}, {est.interval.upper:.3f}]"
+        else:
+            text += " (server totals: no interval)"
+        parts.append(text)
+    if mal is not None:
+        text = f"mean accepted length {mal:.2f}"
+        steps = [m.get("num_spec_steps") for m in per_req]
+        if acc.source == "per-request" and per_req and all(x is not None for x in steps):
+            est = mal_interval([m["num_accepted_draft_tokens"] for m in per_req], steps, rng)
+            if est.interval is not None:
+                text += f" [{est.interval.lower:.2f}, {est.interval.upper:.2f}]"
+        parts.append(text)
+    reasons = [
+        Reason(
+            gate="acceptance",
+            status="info",
+            message=f"{', '.join(parts) or 'no figures'} (source: {acc.source})",
+            data={"rate": rate, "mal": mal, "source": acc.source},
+        )
+    ]
+    if mal is not None and means is not None and means[0] > 0 and means[1] > 0:
+        d = decompose_speedup(means[0], means[1], mal)
+        reasons.append(
+            Reason(
+                gate="speed.decomposition",
+                status="info",
+                message=f"speed-up {d.speedup:.3f} = MAL {d.mal:.2f} tokens per step / step cost "
+                f"{d.step_cost:.2f} baseline steps",
+                data={"speedup": d.speedup, "mal": d.mal, "step_cost": d.step_cost},
+            )
+        )
+    return reasons, rate, mal
+
+
+def _identity(base: Arm, cand: Arm) -> Reason | None:
+    if base.spec.sampling.temperature != 0.0:
+        return None
+    b_by = {s.sample_id: s for s in base.first}
+    ids = [s.sample_id for s in cand.first if s.sample_id in b_by]
+    pairs = []
+    for i in ids:
+        bs, cs = b_by[i], next(s for s in cand.first if s.sample_id == i)
+        pairs.append(
+            (
+                [ord(ch) for ch in bs.text] if bs.status == "ok" else None,
+                [ord(ch) for ch in cs.text] if cs.status == "ok" else None,
+            )
+        )
+    gi = greedy_identity(pairs)
+    if gi.share is None:
+        return None
+    first = ", ".join(f"{ids[d.index]}@{d.position}" for d in gi.divergences[:5])
+    msg = f"{gi.identical} of {gi.n - gi.missing} greedy outputs identical to the baseline's"
+    if gi.divergences:
+        msg += f"; first divergent character: {first}"
+    lossless = dict(cand.spec.speculation.params).get("acceptance", "exact") != "relaxed"
+    if lossless and gi.share < LOSSLESS_IDENTITY_FLOOR:
+        msg += (
+            " (lossless speculation should be near 100%: numerics, a lossy mode or a broken path)"
+        )
+    return Reason(
+        gate="identity",
+        status="info",
+        message=msg,
+        data={"share": gi.share, "divergences": {ids[d.index]: d.position for d in gi.divergences}},
+    )
+
+
+def judge_pair(
+    base: Arm | None,
+    cand: Arm | None,
+    gates: Gates,
+    seed: int = 0,
+    *,
+    stage: str = "",
+    baseline_label: str = "",
+    candidate_label: str = "",
+    suite: str = "",
+    load: str = "",
+) -> PairVerdict:
+    """Decide one pair. A missing arm (not run, or not completed) is ``INCONCLUSIVE``."""
+    head = {
+        "stage": stage or (cand.spec.stage if cand else ""),
+        "suite": suite or (str(cand.spec.suite) if cand else ""),
+        "load": load or (cand.spec.load.label if cand else ""),
+        "baseline": baseline_label or (base.spec.speculation.label if base else ""),
+        "candidate": candidate_label or (cand.spec.speculation.label if cand else ""),
+        "baseline_run_ids": base.run_ids if base else (),
+        "candidate_run_ids": cand.run_ids if cand else (),
+    }
+    if base is None or cand is None or not base.samples or not cand.samples:
+        missing = [
+            n for n, a in (("baseline", base), ("candidate", cand)) if a is None or not a.samples
+        ]
+        msg = f"no completed run for the {' and '.join(missing)}: run the campaign first"
+        return PairVerdict(
+            **head,
+            verdict="INCONCLUSIVE",
+            reasons=(Reason(gate="runs", status="inconclusive", message=msg),),
+        )
+    rng = np.random.default_rng(seed)
+    reasons = _validity(base, cand, gates)
+    q_outcome, q_reasons, supplement, base_rate, cand_rate = _quality(base, cand, gates)
+    s_outcome, s_reasons, point, interval, means = _speed(base, cand, gates, rng)
+    a_reasons, rate, mal = _acceptance(cand, means, rng)
+    reasons += q_reasons + s_reasons + a_reasons
+    ident = _identity(base, cand)
+    if ident is not None:
+        reasons.append(ident)
+    verdict: Verdict
+    if any(r.status == "invalid" for r in reasons):
+        verdict = "INVALID"
+    elif "reject" in (q_outcome, s_outcome):
+        verdict = "REJECT"
+    elif q_outcome == "pass" and s_outcome == "pass":
+        verdict = "ADOPT"
+    else:
+        verdict = "INCONCLUSIVE"
+    keep_supplement = verdict != "ADOPT" or any(r.status == "vacuous" for r in reasons)
+    return PairVerdict(
+        **head,
+        verdict=verdict,
+        reasons=tuple(reasons),
+        speedup=point,
+        speedup_interval=interval,
+        base_pass_rate=base_rate,
+        cand_pass_rate=cand_rate,
+        acceptance_rate=rate,
+        mean_accepted_length=mal,
+        supplement=supplement if keep_supplement else (),
+    )

@@ -1,0 +1,243 @@
+"""The verdict rules on constructed records: each rule, and the order in which they decide."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from specverdict.campaign import build_plan, parse_campaign
+from specverdict.campaign.model import Gates
+from specverdict.campaign.spec import RunSpec
+from specverdict.engines.base import AcceptanceSummary
+from specverdict.store.records import SampleRecord, Score
+from specverdict.verdict import Arm, judge_pair
+
+CAMPAIGN = """\
+name: judge
+engine: {kind: reference}
+model: {family: f, served_name: m}
+quantization: bf16
+candidates:
+  - {method: mtp, k: 2}
+  - {method: ngram, k: 3}
+stages:
+  function: {suite: builtin-code@1}
+sampling: {temperature: 0.0, max_tokens: 64}
+"""
+
+
+@pytest.fixture(scope="module")
+def specs() -> dict[str, RunSpec]:
+    plan = build_plan(parse_campaign(CAMPAIGN, Path("judge.yaml")))
+    return {r.speculation.method: r for r in plan.runs}
+
+
+def samples(
+    run_id: str,
+    tpots: list[float],
+    passed: list[bool] | None = None,
+    *,
+    tokens: int = 33,
+    failed: int = 0,
+    text: str = "x",
+) -> tuple[SampleRecord, ...]:
+    """Samples s000.. with TTFT 0.1 s and the given TPOT; the first ``failed`` are errors."""
+    out = []
+    for i, t in enumerate(tpots):
+        if i < failed:
+            out.append(SampleRecord(run_id=run_id, sample_id=f"s{i:03d}", status="error"))
+            continue
+        score = None
+        if passed is not None:
+            score = Score(passed=passed[i], outcome="passed" if passed[i] else "failed")
+        out.append(
+            SampleRecord(
+                run_id=run_id,
+                sample_id=f"s{i:03d}",
+                status="ok",
+                text=text,
+                completion_tokens=tokens,
+                ttft_s=0.1,
+                e2e_s=0.1 + t * (tokens - 1),
+                score=score,
+            )
+        )
+    return tuple(out)
+
+
+def arm(
+    spec: RunSpec, *runs: tuple[SampleRecord, ...], acc: AcceptanceSummary | None = None
+) -> Arm:
+    return Arm(
+        spec=spec, run_ids=tuple(f"r{i}" for i in range(len(runs))), samples=runs, acceptance=acc
+    )
+
+
+def noisy(n: int, mean: float, seed: int, spread: float = 0.02) -> list[float]:
+    rng = np.random.default_rng(seed)
+    return list(mean * (1 + spread * rng.standard_normal(n)))
+
+
+GATES = Gates(alpha=0.05, margin=0.05, min_speedup=1.05)
+
+
+def test_fast_and_non_inferior_is_adopted_even_with_a_vacuous_mcnemar(
+    specs: dict[str, RunSpec],
+) -> None:
+    n = 400
+    passed = [i % 2 == 0 for i in range(n)]  # 50% pass in both arms, no discordance
+    base = arm(specs["none"], samples("b", noisy(n, 0.02, 1), passed))
+    cand = arm(specs["mtp"], samples("c", noisy(n, 0.012, 2), passed))
+    v = judge_pair(base, cand, GATES)
+    assert v.verdict == "ADOPT", [str(r) for r in v.reasons]
+    mc = v.reason("quality.mcnemar")
+    assert mc is not None and mc.status == "vacuous"
+    assert "0 discordant pairs, min attainable p = 1 > alpha 0.05" in mc.message
+    ni = v.reason("quality.noninferiority")
+    assert ni is not None and ni.status == "pass"
+    assert v.speedup is not None and v.speedup == pytest.approx(0.02 / 0.012, rel=0.02)
+    assert v.speedup_interval is not None and v.speedup_interval[0] > 1.05
+    assert v.supplement == ()  # nothing discordant
+
+
+def test_a_significant_quality_drop_rejects_however_fast(specs: dict[str, RunSpec]) -> None:
+    n = 200
+    base_pass = [True] * n
+    cand_pass = [i >= 30 for i in range(n)]  # 30 samples lost, none gained
+    base = arm(specs["none"], samples("b", noisy(n, 0.02, 1), base_pass))
+    cand = arm(specs["mtp"], samples("c", noisy(n, 0.005, 2), cand_pass))
+    v = judge_pair(base, cand, GATES)
+    assert v.verdict == "REJECT"
+    assert v.reason("quality.mcnemar").status == "reject"  # type: ignore[union-attr]
+    assert v.reason("quality.noninferiority").status == "reject"  # type: ignore[union-attr]
+    assert v.reason("speed.tpot").status == "pass"  # type: ignore[union-attr]
+    assert len(v.supplement) == 30
+    assert {d.sample_id for d in v.supplement} == {f"s{i:03d}" for i in range(30)}
+    assert all(d.base_passed and not d.cand_passed for d in v.supplement)
+
+
+def test_small_samples_are_inconclusive_with_the_evidence_needed(
+    specs: dict[str, RunSpec],
+) -> None:
+    n = 40
+    base_pass = [True] * 20 + [False] * 20
+    cand_pass = [True] * 18 + [False] * 19 + [True] * 3  # 2 lost, 3 gained
+    base = arm(specs["none"], samples("b", noisy(n, 0.02, 1), base_pass))
+    cand = arm(specs["mtp"], samples("c", noisy(n, 0.01, 2), cand_pass))
+    v = judge_pair(base, cand, GATES)
+    assert v.verdict == "INCONCLUSIVE"
+    mc = v.reason("quality.mcnemar")
+    assert mc is not None and mc.status == "vacuous"
+    assert mc.message.startswith("vacuous (5 discordant pairs, min attainable p = 0.0625")
+    ni = v.reason("quality.noninferiority")
+    assert ni is not None and ni.status == "inconclusive"
+    assert "n = 40" in ni.message and "needed" in ni.message
+    assert ni.data["n_needed"] is not None and ni.data["n_needed"] > 40
+    assert len(v.supplement) == 5  # the discordant samples, both outputs, for a closer look
+
+
+def test_no_scorer_means_no_quality_signal_and_never_adopt(specs: dict[str, RunSpec]) -> None:
+    n = 100
+    base = arm(specs["none"], samples("b", noisy(n, 0.02, 1)))
+    cand = arm(specs["mtp"], samples("c", noisy(n, 0.01, 2)))
+    v = judge_pair(base, cand, GATES)
+    assert v.verdict == "INCONCLUSIVE"
+    assert v.reason("quality.signal").status == "inconclusive"  # type: ignore[union-attr]
+    assert v.reason("speed.tpot").status == "pass"  # type: ignore[union-attr]
+
+
+def test_both_arms_at_zero_pass_is_no_signal_not_retained_quality(
+    specs: dict[str, RunSpec],
+) -> None:
+    n = 300
+    base = arm(specs["none"], samples("b", noisy(n, 0.02, 1), [False] * n))
+    cand = arm(specs["mtp"], samples("c", noisy(n, 0.01, 2), [False] * n))
+    v = judge_pair(base, cand, GATES)
+    assert v.verdict == "INCONCLUSIVE"
+    ni = v.reason("quality.noninferiority")
+    assert ni is not None and ni.status == "inconclusive" and "no quality signal" in ni.message
+
+
+def test_slower_or_too_small_a_gain_rejects(specs: dict[str, RunSpec]) -> None:
+    n = 200
+    passed = [True] * n
+    base = arm(specs["none"], samples("b", noisy(n, 0.02, 1), passed))
+    slower = arm(specs["mtp"], samples("c", noisy(n, 0.025, 2), passed))
+    v = judge_pair(base, slower, GATES)
+    assert v.verdict == "REJECT" and "slower than the baseline" in v.reason("speed.tpot").message  # type: ignore[union-attr]
+    marginal = arm(specs["mtp"], samples("c", noisy(n, 0.02 / 1.02, 3, 0.002), passed))
+    v = judge_pair(base, marginal, GATES)
+    assert v.verdict == "REJECT"
+    assert "gain under min_speedup 1.05" in v.reason("speed.tpot").message  # type: ignore[union-attr]
+
+
+def test_a_speed_up_inside_the_noise_floor_is_not_a_speed_up(specs: dict[str, RunSpec]) -> None:
+    n = 300
+    passed = [True] * n
+    # two baseline repeats 15% apart: a 10% gain is inside that noise
+    base = arm(
+        specs["none"],
+        samples("b0", noisy(n, 0.020, 1, 0.005), passed),
+        samples("b1", noisy(n, 0.023, 2, 0.005), passed),
+    )
+    cand = arm(specs["mtp"], samples("c", noisy(n, 0.0215 / 1.10, 3, 0.005), passed))
+    v = judge_pair(base, cand, GATES)
+    speed = v.reason("speed.tpot")
+    assert speed is not None and speed.status == "inconclusive"
+    assert speed.data["noise_floor"] == pytest.approx(0.15, abs=0.01)
+    assert v.verdict == "INCONCLUSIVE"
+
+
+def test_too_many_failed_requests_invalidate(specs: dict[str, RunSpec]) -> None:
+    n = 100
+    passed = [True] * n
+    base = arm(specs["none"], samples("b", noisy(n, 0.02, 1), passed))
+    cand = arm(specs["mtp"], samples("c", noisy(n, 0.01, 2), passed, failed=6))
+    v = judge_pair(base, cand, GATES)
+    assert v.verdict == "INVALID"
+    (fail,) = [r for r in v.reasons if r.gate == "failures"]
+    assert fail.message == "candidate: 6 of 100 requests failed (6% > 5% allowed)"
+
+
+def test_polluted_acceptance_invalidates(specs: dict[str, RunSpec]) -> None:
+    n = 100
+    passed = [True] * n
+    polluted = AcceptanceSummary(
+        source="metrics-delta", valid=False, polluted=True, why="the server finished 120 requests"
+    )
+    base = arm(specs["none"], samples("b", noisy(n, 0.02, 1), passed))
+    cand = arm(specs["mtp"], samples("c", noisy(n, 0.01, 2), passed), acc=polluted)
+    v = judge_pair(base, cand, GATES)
+    assert v.verdict == "INVALID"
+    assert v.reason("acceptance").message.startswith("polluted")  # type: ignore[union-attr]
+
+
+def test_a_pair_two_axes_apart_is_invalid_and_names_both(specs: dict[str, RunSpec]) -> None:
+    n = 50
+    mtp = arm(specs["mtp"], samples("a", noisy(n, 0.02, 1)))
+    ngram = arm(specs["ngram"], samples("b", noisy(n, 0.01, 2)))
+    v = judge_pair(mtp, ngram, GATES)
+    assert v.verdict == "INVALID"
+    msg = v.reason("pairing").message  # type: ignore[union-attr]
+    assert "speculation.k" in msg and "speculation.method" in msg
+
+
+def test_a_missing_run_is_inconclusive(specs: dict[str, RunSpec]) -> None:
+    base = arm(specs["none"], samples("b", [0.02] * 5))
+    v = judge_pair(base, None, GATES, stage="function", candidate_label="mtp k=2")
+    assert v.verdict == "INCONCLUSIVE"
+    assert v.reasons[0].message.startswith("no completed run for the candidate")
+
+
+def test_greedy_identity_reports_first_divergence(specs: dict[str, RunSpec]) -> None:
+    n = 20
+    base = arm(specs["none"], samples("b", noisy(n, 0.02, 1), text="def f(): return 1"))
+    cand_records = list(samples("c", noisy(n, 0.01, 2), text="def f(): return 1"))
+    cand_records[3] = cand_records[3].model_copy(update={"text": "def f(): return 2"})
+    v = judge_pair(base, arm(specs["mtp"], tuple(cand_records)), GATES)
+    ident = v.reason("identity")
+    assert ident is not None
+    assert ident.message.startswith("19 of 20 greedy outputs identical")
+    assert ident.data["divergences"] == {"s003": 16}
