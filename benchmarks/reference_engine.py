@@ -19,11 +19,26 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from specverdict.demo import PROMPTS
 from specverdict.reference.config import EngineConfig, SpeculativeConfig
 from specverdict.reference.engine import EngineCore, GenerationRequest, RequestState
 from specverdict.reference.sampling import SamplingParams
 from specverdict.reference.weights import shipped
+
+# The eight function-completion prompts every recorded result in RESULTS.md was measured on.
+PROMPTS = (
+    'def is_palindrome(text: str) -> bool:\n    """Return True if text reads the same both ways, '
+    'ignoring case and spaces."""\n',
+    'def flatten(items):\n    """Flatten a list of lists into one list, keeping the order."""\n',
+    'def count_words(text):\n    """Return a dict mapping each word in text to how often it '
+    'occurs."""\n',
+    'def merge_sorted(a, b):\n    """Merge two sorted lists into one sorted list."""\n',
+    'class Stack:\n    """A last-in, first-out stack."""\n\n    def __init__(self):\n',
+    'def parse_key_value(line):\n    """Split a line of the form key=value and return (key, '
+    'value), both stripped."""\n',
+    'import os\n\n\ndef list_python_files(root):\n    """Return the paths of all .py files under '
+    'root, sorted."""\n',
+    'def chunked(seq, size):\n    """Yield successive chunks of length size from seq."""\n',
+)
 
 METHODS = {
     "ngram": {"method": "ngram", "prompt_lookup_min": 2, "prompt_lookup_max": 5},

@@ -1,186 +1,123 @@
-"""The demo job: a no-speculation baseline and speculative candidates on the reference engine.
+"""The demo job: ``examples/demo.yaml`` run end to end on the embedded reference engine.
 
-Each configuration gets its own server (speculation is a launch setting, as in vLLM). The same
-prompts are streamed to each at concurrency 1, greedy; acceptance comes from the Prometheus
-counter deltas and is cross-checked against the per-request metrics; outputs are compared token
-for token with the baseline's (greedy speculation must be lossless).
+The campaign runner launches one reference server per run through the launcher, measures every
+sample into a fresh registry under the output folder, and the verdict rules judge each pair.
+The report (``report.md``, ``demo.json``) holds each run's summary, a cross-check of its
+acceptance (per-request figures against the ``/metrics`` counter deltas, which must agree on the
+reference engine) and the verdicts with their reasons, stage by stage.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
-import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-import httpx
-
-from specverdict.engines.client import StreamedResponse, stream
-from specverdict.engines.launcher import LaunchedServer, free_port
-from specverdict.engines.prometheus import SpecCounters, parse_spec_counters
-
-PROMPTS = (
-    'def is_palindrome(text: str) -> bool:\n    """Return True if text reads the same both ways, '
-    'ignoring case and spaces."""\n',
-    'def flatten(items):\n    """Flatten a list of lists into one list, keeping the order."""\n',
-    'def count_words(text):\n    """Return a dict mapping each word in text to how often it '
-    'occurs."""\n',
-    'def merge_sorted(a, b):\n    """Merge two sorted lists into one sorted list."""\n',
-    'class Stack:\n    """A last-in, first-out stack."""\n\n    def __init__(self):\n',
-    'def parse_key_value(line):\n    """Split a line of the form key=value and return (key, '
-    'value), both stripped."""\n',
-    'import os\n\n\ndef list_python_files(root):\n    """Return the paths of all .py files under '
-    'root, sorted."""\n',
-    'def chunked(seq, size):\n    """Yield successive chunks of length size from seq."""\n',
-)
-
-CONFIGS: tuple[tuple[str, dict[str, object] | None], ...] = (
-    ("none", None),
-    (
-        "ngram k=4",
-        {
-            "method": "ngram",
-            "num_speculative_tokens": 4,
-            "prompt_lookup_min": 2,
-            "prompt_lookup_max": 5,
-        },
-    ),
-    ("mtp k=2", {"method": "mtp", "num_speculative_tokens": 2}),
-    ("draft_model k=3", {"method": "draft_model", "num_speculative_tokens": 3}),
-)
+from specverdict.campaign.plan import Plan
+from specverdict.engines.prometheus import parse_spec_counters
+from specverdict.results import RunResults, run_results
+from specverdict.runner import Log, Progress, Runner
+from specverdict.store import SQLiteStore
+from specverdict.store.base import Store
+from specverdict.verdict import PairVerdict, campaign_verdicts
 
 
 @dataclass(frozen=True)
-class DemoRow:
-    label: str
-    requests: int
-    failed: int
-    output_tokens: int
-    tokens_per_s: float
-    mean_tpot_ms: float | None
-    acceptance_rate: float | None
-    mean_accepted_length: float | None
-    counters_match_requests: bool
-    identical_to_baseline: int | None
-    speedup: float | None = None
+class DemoResult:
+    results: tuple[RunResults, ...]
+    verdicts: tuple[PairVerdict, ...]
+    counters_agree: dict[str, bool | None]  # run_id -> per-request sums == counter deltas
+    db: Path
 
 
-def server_command(port: int, spec: dict[str, object] | None) -> list[str]:
-    cmd = [
-        sys.executable,
-        "-m",
-        "specverdict.reference.server.cli",
-        "--port",
-        str(port),
-        "--per-request-spec-decode-metrics",
-        "summary",
-    ]
-    if spec is not None:
-        cmd += ["--speculative-config", json.dumps(spec)]
-    return cmd
+def counters_agree(store: Store, res: RunResults) -> bool | None:
+    """Do the per-request acceptance sums equal the server's counter deltas? None if either
+    source is missing (the baseline, or a server without per-request metrics)."""
+    snaps = store.snapshots(res.run.run_id)
+    samples = [s for s in store.samples(res.run.run_id) if s.status == "ok" and s.acceptance]
+    if "before" not in snaps or "after" not in snaps or not samples:
+        return None
+    delta = parse_spec_counters(snaps["after"].text) - parse_spec_counters(snaps["before"].text)
+    accepted = sum(int(s.acceptance["num_accepted_draft_tokens"]) for s in samples if s.acceptance)
+    drafted = sum(int(s.acceptance["num_draft_tokens"]) for s in samples if s.acceptance)
+    return bool(delta.accepted == accepted and delta.draft_tokens == drafted)
 
 
-async def _run_prompts(
-    base_url: str, max_tokens: int
-) -> tuple[list[StreamedResponse], SpecCounters]:
-    async with httpx.AsyncClient() as client:
-        before = parse_spec_counters((await client.get(base_url + "/metrics")).text)
-        results = []
-        for prompt in PROMPTS:
-            payload = {"prompt": prompt, "max_tokens": max_tokens, "temperature": 0.0}
-            results.append(await stream(client, base_url + "/v1/completions", payload))
-        after = parse_spec_counters((await client.get(base_url + "/metrics")).text)
-    return results, after - before
+def run_demo(
+    plan: Plan, out: Path, log: Log = print, progress: Progress | None = None
+) -> DemoResult:
+    """Measure the campaign into ``out/runs.db`` (replaced: a demo always measures afresh)."""
+    out.mkdir(parents=True, exist_ok=True)
+    db = out / "runs.db"
+    for stale in (db, out / "runs.db-wal", out / "runs.db-shm"):
+        stale.unlink(missing_ok=True)
+    store = SQLiteStore(db)
+    try:
+        runner = Runner(store, log=log, runs_dir=out / "runs", progress=progress)
+        records = runner.run_plan(plan)
+        results = tuple(run_results(store, r.run_id) for r in records)
+        verdicts = tuple(campaign_verdicts(store, plan))
+        agree = {r.run.run_id: counters_agree(store, r) for r in results}
+    finally:
+        store.close()
+    return DemoResult(results, verdicts, agree, db)
 
 
-def run_config(
-    label: str,
-    spec: dict[str, object] | None,
-    max_tokens: int,
-    baseline: list[StreamedResponse] | None,
-) -> tuple[DemoRow, list[StreamedResponse]]:
-    port = free_port()
-    with LaunchedServer(server_command(port, spec), f"http://127.0.0.1:{port}"):
-        results, delta = asyncio.run(_run_prompts(f"http://127.0.0.1:{port}", max_tokens))
-    ok = [r for r in results if r.status == "ok"]
-    tokens = sum(r.completion_tokens or 0 for r in ok)
-    seconds = sum(r.e2e_s or 0.0 for r in ok)
-    tpots = [t for r in ok if (t := r.tpot_s) is not None]
-    per_request_accepted = sum(
-        (r.metrics or {}).get("speculative_decoding", {}).get("num_accepted_draft_tokens", 0)
-        for r in ok
-    )
-    identical = None
-    if baseline is not None:
-        identical = sum(1 for a, b in zip(results, baseline, strict=True) if a.text == b.text)
-    row = DemoRow(
-        label=label,
-        requests=len(results),
-        failed=len(results) - len(ok),
-        output_tokens=tokens,
-        tokens_per_s=tokens / seconds if seconds else 0.0,
-        mean_tpot_ms=1000 * sum(tpots) / len(tpots) if tpots else None,
-        acceptance_rate=delta.acceptance_rate,
-        mean_accepted_length=delta.mean_accepted_length,
-        counters_match_requests=(
-            delta.accepted == per_request_accepted and delta.requests == len(results)
-        ),
-        identical_to_baseline=identical,
-    )
-    return row, results
+def _f(x: float | None, fmt: str, scale: float = 1.0) -> str:
+    return "n/a" if x is None else format(scale * x, fmt)
 
 
-def run_demo(max_tokens: int = 128) -> list[DemoRow]:
-    rows: list[DemoRow] = []
-    baseline: list[StreamedResponse] | None = None
-    for label, spec in CONFIGS:
-        row, results = run_config(label, spec, max_tokens, baseline)
-        if baseline is None:
-            baseline = results
-        base_tps = rows[0].tokens_per_s if rows else row.tokens_per_s
-        rows.append(
-            DemoRow(
-                **{**row.__dict__, "speedup": row.tokens_per_s / base_tps if base_tps else None}
-            )
-        )
-    return rows
-
-
-def to_markdown(rows: list[DemoRow]) -> str:
-    def f(x: float | None, fmt: str) -> str:
-        return "n/a" if x is None else format(x, fmt)
-
+def to_markdown(plan: Plan, demo: DemoResult) -> str:
     lines = [
-        "# specverdict demo: reference engine, function-completion prompts, concurrency 1, greedy",
+        f"# specverdict demo: campaign `{plan.campaign.name}` on the reference engine",
         "",
-        "| config | requests | failed | tokens/s | speed-up | TPOT ms | acceptance | MAL | "
-        "identical to baseline | counters = per-request |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "## Runs",
+        "",
+        "| run | speculation | stage | load | ok/total | tokens/s | acceptance | MAL | "
+        "TTFT p50/p95 ms | TPOT p50/p95 ms | finish reasons | counters = per-request |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
-    for r in rows:
-        ident = (
-            "baseline"
-            if r.identical_to_baseline is None
-            else f"{r.identical_to_baseline}/{r.requests}"
-        )
+    for r in demo.results:
+        s, a, spec = r.summary, r.acceptance, r.run.spec
+        agree = demo.counters_agree.get(r.run.run_id)
         lines.append(
-            f"| {r.label} | {r.requests} | {r.failed} | {r.tokens_per_s:.1f} | {f(r.speedup, '.2f')}x | "
-            f"{f(r.mean_tpot_ms, '.2f')} | {f(r.acceptance_rate, '.3f')} | "
-            f"{f(r.mean_accepted_length, '.2f')} | {ident} | {'yes' if r.counters_match_requests else 'NO'} |"
+            f"| `{r.run.run_id}` | {spec.speculation.label} | {spec.stage} | {spec.load.label} | "
+            f"{s.ok}/{s.samples} | {_f(s.tokens_per_s, '.1f')} | "
+            f"{_f(a.acceptance_rate, '.3f')} | {_f(a.mean_accepted_length, '.2f')} | "
+            f"{_f(s.ttft_p50_s, '.1f', 1e3)}/{_f(s.ttft_p95_s, '.1f', 1e3)} | "
+            f"{_f(s.tpot_p50_s, '.2f', 1e3)}/{_f(s.tpot_p95_s, '.2f', 1e3)} | "
+            f"{', '.join(f'{k} {v}' for k, v in sorted(s.finish_reasons.items()))} | "
+            f"{'-' if agree is None else 'yes' if agree else 'NO'} |"
         )
+    for stage in dict.fromkeys(v.stage for v in demo.verdicts):
+        lines += ["", f"## Verdicts: stage `{stage}`", ""]
+        for v in (v for v in demo.verdicts if v.stage == stage):
+            lines.append(f"### {v.verdict}: {v.candidate} against {v.baseline} ({v.load})")
+            lines.append("")
+            lines += [f"- **{r.gate}** ({r.status}): {r.message}" for r in v.reasons]
+            lines.append("")
     lines += [
-        "",
-        "Single runs, no repeats: these figures carry no confidence interval. "
-        "The campaign runner adds repeats, paired statistics and verdicts.",
+        "Every verdict holds for its own stage, suite and load level only; there is no verdict "
+        "across stages.",
         "",
     ]
     return "\n".join(lines)
 
 
-def write_report(rows: list[DemoRow], out: Path) -> Path:
+def write_report(plan: Plan, demo: DemoResult, out: Path) -> Path:
     out.mkdir(parents=True, exist_ok=True)
-    (out / "demo.json").write_text(json.dumps([r.__dict__ for r in rows], indent=2))
+    payload = {
+        "campaign": plan.campaign.name,
+        "runs": [r.model_dump(mode="json") for r in demo.results],
+        "counters_agree": demo.counters_agree,
+        "verdicts": [v.model_dump(mode="json") for v in demo.verdicts],
+    }
+    (out / "demo.json").write_text(json.dumps(payload, indent=2))
     path = out / "report.md"
-    path.write_text(to_markdown(rows))
+    path.write_text(to_markdown(plan, demo))
     return path
+
+
+def verdict_lines(verdicts: Sequence[PairVerdict]) -> list[str]:
+    return [f"{v.stage}: {v.candidate} ({v.load}): {v.verdict}" for v in verdicts]

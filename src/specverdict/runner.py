@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import httpx
 
@@ -38,6 +38,14 @@ from specverdict.store.records import MetricsSnapshot, RunRecord, RunStatus, Sam
 from specverdict.suites import Sample, Suite, get_suite
 
 Log = Callable[[str], None]
+
+
+class Progress(Protocol):
+    """Where the runner reports progress: a bar on a terminal, plain lines elsewhere."""
+
+    def start(self, run_id: str, label: str, total: int) -> None: ...
+    def advance(self, record: SampleRecord) -> None: ...
+    def finish(self) -> None: ...
 
 
 def select_runs(plan: Plan, only: str) -> list[RunSpec]:
@@ -96,11 +104,13 @@ class Runner:
         clock: Callable[[], float] = time.perf_counter,
         request_timeout_s: float = 600.0,
         runs_dir: Path | None = None,
+        progress: Progress | None = None,
     ) -> None:
         """``runs_dir``: where each run's folder (engine log) goes; None keeps no engine log
         beyond the tail stored in the manifest."""
         self.store = store
         self.runs_dir = runs_dir
+        self.progress = progress
         self.log = log
         self.clock = clock
         self.request_timeout_s = request_timeout_s
@@ -277,12 +287,18 @@ class Runner:
                 await loop.run_in_executor(
                     self._writer, self._score_and_store, suite, sample, record
                 )
+                if self.progress is not None:
+                    self.progress.advance(record)
                 failures += resp.status != "ok"
 
+            if self.progress is not None:
+                self.progress.start(run.run_id, spec.label, len(todo))
             t0, start = self.clock(), time.monotonic()
             send_times = offsets if offsets is not None else [0.0] * len(todo)
             await asyncio.gather(*(one(s, at) for s, at in zip(todo, send_times, strict=True)))
             wall = self.clock() - t0
+            if self.progress is not None:
+                self.progress.finish()
             if poller is not None:
                 poller.cancel()
                 with contextlib.suppress(asyncio.CancelledError):

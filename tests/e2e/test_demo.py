@@ -1,22 +1,51 @@
-"""The demo job end to end: real servers, real requests, acceptance cross-checked."""
+"""The demo job end to end: the demo campaign's runs on real reference servers, the acceptance
+cross-check, the verdicts and the report."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
-from specverdict.demo import CONFIGS, PROMPTS, run_demo, write_report
+import yaml
+
+from specverdict.campaign import build_plan, load_campaign, parse_campaign
+from specverdict.demo import run_demo, write_report
+
+DEMO = Path(__file__).resolve().parents[2] / "examples" / "demo.yaml"
 
 
-def test_demo_runs_every_config_and_writes_a_report(tmp_path: Path) -> None:
-    rows = run_demo(max_tokens=12)
-    assert [r.label for r in rows] == [label for label, _ in CONFIGS]
-    for row in rows:
-        assert row.failed == 0 and row.requests == len(PROMPTS)
-        assert row.counters_match_requests
-        assert row.tokens_per_s > 0
-    assert rows[0].acceptance_rate is None  # no speculation, no acceptance figure
-    for row in rows[1:]:
-        assert row.identical_to_baseline == len(PROMPTS)  # greedy speculation is lossless
-        assert row.acceptance_rate is not None
-    report = write_report(rows, tmp_path).read_text()
-    assert "| mtp k=2 |" in report
+def test_the_demo_campaign_runs_every_config_and_writes_a_report(tmp_path: Path) -> None:
+    # The shipped campaign, shrunk: three prompts, twelve tokens.
+    raw = yaml.safe_load(DEMO.read_text())
+    raw["stages"]["function"]["samples"] = {"first": 3}
+    raw["sampling"]["max_tokens"] = 12
+    plan = build_plan(parse_campaign(yaml.safe_dump(raw), Path("demo-small.yaml")))
+    assert len(plan.runs) == len(build_plan(load_campaign(DEMO)).runs) == 5
+
+    out = tmp_path / "demo"
+    result = run_demo(plan, out, log=lambda _: None)
+    assert [r.run.status for r in result.results] == ["completed"] * 5
+    for res in result.results:
+        assert res.summary.samples == res.summary.ok == 3
+        assert res.run.manifest["engine_logs"]  # launched through the launcher, log kept
+    baseline, *candidates = result.results
+    assert baseline.acceptance.source == "none"
+    assert result.counters_agree[baseline.run.run_id] is None
+    for res in candidates:
+        assert res.acceptance.source == "per-request" and res.acceptance.valid
+        assert result.counters_agree[res.run.run_id] is True  # two sources, one truth
+    assert len(result.verdicts) == 4
+    for v in result.verdicts:
+        assert v.verdict != "ADOPT"  # the built-in suite has no scorer: no quality signal
+        assert v.reason("identity") is not None
+        assert v.reason("identity").data["share"] == 1.0  # type: ignore[union-attr]
+
+    report = write_report(plan, result, out).read_text()
+    assert "| mtp k=2 | function | concurrency=1 | 3/3 |" in report
+    assert "## Verdicts: stage `function`" in report
+    data = json.loads((out / "demo.json").read_text())
+    assert len(data["runs"]) == 5 and len(data["verdicts"]) == 4
+
+    # a second demo measures afresh: the registry is replaced, not resumed
+    again = run_demo(plan, out, log=lambda _: None)
+    assert {r.run.run_id for r in again.results}.isdisjoint({r.run.run_id for r in result.results})

@@ -1,49 +1,55 @@
-"""``specverdict demo``."""
+"""``specverdict demo``: the demo campaign on the reference engine, its runs and verdicts."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import click
-from rich import box
 from rich.console import Console
-from rich.table import Table
 
+from specverdict.campaign import build_plan, load_campaign
+from specverdict.cli.progress import progress_for
+from specverdict.cli.runs import summary_table
+from specverdict.cli.verdict import render
 from specverdict.demo import run_demo, write_report
 
 
 @click.command()
 @click.option(
+    "--campaign",
+    type=click.Path(path_type=Path, dir_okay=False),
+    default=Path("examples/demo.yaml"),
+    show_default=True,
+    help="the campaign to run (its engine must be kind: reference)",
+)
+@click.option(
     "--out",
-    type=click.Path(path_type=Path),
+    type=click.Path(path_type=Path, file_okay=False),
     default=Path("reports/demo"),
     show_default=True,
-    help="directory for report.md and demo.json",
+    help="folder for the fresh run registry, engine logs, report.md and demo.json",
 )
-@click.option("--max-tokens", type=click.IntRange(1, 512), default=128, show_default=True)
-def demo(out: Path, max_tokens: int) -> None:
-    """Run a baseline and speculative candidates on the embedded reference engine.
+def demo(campaign: Path, out: Path) -> None:
+    """Run the demo campaign on the embedded reference engine: baseline and candidates, one
+    server per run, then each run's summary and the verdicts, stage by stage.
 
-    Example: specverdict demo --out reports/demo --max-tokens 128
+    Example: specverdict demo --out reports/demo
     """
-    console = Console()
-    console.print("[bold]specverdict demo[/]: starting one reference server per configuration")
-    rows = run_demo(max_tokens)
-    table = Table(title="reference engine, 8 prompts, concurrency 1, greedy", box=box.SIMPLE)
-    table.add_column("config", no_wrap=True)
-    for col in ("tok/s", "vs none", "TPOT ms", "accept", "MAL", "same text", "failed"):
-        table.add_column(col, justify="right")
-    for r in rows:
-        table.add_row(
-            r.label,
-            f"{r.tokens_per_s:.1f}",
-            f"{r.speedup:.2f}x" if r.speedup else "n/a",
-            f"{r.mean_tpot_ms:.2f}" if r.mean_tpot_ms else "n/a",
-            f"{r.acceptance_rate:.3f}" if r.acceptance_rate is not None else "n/a",
-            f"{r.mean_accepted_length:.2f}" if r.mean_accepted_length is not None else "n/a",
-            "-" if r.identical_to_baseline is None else f"{r.identical_to_baseline}/{r.requests}",
-            str(r.failed),
+    plan = build_plan(load_campaign(campaign))
+    if plan.campaign.engine.kind != "reference" or plan.campaign.engine.base_url:
+        raise click.UsageError(
+            f"{campaign}: engine: the demo launches the reference engine itself; "
+            "expected kind: reference without base_url"
         )
-    console.print(table)
-    path = write_report(rows, out)
+    console = Console()
+    console.print(
+        f"[bold]specverdict demo[/]: {len(plan.runs)} runs of {campaign}, "
+        "one reference server per run"
+    )
+    result = run_demo(
+        plan, out, log=lambda m: console.print(m, highlight=False), progress=progress_for(console)
+    )
+    console.print(summary_table(result.results))
+    render(result.verdicts, console)
+    path = write_report(plan, result, out)
     console.print(f"report: {path}")

@@ -8,6 +8,7 @@ import click
 from rich.console import Console
 
 from specverdict.campaign import build_plan, load_campaign
+from specverdict.cli.progress import progress_for
 from specverdict.cli.runs import DB_OPTION, summary_table
 from specverdict.results import run_results
 from specverdict.runner import Runner
@@ -32,7 +33,10 @@ def run(campaign: Path, db: Path, only: str | None, resume_id: str | None) -> No
     store = SQLiteStore(db)
     console = Console()
     runner = Runner(
-        store, log=lambda m: console.print(m, highlight=False), runs_dir=db.parent / "runs"
+        store,
+        log=lambda m: console.print(m, highlight=False),
+        runs_dir=db.parent / "runs",
+        progress=progress_for(console),
     )
     if resume_id is not None:
         records = [runner.resume(plan, resume_id)]

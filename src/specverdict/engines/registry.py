@@ -3,12 +3,23 @@
 from __future__ import annotations
 
 from specverdict.engines.base import EngineAdapter
+from specverdict.engines.llamacpp import LlamaCppAdapter
 from specverdict.engines.openai_generic import OpenAIAdapter
 from specverdict.engines.reference import ReferenceAdapter
+from specverdict.engines.sglang import SGLangAdapter
+from specverdict.engines.trtllm import TRTLLMAdapter
 from specverdict.engines.vllm import VLLMAdapter
 
 _ADAPTERS: dict[str, type[EngineAdapter]] = {
-    a.kind: a for a in (VLLMAdapter, ReferenceAdapter, OpenAIAdapter)
+    a.kind: a
+    for a in (
+        VLLMAdapter,
+        ReferenceAdapter,
+        OpenAIAdapter,
+        SGLangAdapter,
+        TRTLLMAdapter,
+        LlamaCppAdapter,
+    )
 }
 
 
