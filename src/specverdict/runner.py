@@ -182,8 +182,11 @@ class Runner:
         server = None
         if engine.base_url is None:
             port = free_port()
-            for name, text in adapter.launch_files(spec).items():
+            files = adapter.launch_files(spec)
+            for name, text in files.items():
                 (run_dir / name).write_text(text)
+            if files:  # the options as sent, e.g. TensorRT-LLM's speculative_config
+                self.store.update_run(run.run_id, manifest={"launch_files": files})
             command = adapter.launch_command(
                 spec, engine.launch, port, plan.campaign.model.path, run_dir
             )

@@ -199,8 +199,9 @@ class EngineAdapter(ABC):
 
     @abstractmethod
     def speculative_args(self, spec: RunSpec, run_dir: str = ".") -> list[str]:
-        """This engine's own flags for the run's speculation axis (empty for the baseline);
-        ``run_dir`` is where ``launch_files`` were written."""
+        """This engine's own flags for the run's speculation axis; ``run_dir`` is where
+        ``launch_files`` were written. Empty for the baseline, except where the engine needs an
+        options file for its statistics too (TensorRT-LLM's ``--extra_llm_api_options``)."""
 
     @abstractmethod
     def summarize_acceptance(
