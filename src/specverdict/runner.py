@@ -105,12 +105,14 @@ class Runner:
         request_timeout_s: float = 600.0,
         runs_dir: Path | None = None,
         progress: Progress | None = None,
+        score_workers: int = 2,
     ) -> None:
         """``runs_dir``: where each run's folder (engine log) goes; None keeps no engine log
         beyond the tail stored in the manifest."""
         self.store = store
         self.runs_dir = runs_dir
         self.progress = progress
+        self.score_workers = score_workers
         self.log = log
         self.clock = clock
         self.request_timeout_s = request_timeout_s
@@ -224,7 +226,7 @@ class Runner:
             self.store.update_run(run.run_id, manifest={"engine_pid": pid})
         base_url = engine.base_url or (server.base_url if server else "")
         try:
-            status, segment = asyncio.run(self._measure(run, spec, adapter, suite, base_url, todo))
+            status, segment = asyncio.run(self._measure(run, spec, adapter, base_url, todo))
         finally:
             if server is not None:
                 self.store.update_run(
@@ -233,6 +235,9 @@ class Runner:
                 server.stop()
             if self.runs_dir is None:
                 shutil.rmtree(run_dir, ignore_errors=True)
+        scored = self.score_pending(run.run_id, suite, samples)
+        if scored:
+            self.log(f"{run.run_id}: scored {scored} samples with {suite.name}@{suite.version}")
         segments = (
             [*run.manifest.get("segments", []), segment]
             if todo
@@ -245,7 +250,6 @@ class Runner:
         run: RunRecord,
         spec: RunSpec,
         adapter: EngineAdapter,
-        suite: Suite,
         base_url: str,
         todo: list[Sample],
     ) -> tuple[RunStatus, dict[str, Any]]:
@@ -285,11 +289,9 @@ class Runner:
                 record = to_record(
                     run.run_id, sample, resp, adapter.per_request_acceptance(resp.extras)
                 )
-                # Scoring and the write run on the store's own thread so that they never delay
-                # the timing of requests in flight on this event loop.
-                await loop.run_in_executor(
-                    self._writer, self._score_and_store, suite, sample, record
-                )
+                # The write runs on the store's own thread so that it never delays the timing of
+                # requests in flight on this event loop.
+                await loop.run_in_executor(self._writer, self.store.add_sample, record)
                 if self.progress is not None:
                     self.progress.advance(record)
                 failures += resp.status != "ok"
@@ -336,11 +338,32 @@ class Runner:
                 manifest[key] = f"unavailable: {type(exc).__name__}"
         return manifest
 
-    def _score_and_store(self, suite: Suite, sample: Sample, record: SampleRecord) -> None:
-        if record.status == "ok":
+    def score_pending(self, run_id: str, suite: Suite, samples: list[Sample]) -> int:
+        """Score every answered sample of the run that has no score yet; return how many.
+
+        Scoring runs after the measured requests, never during them: on a shared host a sandbox
+        would take CPU from the engine and bias its speed figures. Scores are written by the
+        store's thread as they come (a killed runner loses only scores, which a resume redoes).
+        """
+        by_id = {s.id: s for s in samples}
+        todo = [
+            r
+            for r in self.store.samples(run_id)
+            if r.status == "ok" and r.score is None and r.sample_id in by_id
+        ]
+
+        def one(record: SampleRecord) -> bool:
             calls = record.extra.get("tool_calls", [])
-            record = record.model_copy(update={"score": suite.score(sample, record.text, calls)})
-        self.store.add_sample(record)
+            score = suite.score(by_id[record.sample_id], record.text, calls)
+            if score is None:
+                return False
+            self._writer.submit(
+                self.store.add_score, record.run_id, record.sample_id, record.attempt, score
+            ).result()
+            return True
+
+        with ThreadPoolExecutor(self.score_workers, thread_name_prefix="scorer") as pool:
+            return sum(pool.map(one, todo))
 
     async def _poll(
         self,

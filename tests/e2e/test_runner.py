@@ -9,7 +9,9 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -18,7 +20,9 @@ from specverdict.campaign import build_plan, parse_campaign
 from specverdict.errors import ConfigError
 from specverdict.results import run_results
 from specverdict.runner import Runner
-from specverdict.store import SampleRecord, SQLiteStore
+from specverdict.store import SampleRecord, Score, SQLiteStore
+from specverdict.suites import Sample
+from specverdict.suites.builtin import BuiltinCode
 from tests.conftest import Servers
 
 CAMPAIGN = """\
@@ -213,3 +217,38 @@ def test_kill_9_mid_run_loses_nothing_finished_and_resume_completes(tmp_path: Pa
     after = [(s.run_id, s.sample_id) for r in runs for s in store.samples(r.run_id)]
     assert len(after) == len(set(after)) == 32  # 16 samples x 2 runs, none twice
     assert before <= set(after)
+
+
+class ReturnsSomething(BuiltinCode):
+    """The built-in prompts with a scorer: an answer passes when it contains a return."""
+
+    def score(
+        self, sample: Sample, text: str, tool_calls: Sequence[dict[str, Any]]
+    ) -> Score | None:
+        passed = "return" in text
+        return Score(passed=passed, outcome="passed" if passed else "failed", detail=None)
+
+
+def test_answers_are_scored_after_the_requests_and_resumed_scoring_fills_gaps(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("specverdict.runner.get_suite", lambda ref: ReturnsSomething())
+    plan = build_plan(parse_campaign(campaign_text(max_tokens=24), Path("e2e.yaml")))
+    store = SQLiteStore(tmp_path / "runs.db")
+    base = Runner(store, log=quiet).run_one(plan, plan.runs[0], 0)
+    samples = store.samples(base.run_id)
+    assert len(samples) == 4 and all(s.score is not None for s in samples)
+    assert [s.score.passed for s in samples] == ["return" in s.text for s in samples]  # type: ignore[union-attr]
+    # a sample stored without its score (a runner killed while scoring) is scored on resume
+    orphan = store.create_run(plan.runs[1], repeat=0)
+    for s in samples:
+        store.add_sample(s.model_copy(update={"run_id": orphan.run_id, "score": None}))
+    runner = Runner(store, log=quiet)
+    assert (
+        runner.score_pending(orphan.run_id, ReturnsSomething(), ReturnsSomething().samples()) == 4
+    )
+    rescored = store.samples(orphan.run_id)
+    assert [s.score for s in rescored] == [s.score for s in samples]
+    assert (
+        runner.score_pending(orphan.run_id, ReturnsSomething(), ReturnsSomething().samples()) == 0
+    )

@@ -16,7 +16,13 @@ from pathlib import Path
 from typing import Any
 
 from specverdict.campaign.spec import RunSpec
-from specverdict.store.records import MetricsSnapshot, RunRecord, RunStatus, SampleRecord
+from specverdict.store.records import (
+    MetricsSnapshot,
+    RunRecord,
+    RunStatus,
+    SampleRecord,
+    Score,
+)
 
 MIGRATIONS: tuple[tuple[str, str], ...] = (
     (
@@ -63,6 +69,20 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
             SELECT run_id, phase, '/metrics', taken_at, text FROM metric_snapshots;
         DROP TABLE metric_snapshots;
         ALTER TABLE metric_snapshots_v2 RENAME TO metric_snapshots
+        """,
+    ),
+    (
+        "0003_scores",
+        """
+        CREATE TABLE scores (
+            run_id    TEXT NOT NULL,
+            sample_id TEXT NOT NULL,
+            attempt   INTEGER NOT NULL,
+            record    TEXT NOT NULL,
+            PRIMARY KEY (run_id, sample_id, attempt),
+            FOREIGN KEY (run_id, sample_id, attempt)
+                REFERENCES samples (run_id, sample_id, attempt) ON DELETE CASCADE
+        )
         """,
     ),
 )
@@ -206,11 +226,29 @@ class SQLiteStore:
                 ),
             )
 
+    def add_score(self, run_id: str, sample_id: str, attempt: int, score: Score) -> None:
+        """Attach (or replace) the suite's score of a stored sample."""
+        with self._tx() as db:
+            db.execute(
+                "INSERT OR REPLACE INTO scores VALUES (?, ?, ?, ?)",
+                (run_id, sample_id, attempt, score.model_dump_json()),
+            )
+
     def samples(self, run_id: str) -> list[SampleRecord]:
+        """A run's samples with their scores (a score stored apart wins over an inline one)."""
         rows = self._db.execute(
-            "SELECT record FROM samples WHERE run_id = ? ORDER BY sample_id, attempt", (run_id,)
+            "SELECT s.record, c.record FROM samples s LEFT JOIN scores c "
+            "ON c.run_id = s.run_id AND c.sample_id = s.sample_id AND c.attempt = s.attempt "
+            "WHERE s.run_id = ? ORDER BY s.sample_id, s.attempt",
+            (run_id,),
         )
-        return [SampleRecord.model_validate_json(r[0]) for r in rows]
+        out = []
+        for sample_json, score_json in rows:
+            sample = SampleRecord.model_validate_json(sample_json)
+            if score_json is not None:
+                sample = sample.model_copy(update={"score": Score.model_validate_json(score_json)})
+            out.append(sample)
+        return out
 
     def finished_sample_ids(self, run_id: str) -> set[str]:
         """Samples with an answer (ok, or a failure recorded as data); a resume skips these."""
