@@ -12,6 +12,7 @@ import click
 
 from specverdict import __version__
 from specverdict.cli.demo import demo
+from specverdict.cli.resample import resample
 from specverdict.cli.run import run
 from specverdict.cli.runs import runs
 from specverdict.cli.validate import validate
@@ -34,6 +35,7 @@ cli.add_command(run)
 cli.add_command(runs)
 cli.add_command(verdict)
 cli.add_command(compare)
+cli.add_command(resample)
 
 
 def main() -> None:

@@ -10,6 +10,7 @@ environment, or prints. Gate results carry ``decidable`` and a one-line ``why``.
     accept    acceptance_interval, mal_interval, acceptance_from_totals, mal_from_totals
     explain   decompose_speedup, position_rates, expected_tokens, claim_check
     identity  greedy_identity
+    resample  stratified_drop
 """
 
 from specverdict.stats._common import Interval
@@ -49,6 +50,7 @@ from specverdict.stats.noninferiority import (
     tango_interval,
     tango_statistic,
 )
+from specverdict.stats.resampled import ResampledDrop, stratified_drop
 from specverdict.stats.speed import (
     NoiseFloor,
     RatioEstimate,
@@ -78,6 +80,7 @@ __all__ = [
     "PositionRates",
     "RatioEstimate",
     "RepeatRatio",
+    "ResampledDrop",
     "SpeedupCheck",
     "SpeedupPrediction",
     "acceptance_from_totals",
@@ -104,6 +107,7 @@ __all__ = [
     "speedup_clears_noise",
     "speedup_geometric_mean",
     "speedup_ratio_of_means",
+    "stratified_drop",
     "tango_interval",
     "tango_statistic",
     "throughput_ratio",
