@@ -7,6 +7,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from specverdict.reference.model import MoESpec
+from specverdict.reference.quant import Scheme
 from specverdict.reference.sampling import AcceptanceMode
 
 SpecMethod = Literal["ngram", "draft_model", "mtp"]
@@ -25,8 +27,9 @@ class SpeculativeConfig(BaseModel):
         default=None,
         description="draft model (draft_model) or MTP head (mtp) directory; default: the shipped one",
     )
-    quantization: None = Field(
-        default=None, description="draft weight quantization: unquantized only in this release"
+    quantization: Scheme | None = Field(
+        default=None,
+        description="draft/head weight quantization (simulated): bf16, fp8, nvfp4, int4",
     )
     prompt_lookup_min: int | None = Field(default=None, ge=1)
     prompt_lookup_max: int | None = Field(default=None, ge=1)
@@ -65,3 +68,10 @@ class EngineConfig(BaseModel):
     speculative: SpeculativeConfig | None = None
     per_request_spec_decode_metrics: PerRequestMetricsMode = "none"
     seed: int = 0
+    quantization: Scheme = "none"
+    moe: MoESpec | None = None
+    max_num_seqs: int = Field(default=256, ge=1, description="requests per batched step")
+    override_dir: Path | None = None
+    fault_draft_skip: str | None = Field(
+        default=None, description="loader fault: draft/MTP tensors matching this glob stay at init"
+    )

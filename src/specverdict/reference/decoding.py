@@ -92,6 +92,8 @@ class SequenceDecoder:
         self.k = k
         self.mode = mode
         self.last_hidden: F64 = np.zeros(target.config.n_embd)
+        self.prefilled = False
+        self._planned: tuple[int, list[int], F64 | None] = (0, [], None)
 
     @property
     def room(self) -> int:
@@ -103,18 +105,14 @@ class SequenceDecoder:
             return int(logits.argmax())
         return sample(probabilities(logits, self.params), self.rng)
 
-    def prefill(self) -> StepResult:
-        logits, hidden = self.target.forward(self.tokens, self.cache, last_only=True)
-        first = self._pick(logits[-1])
-        self.last_hidden = hidden[-1]
-        self.tokens.append(first)
-        return StepResult([first], 0, 0)
-
-    def step(self) -> StepResult:
-        """One decode step; the caller must stop when ``room`` reaches 0."""
+    def begin(self) -> tuple[list[int], bool]:
+        """Plan this step: the tokens to feed the target and whether only the last position's
+        output is needed (the prefill). Drafts are proposed here; the target's forward may then
+        run alone or batched with other sequences, and :meth:`complete` finishes the step."""
+        if not self.prefilled:
+            return self.tokens, True
         if self.room <= 0:
             raise ValueError("the context is full")
-        start = self.cache.length
         drafts: list[int] = []
         draft_probs: F64 | None = None
         k = min(self.k, self.room - 1)
@@ -124,7 +122,18 @@ class SequenceDecoder:
             drafts = proposal.tokens[:k]
             if proposal.probs is not None:
                 draft_probs = proposal.probs[: len(drafts)]
-        logits, hidden = self.target.forward([self.tokens[-1], *drafts], self.cache)
+        self._planned = (self.cache.length, drafts, draft_probs)
+        return [self.tokens[-1], *drafts], False
+
+    def complete(self, logits: F64, hidden: F64) -> StepResult:
+        """Verify the planned drafts against the target's outputs for the fed tokens."""
+        if not self.prefilled:
+            self.prefilled = True
+            first = self._pick(logits[-1])
+            self.last_hidden = hidden[-1]
+            self.tokens.append(first)
+            return StepResult([first], 0, 0)
+        start, drafts, draft_probs = self._planned
         if self.params.greedy:
             v = verify_greedy(drafts, logits)
         else:
@@ -139,3 +148,16 @@ class SequenceDecoder:
         if self.proposer is not None:
             self.proposer.commit(valid_prefix)
         return StepResult(emitted, len(drafts), v.accepted)
+
+    def prefill(self) -> StepResult:
+        if self.prefilled:
+            raise ValueError("the sequence is already prefilled")
+        tokens, last_only = self.begin()
+        return self.complete(*self.target.forward(tokens, self.cache, last_only))
+
+    def step(self) -> StepResult:
+        """One decode step; the caller must stop when ``room`` reaches 0."""
+        if not self.prefilled:
+            raise ValueError("prefill first")
+        tokens, last_only = self.begin()
+        return self.complete(*self.target.forward(tokens, self.cache, last_only))

@@ -14,6 +14,7 @@ with and without speculation.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
@@ -23,7 +24,8 @@ from threadpoolctl import threadpool_limits
 
 from specverdict.reference.config import EngineConfig, SpeculativeConfig
 from specverdict.reference.decoding import SequenceDecoder, SpecCounts
-from specverdict.reference.model import GPTModel, MTPHeadModel
+from specverdict.reference.loading import LoadOptions
+from specverdict.reference.model import F64, GPTModel, KVCache, MTPHeadModel
 from specverdict.reference.proposers import DraftModelMethod, Method, MTPMethod, NgramMethod
 from specverdict.reference.sampling import SamplingParams
 from specverdict.reference.tokenizer import Detokenizer, RefTokenizer
@@ -69,13 +71,19 @@ class NullSink:
     def request_finished(self, reason: str) -> None: ...
 
 
-def build_method(spec: SpeculativeConfig, target: GPTModel) -> Method:
+def build_method(
+    spec: SpeculativeConfig, target: GPTModel, options: LoadOptions | None = None
+) -> Method:
+    """The proposer of a speculative config; draft weights go through the same loader as the
+    target's (overrides, the loader fault, quantization of the draft)."""
+    options = options or LoadOptions()
+    quant = spec.quantization or "none"
     if spec.method == "ngram":
         lo, hi = spec.lookup_range
         return NgramMethod(lo, hi)
     if spec.method == "draft_model":
         path = Path(spec.model) if spec.model else shipped("draft")
-        draft = GPTModel.from_dir(path)
+        draft = GPTModel.from_dir(path, "draft", options, quant)
         if draft.config.vocab_size != target.config.vocab_size:
             raise ValueError(
                 f"draft model {path} has vocab_size {draft.config.vocab_size}, "
@@ -83,7 +91,7 @@ def build_method(spec: SpeculativeConfig, target: GPTModel) -> Method:
             )
         return DraftModelMethod(draft)
     path = Path(spec.model) if spec.model else shipped("mtp")
-    return MTPMethod(MTPHeadModel.from_dir(path, target))
+    return MTPMethod(MTPHeadModel.from_dir(path, target, options, quant))
 
 
 class EngineCore:
@@ -95,7 +103,10 @@ class EngineCore:
         self._blas_limit = threadpool_limits(limits=1, user_api="blas")
         self.sink: MetricsSink = sink or NullSink()
         self.tokenizer = RefTokenizer(config.model_dir)
-        self.target = GPTModel.from_dir(config.model_dir)
+        self.load_options = LoadOptions(config.override_dir, config.fault_draft_skip)
+        self.target = GPTModel.from_dir(
+            config.model_dir, "target", self.load_options, config.quantization, config.moe
+        )
         self.max_model_len = config.max_model_len or self.target.config.n_positions
         if self.max_model_len > self.target.config.n_positions:
             raise ValueError(
@@ -103,17 +114,59 @@ class EngineCore:
                 f"({self.target.config.n_positions})"
             )
         spec = config.speculative
-        self.method: Method | None = build_method(spec, self.target) if spec else None
+        self.method: Method | None = (
+            build_method(spec, self.target, self.load_options) if spec else None
+        )
         self.k = spec.num_speculative_tokens if spec else 0
         self.acceptance = spec.acceptance if spec else "exact"
         self._seeds = np.random.default_rng(config.seed)
+        #: how many requests each batched step carried (a histogram, bounded by max_num_seqs)
+        self.batch_sizes: Counter[int] = Counter()
 
     def next_seed(self) -> int:
         """A seed for a request that brought none: reproducible from the engine's ``--seed``."""
         return int(self._seeds.integers(0, 2**63))
 
+    def load_report(self) -> dict[str, object]:
+        """Per model: tensors loaded (name, shape, dtype, source file) and left at init."""
+        models = [self.target.load_report]
+        method = self.method
+        if isinstance(method, DraftModelMethod):
+            models.append(method.draft.load_report)
+        elif isinstance(method, MTPMethod):
+            models.append(method.head.load_report)
+        return {"models": [m.as_json() for m in models if m is not None]}
+
     def start(self, request: GenerationRequest) -> RequestState:
         return RequestState(self, request)
+
+    def step_batch(self, states: list[RequestState]) -> list[RequestOutput | Exception]:
+        """One engine step for several requests: drafts per request, then one batched target
+        forward over all of them (continuous batching), then verification per request. A
+        request whose step fails gets its exception in place of an output; the others go on."""
+        outs: list[RequestOutput | Exception | None] = [None] * len(states)
+        planned: list[tuple[int, tuple[list[int], KVCache, bool]]] = []
+        for i, state in enumerate(states):
+            try:
+                planned.append((i, state.begin()))
+            except Exception as exc:  # delivered to the request, as data
+                outs[i] = exc
+        if planned:
+            self.batch_sizes[len(planned)] += 1
+            try:
+                results = self.target.forward_batch([p for _, p in planned])
+            except Exception as exc:  # a failed pass fails its requests, not the engine
+                for i, _ in planned:
+                    outs[i] = exc
+                results = []
+            for (i, _), (logits, hidden) in zip(planned, results, strict=False):
+                try:
+                    outs[i] = states[i].finish(logits, hidden)
+                except Exception as exc:  # delivered to the request
+                    outs[i] = exc
+        done = [o for o in outs if o is not None]
+        assert len(done) == len(states)
+        return done
 
 
 class RequestState:
@@ -160,10 +213,21 @@ class RequestState:
                 return s
         return None
 
+    def begin(self) -> tuple[list[int], KVCache, bool]:
+        """Plan this request's next step (drafts proposed): what the target must run."""
+        tokens, last_only = self.decoder.begin()
+        return tokens, self.decoder.cache, last_only
+
     def advance(self) -> RequestOutput:
-        """Run one engine step for this request (the prefill on the first call)."""
+        """Run one engine step for this request alone (the prefill on the first call)."""
+        tokens, cache, last_only = self.begin()
+        logits, hidden = self.core.target.forward(tokens, cache, last_only)
+        return self.finish(logits, hidden)
+
+    def finish(self, logits: F64, hidden: F64) -> RequestOutput:
+        """Complete the planned step with the target's outputs; apply the stop rules."""
         first = not self.output_ids
-        result = self.decoder.prefill() if first else self.decoder.step()
+        result = self.decoder.complete(logits, hidden)
         sink = self.core.sink
         if first:
             sink.prompt_tokens(len(self.request.prompt_ids))

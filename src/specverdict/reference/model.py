@@ -7,13 +7,15 @@ the rounding differences between matrix shapes are far below any real gap betwee
 
 from __future__ import annotations
 
-import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 from numpy.typing import NDArray
-from safetensors.numpy import load_file
+
+from specverdict.reference.loading import LoadOptions, ModelLoad, load_checkpoint, read_config
+from specverdict.reference.quant import Scheme, fake_quantize, round_bf16
 
 F64 = NDArray[np.float64]
 _GELU_C = float(np.sqrt(2.0 / np.pi))
@@ -33,20 +35,44 @@ class GPTConfig:
         return self.n_embd // self.n_head
 
     @classmethod
-    def from_dir(cls, path: Path) -> GPTConfig:
-        raw = json.loads((path / "config.json").read_text())
+    def from_dir(
+        cls, path: Path, role: str = "target", options: LoadOptions | None = None
+    ) -> GPTConfig:
+        raw = read_config(role, path, options or LoadOptions())
         if raw.get("model_type") != "gpt2":
             raise ValueError(
                 f"{path / 'config.json'}: model_type must be 'gpt2', got {raw.get('model_type')!r}"
             )
+
+        def num(key: str, default: float | None = None) -> float:
+            value = raw.get(key, default)
+            if not isinstance(value, int | float):
+                raise ValueError(f"{path / 'config.json'}: {key} must be a number, got {value!r}")
+            return float(value)
+
         return cls(
-            vocab_size=int(raw["vocab_size"]),
-            n_positions=int(raw["n_positions"]),
-            n_embd=int(raw["n_embd"]),
-            n_layer=int(raw["n_layer"]),
-            n_head=int(raw["n_head"]),
-            layer_norm_epsilon=float(raw.get("layer_norm_epsilon", 1e-5)),
+            vocab_size=int(num("vocab_size")),
+            n_positions=int(num("n_positions")),
+            n_embd=int(num("n_embd")),
+            n_layer=int(num("n_layer")),
+            n_head=int(num("n_head")),
+            layer_norm_epsilon=num("layer_norm_epsilon", 1e-5),
         )
+
+
+@dataclass(frozen=True)
+class MoESpec:
+    """A mixture-of-experts target made from the dense one by sparse upcycling: every expert
+    starts as a copy of the layer's MLP and a seeded random router picks ``top_k`` of
+    ``num_experts`` per token (softmax over the chosen, renormalised). The experts being equal,
+    outputs match the dense model's; what changes is the computation: each token runs its
+    routed experts only, and a step over many tokens (a verify of k+1, a batch) activates more
+    distinct experts, each a separate weight read, as on real MoE models (Komatsuzaki et al.
+    (2023), "Sparse upcycling", ICLR)."""
+
+    num_experts: int = 8
+    top_k: int = 2
+    seed: int = 0
 
 
 def layer_norm(x: F64, w: F64, b: F64, eps: float) -> F64:
@@ -96,17 +122,39 @@ class KVCache:
         self.length = length
 
 
+@dataclass(frozen=True)
+class Expert:
+    fc_w: F64
+    fc_b: F64
+    proj_w: F64
+    proj_b: F64
+
+
 class GPTModel:
-    """A GPT-2 decoder (tied LM head) evaluated in float64."""
+    """A GPT-2 decoder (tied LM head) evaluated in float64, optionally with quantized weights
+    (``quant.fake_quantize`` on the four linear layers of each block; embeddings and norms are
+    rounded to bf16 under every scheme but ``none``) and an upcycled MoE MLP."""
 
-    def __init__(self, config: GPTConfig, tensors: dict[str, NDArray[np.floating]]) -> None:
+    def __init__(
+        self,
+        config: GPTConfig,
+        tensors: dict[str, NDArray[np.floating]],
+        quantization: Scheme = "none",
+        moe: MoESpec | None = None,
+    ) -> None:
         self.config = config
+        self.quantization = quantization
+        self.moe = moe
+        self.load_report: ModelLoad | None = None
 
-        def get(name: str) -> F64:
+        def get(name: str, linear: bool = False) -> F64:
             key = name if name in tensors else name.removeprefix("transformer.")
             if key not in tensors:
                 raise KeyError(f"checkpoint is missing tensor {name!r}")
-            return np.asarray(tensors[key], dtype=np.float64)
+            value = np.asarray(tensors[key], dtype=np.float64)
+            if quantization == "none":
+                return value
+            return fake_quantize(value, quantization) if linear else round_bf16(value)
 
         self.wte = get("transformer.wte.weight")
         self.lm_head = np.ascontiguousarray(self.wte.T)  # tied; contiguous for a faster matmul
@@ -120,26 +168,84 @@ class GPTModel:
                 Layer(
                     get(p + "ln_1.weight"),
                     get(p + "ln_1.bias"),
-                    get(p + "attn.c_attn.weight"),
+                    get(p + "attn.c_attn.weight", linear=True),
                     get(p + "attn.c_attn.bias"),
-                    get(p + "attn.c_proj.weight"),
+                    get(p + "attn.c_proj.weight", linear=True),
                     get(p + "attn.c_proj.bias"),
                     get(p + "ln_2.weight"),
                     get(p + "ln_2.bias"),
-                    get(p + "mlp.c_fc.weight"),
+                    get(p + "mlp.c_fc.weight", linear=True),
                     get(p + "mlp.c_fc.bias"),
-                    get(p + "mlp.c_proj.weight"),
+                    get(p + "mlp.c_proj.weight", linear=True),
                     get(p + "mlp.c_proj.bias"),
                 )
             )
         self._scale = 1.0 / np.sqrt(config.head_dim)
+        self.experts: list[list[Expert]] = []
+        self.routers: list[F64] = []
+        if moe is not None:
+            if not 1 <= moe.top_k <= moe.num_experts:
+                raise ValueError(
+                    f"MoE top_k {moe.top_k} must lie in 1..num_experts ({moe.num_experts})"
+                )
+            rng = np.random.default_rng(moe.seed)
+            for layer in self.layers:
+                # separate copies: each expert is its own weight read, as on real hardware
+                self.experts.append(
+                    [
+                        Expert(
+                            layer.fc_w.copy(),
+                            layer.fc_b.copy(),
+                            layer.proj_w.copy(),
+                            layer.proj_b.copy(),
+                        )
+                        for _ in range(moe.num_experts)
+                    ]
+                )
+                self.routers.append(
+                    rng.normal(0.0, 1.0 / np.sqrt(config.n_embd), (config.n_embd, moe.num_experts))
+                )
+        #: expert activations counted by the last forward: (layer, tokens, distinct experts)
+        self.last_expert_load: list[int] = []
 
     @classmethod
-    def from_dir(cls, path: Path) -> GPTModel:
-        return cls(GPTConfig.from_dir(path), load_file(str(path / "model.safetensors")))
+    def from_dir(
+        cls,
+        path: Path,
+        role: str = "target",
+        options: LoadOptions | None = None,
+        quantization: Scheme = "none",
+        moe: MoESpec | None = None,
+    ) -> GPTModel:
+        options = options or LoadOptions()
+        config = GPTConfig.from_dir(path, role, options)
+        tensors, report = load_checkpoint(role, path, options, quantization)
+        model = cls(config, tensors, quantization, moe)
+        model.load_report = report
+        return model
 
     def new_cache(self) -> KVCache:
         return KVCache(self.config)
+
+    def _mlp(self, li: int, h: F64) -> F64:
+        layer = self.layers[li]
+        if self.moe is None:
+            out: F64 = gelu(h @ layer.fc_w + layer.fc_b) @ layer.proj_w + layer.proj_b
+            return out
+        scores = h @ self.routers[li]
+        top = np.argsort(-scores, axis=-1, kind="stable")[:, : self.moe.top_k]
+        chosen = np.take_along_axis(scores, top, axis=-1)
+        gates = np.exp(chosen - chosen.max(axis=-1, keepdims=True))
+        gates /= gates.sum(axis=-1, keepdims=True)
+        out = np.zeros_like(h)
+        active = np.unique(top)
+        self.last_expert_load.append(len(active))
+        for e in active:
+            rows, slot = np.nonzero(top == e)
+            ex = self.experts[li][int(e)]
+            y = gelu(h[rows] @ ex.fc_w + ex.fc_b) @ ex.proj_w + ex.proj_b
+            out[rows] += gates[rows, slot][:, None] * y
+        return out
 
     def forward(
         self, tokens: list[int] | NDArray[np.int64], cache: KVCache, last_only: bool = False
@@ -148,49 +254,72 @@ class GPTModel:
 
         With ``last_only`` only the last position's logits and hidden state are returned (prefill).
         """
-        ids = np.asarray(tokens, dtype=np.int64)
-        m = len(ids)
-        start = cache.length
-        if m == 0:
-            raise ValueError("forward needs at least one token")
-        if start + m > cache.capacity:
-            raise ValueError(
-                f"sequence of {start + m} tokens exceeds the context of {cache.capacity}"
-            )
+        return self.forward_batch([(tokens, cache, last_only)])[0]
+
+    def forward_batch(
+        self, items: Sequence[tuple[list[int] | NDArray[np.int64], KVCache, bool]]
+    ) -> list[tuple[F64, F64]]:
+        """One forward pass over several sequences (continuous batching): their new tokens are
+        stacked so that every linear layer is one matrix product over the whole batch, and
+        attention runs per sequence against its own cache. Rows do not interact, so each
+        sequence gets what it would get alone (up to float64 rounding of the larger products).
+        """
         cfg = self.config
         H, hd, eps = cfg.n_head, cfg.head_dim, cfg.layer_norm_epsilon
-        end = start + m
-        x = self.wte[ids] + self.wpe[start:end]
-        mask = None
-        if m > 1:
-            # Query i (absolute position start+i) may attend keys 0..start+i.
-            mask = np.arange(end)[None, :] > (start + np.arange(m))[:, None]
+        spans: list[tuple[int, int, int]] = []  # (row offset, start, m) per sequence
+        xs = []
+        row = 0
+        for tokens, cache, _ in items:
+            ids = np.asarray(tokens, dtype=np.int64)
+            m, start = len(ids), cache.length
+            if m == 0:
+                raise ValueError("forward needs at least one token")
+            if start + m > cache.capacity:
+                raise ValueError(
+                    f"sequence of {start + m} tokens exceeds the context of {cache.capacity}"
+                )
+            xs.append(self.wte[ids] + self.wpe[start : start + m])
+            spans.append((row, start, m))
+            row += m
+        x = np.concatenate(xs) if len(xs) > 1 else xs[0]
+        masks = [
+            np.arange(start + m)[None, :] > (start + np.arange(m))[:, None] if m > 1 else None
+            for _, start, m in spans
+        ]
+        self.last_expert_load = []
         for li, layer in enumerate(self.layers):
             h = layer_norm(x, layer.ln1_w, layer.ln1_b, eps)
             qkv = h @ layer.attn_w + layer.attn_b
-            q = qkv[:, : cfg.n_embd].reshape(m, H, hd).transpose(1, 0, 2)
-            cache.k[li, :, start:end] = (
-                qkv[:, cfg.n_embd : 2 * cfg.n_embd].reshape(m, H, hd).transpose(1, 0, 2)
-            )
-            cache.v[li, :, start:end] = (
-                qkv[:, 2 * cfg.n_embd :].reshape(m, H, hd).transpose(1, 0, 2)
-            )
-            keys = cache.k[li, :, :end]
-            att = (q @ keys.transpose(0, 2, 1)) * self._scale
-            if mask is not None:
-                att = np.where(mask[None], -np.inf, att)
-            att = np.exp(att - att.max(axis=-1, keepdims=True))
-            att /= att.sum(axis=-1, keepdims=True)
-            y = (att @ cache.v[li, :, :end]).transpose(1, 0, 2).reshape(m, cfg.n_embd)
+            y = np.empty((row, cfg.n_embd))
+            for (off, start, m), (_, cache, _), mask in zip(spans, items, masks, strict=True):
+                end = start + m
+                part = qkv[off : off + m]
+                q = part[:, : cfg.n_embd].reshape(m, H, hd).transpose(1, 0, 2)
+                cache.k[li, :, start:end] = (
+                    part[:, cfg.n_embd : 2 * cfg.n_embd].reshape(m, H, hd).transpose(1, 0, 2)
+                )
+                cache.v[li, :, start:end] = (
+                    part[:, 2 * cfg.n_embd :].reshape(m, H, hd).transpose(1, 0, 2)
+                )
+                att = (q @ cache.k[li, :, :end].transpose(0, 2, 1)) * self._scale
+                if mask is not None:
+                    att = np.where(mask[None], -np.inf, att)
+                att = np.exp(att - att.max(axis=-1, keepdims=True))
+                att /= att.sum(axis=-1, keepdims=True)
+                y[off : off + m] = (
+                    (att @ cache.v[li, :, :end]).transpose(1, 0, 2).reshape(m, cfg.n_embd)
+                )
             x = x + y @ layer.attn_proj_w + layer.attn_proj_b
             h = layer_norm(x, layer.ln2_w, layer.ln2_b, eps)
-            x = x + gelu(h @ layer.fc_w + layer.fc_b) @ layer.proj_w + layer.proj_b
-        cache.length = end
-        if last_only:
-            x = x[-1:]
-        hidden = layer_norm(x, self.ln_f_w, self.ln_f_b, eps)
-        logits: F64 = hidden @ self.lm_head
-        return logits, hidden
+            x = x + self._mlp(li, h)
+        out = []
+        for (off, start, m), (_, cache, last_only) in zip(spans, items, strict=True):
+            cache.length = start + m
+            xi = x[off + m - 1 : off + m] if last_only else x[off : off + m]
+            hidden = layer_norm(xi, self.ln_f_w, self.ln_f_b, eps)
+            logits: F64 = hidden @ self.lm_head
+            out.append((logits, hidden))
+        return out
 
     def embed(self, token: int) -> F64:
         out: F64 = self.wte[token]
@@ -200,27 +329,49 @@ class GPTModel:
 class MTPHeadModel:
     """The MTP head (see the training module): recurrent, shares the target's tied embedding."""
 
-    def __init__(self, tensors: dict[str, NDArray[np.floating]], target: GPTModel) -> None:
-        def get(name: str) -> F64:
+    def __init__(
+        self,
+        tensors: dict[str, NDArray[np.floating]],
+        target: GPTModel,
+        quantization: Scheme = "none",
+    ) -> None:
+        self.load_report: ModelLoad | None = None
+
+        def get(name: str, linear: bool = False) -> F64:
             key = "mtp." + name
             if key not in tensors:
                 raise KeyError(f"MTP checkpoint is missing tensor {key!r}")
-            return np.asarray(tensors[key], dtype=np.float64)
+            value = np.asarray(tensors[key], dtype=np.float64)
+            if quantization == "none":
+                return value
+            if linear and value.ndim == 2:
+                return fake_quantize(value, quantization)
+            return round_bf16(value)
 
         self.target = target
         self.eps = target.config.layer_norm_epsilon
         self.hnorm = (get("hnorm.weight"), get("hnorm.bias"))
         self.enorm = (get("enorm.weight"), get("enorm.bias"))
-        self.proj_w = get("eh_proj.weight").T.copy()  # torch Linear stores [out, in]
+        # torch Linear stores [out, in]: quantize in the [in, out] layout like the others
+        self.proj_w = fake_quantize(get("eh_proj.weight").T.copy(), quantization)
         self.proj_b = get("eh_proj.bias")
         self.ln_mlp = (get("ln_mlp.weight"), get("ln_mlp.bias"))
-        self.fc_w, self.fc_b = get("mlp.c_fc.weight"), get("mlp.c_fc.bias")
-        self.out_w, self.out_b = get("mlp.c_proj.weight"), get("mlp.c_proj.bias")
+        self.fc_w, self.fc_b = get("mlp.c_fc.weight", True), get("mlp.c_fc.bias")
+        self.out_w, self.out_b = get("mlp.c_proj.weight", True), get("mlp.c_proj.bias")
         self.ln_out = (get("ln_out.weight"), get("ln_out.bias"))
 
     @classmethod
-    def from_dir(cls, path: Path, target: GPTModel) -> MTPHeadModel:
-        return cls(load_file(str(path / "model.safetensors")), target)
+    def from_dir(
+        cls,
+        path: Path,
+        target: GPTModel,
+        options: LoadOptions | None = None,
+        quantization: Scheme = "none",
+    ) -> MTPHeadModel:
+        tensors, report = load_checkpoint("mtp", path, options or LoadOptions(), quantization)
+        head = cls(tensors, target, quantization)
+        head.load_report = report
+        return head
 
     def step(self, hidden: F64, token: int) -> tuple[F64, F64]:
         """One drafting step: (previous hidden, next token) -> (new hidden, logits of the token after)."""

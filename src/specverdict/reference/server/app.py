@@ -414,6 +414,12 @@ def create_app(core: EngineCore, sink: PrometheusSink) -> FastAPI:
     async def version() -> dict[str, str]:
         return {"version": __version__}
 
+    @app.get("/debug/load_report")
+    async def load_report() -> dict[str, object]:
+        """Per model: the tensors loaded (name, shape, dtype, source file) and those left at
+        their initial values; the ground truth a loader audit compares a checkpoint with."""
+        return core.load_report()
+
     @app.get("/v1/models")
     async def models() -> dict[str, Any]:
         cfg = core.config

@@ -1,9 +1,11 @@
 """A worker thread that interleaves active requests step by step and feeds asyncio consumers.
 
-Each loop iteration admits waiting requests and advances every active request by one engine step
-(round robin), so a long generation does not block a short one's first token. Requests are not
-batched into one forward pass (a later engine feature). A request whose step raises is finished
-with reason ``error`` and the exception is delivered to its consumer; the worker keeps serving.
+Each loop iteration admits waiting requests and advances up to ``max_num_seqs`` active requests
+by one engine step in one batched target forward (continuous batching: prefills and decode or
+verify steps of different requests share the pass), rotating through the active requests when
+there are more, so a long generation does not block a short one's first token. A request whose
+step raises is finished with reason ``error`` and the exception is delivered to its consumer;
+the worker keeps serving.
 """
 
 from __future__ import annotations
@@ -34,8 +36,9 @@ class _Handle:
 
 
 class AsyncEngine:
-    def __init__(self, core: EngineCore) -> None:
+    def __init__(self, core: EngineCore, max_num_seqs: int | None = None) -> None:
         self.core = core
+        self.max_num_seqs = max_num_seqs or core.config.max_num_seqs
         self._inbox: queue.SimpleQueue[_Handle | None] = queue.SimpleQueue()
         self._thread = threading.Thread(target=self._run, name="reference-engine", daemon=True)
         self._stopping = threading.Event()
@@ -91,17 +94,23 @@ class AsyncEngine:
             except queue.Empty:
                 pass
             self.running = len(active)
-            for handle in list(active):
-                state = handle.state
-                assert state is not None
-                try:
-                    out = state.abort() if handle.cancelled.is_set() else state.advance()
-                except Exception as exc:
+            for handle in [h for h in active if h.cancelled.is_set()]:
+                assert handle.state is not None
+                handle.deliver(handle.state.abort())
+                active.remove(handle)
+            batch = active[: self.max_num_seqs]
+            states = [h.state for h in batch if h.state is not None]
+            outs = self.core.step_batch(states) if states else []
+            for handle, out in zip(batch, outs, strict=True):
+                if isinstance(out, Exception):
                     self.core.sink.request_finished("error")
-                    handle.deliver(exc)
+                    handle.deliver(out)
                     active.remove(handle)
                     continue
                 handle.deliver(out)
                 if out.finish_reason is not None:
                     active.remove(handle)
+            if len(active) > self.max_num_seqs:  # rotate: the rest go first next time
+                served = [h for h in batch if h in active]
+                active[:] = [h for h in active if h not in served] + served
             self.running = len(active)

@@ -1,0 +1,153 @@
+"""Reference engine realism: quantization, the MoE target, batched steps, loader faults, overrides."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from safetensors.numpy import load_file, save_file
+
+from specverdict.reference.config import EngineConfig, SpeculativeConfig
+from specverdict.reference.engine import EngineCore, GenerationRequest, RequestOutput, generate
+from specverdict.reference.model import MoESpec
+from specverdict.reference.sampling import SamplingParams
+from specverdict.reference.weights import shipped
+
+PROMPTS = (
+    'def flatten(items):\n    """Flatten a list of lists into one list."""\n',
+    "import os\n\n\ndef list_files(root):\n",
+    "class Stack:\n    def __init__(self):\n",
+)
+GREEDY = SamplingParams(temperature=0.0)
+
+
+def core(spec: dict[str, Any] | None = None, **cfg: Any) -> EngineCore:
+    return EngineCore(
+        EngineConfig(
+            model_dir=shipped("target"),
+            served_model_name="t",
+            speculative=SpeculativeConfig.model_validate(spec) if spec else None,
+            **cfg,
+        )
+    )
+
+
+def req(c: EngineCore, prompt: str, n: int = 24, rid: str = "r") -> GenerationRequest:
+    return GenerationRequest(rid, tuple(c.tokenizer.encode(prompt)), n, GREEDY, ignore_eos=True)
+
+
+def tokens(outs: list[RequestOutput]) -> list[int]:
+    return [t for o in outs for t in o.token_ids]
+
+
+def run(c: EngineCore, n: int = 24) -> tuple[list[list[int]], float]:
+    """Greedy tokens per prompt, and the acceptance rate over all prompts."""
+    out, drafted, accepted = [], 0, 0
+    for p in PROMPTS:
+        o = generate(c, req(c, p, n))
+        out.append(tokens(o))
+        if o[-1].spec is not None:
+            drafted += o[-1].spec.num_draft_tokens
+            accepted += o[-1].spec.num_accepted_draft_tokens
+    return out, accepted / drafted if drafted else float("nan")
+
+
+@pytest.mark.parametrize("target_q", ["none", "fp8"])
+def test_greedy_identity_under_every_draft_quantization(target_q: str) -> None:
+    base, _ = run(core(quantization=target_q))
+    for method in ("draft_model", "mtp"):
+        for draft_q in ("bf16", "fp8", "nvfp4", "int4"):
+            spec = {"method": method, "num_speculative_tokens": 3, "quantization": draft_q}
+            out, rate = run(core(spec, quantization=target_q))
+            assert out == base, (method, draft_q)  # lossless whatever the draft's precision
+            assert 0.0 <= rate <= 1.0
+
+
+def test_target_quantization_moves_outputs_and_coarser_drafts_accept_less() -> None:
+    dense, _ = run(core())
+    nvfp4, _ = run(core(quantization="nvfp4"))
+    assert nvfp4 != dense  # 4-bit target weights change what the model says
+    rates = {
+        q: run(core({"method": "mtp", "num_speculative_tokens": 3, "quantization": q}), n=48)[1]
+        for q in ("bf16", "int4")
+    }
+    assert rates["int4"] <= rates["bf16"] + 0.05
+
+
+def test_moe_target_matches_the_dense_one_and_verify_activates_more_experts() -> None:
+    dense = core()
+    moe = core(moe=MoESpec(num_experts=8, top_k=2))
+    for p in PROMPTS:
+        assert tokens(generate(moe, req(moe, p))) == tokens(generate(dense, req(dense, p)))
+    target = moe.target
+    cache = target.new_cache()
+    ids = moe.tokenizer.encode(PROMPTS[0])
+    target.forward(ids, cache)
+    target.forward(ids[:1], cache)
+    one = max(target.last_expert_load)
+    target.forward(ids[1:6], cache)
+    five = max(target.last_expert_load)
+    assert one == 2 and five > one  # a k+1 verify routes to more distinct experts
+
+
+def test_batched_steps_return_what_each_request_returns_alone() -> None:
+    c = core({"method": "mtp", "num_speculative_tokens": 2})
+    alone = [tokens(generate(c, req(c, p, 20, f"a{i}"))) for i, p in enumerate(PROMPTS)]
+    states = [c.start(req(c, p, 20, f"b{i}")) for i, p in enumerate(PROMPTS)]
+    got: list[list[int]] = [[] for _ in states]
+    live = list(range(len(states)))
+    while live:
+        outs = c.step_batch([states[i] for i in live])
+        for i, out in zip(list(live), outs, strict=True):
+            assert isinstance(out, RequestOutput)
+            got[i] += out.token_ids
+            if out.finish_reason is not None:
+                live.remove(i)
+    assert got == alone
+    assert max(c.batch_sizes) == len(PROMPTS)
+
+
+def test_a_skipped_draft_tensor_keeps_outputs_and_drops_acceptance() -> None:
+    spec = {"method": "draft_model", "num_speculative_tokens": 3}
+    good_out, good_rate = run(core(spec), n=40)
+    faulty = core(spec, fault_draft_skip="transformer.h.0.mlp.*")
+    bad_out, bad_rate = run(faulty, n=40)
+    assert bad_out == good_out  # the target verifies: outputs stay correct
+    assert bad_rate < good_rate  # the symptom is only acceptance
+    report = faulty.load_report()
+    (draft,) = [m for m in report["models"] if m["role"] == "draft"]  # type: ignore[index]
+    skipped = sorted(t["name"] for t in draft["left_at_init"])
+    assert skipped == [
+        "transformer.h.0.mlp.c_fc.bias",
+        "transformer.h.0.mlp.c_fc.weight",
+        "transformer.h.0.mlp.c_proj.bias",
+        "transformer.h.0.mlp.c_proj.weight",
+    ]
+    (target,) = [m for m in report["models"] if m["role"] == "target"]  # type: ignore[index]
+    assert target["left_at_init"] == []  # the fault concerns draft paths only
+
+
+def test_overrides_apply_like_a_bind_mount_and_vanish_without_it(tmp_path: Path) -> None:
+    # an override that replaces the draft's weights by a damaged copy
+    tensors = load_file(str(shipped("draft") / "model.safetensors"))
+    rng = np.random.default_rng(0)
+    damaged = {k: (v + rng.normal(0, 0.5, v.shape)).astype(v.dtype) for k, v in tensors.items()}
+    (tmp_path / "draft").mkdir()
+    save_file(damaged, str(tmp_path / "draft" / "model.safetensors"))
+    spec = {"method": "draft_model", "num_speculative_tokens": 3}
+    mounted = core(spec, override_dir=tmp_path)
+    (draft,) = [m for m in mounted.load_report()["models"] if m["role"] == "draft"]  # type: ignore[index]
+    assert draft["overridden_files"] == [str(tmp_path / "draft" / "model.safetensors")]
+    assert {t["source"] for t in draft["loaded"]} == {str(tmp_path / "draft" / "model.safetensors")}
+    _, mounted_rate = run(mounted, n=40)
+    _, plain_rate = run(core(spec), n=40)  # "re-created without the mount"
+    assert mounted_rate != plain_rate
+    empty = tmp_path / "empty"
+    shutil.copytree(tmp_path, empty / "unused")  # an override dir with nothing for our roles
+    (draft,) = [
+        m for m in core(spec, override_dir=empty).load_report()["models"] if m["role"] == "draft"
+    ]  # type: ignore[index]
+    assert draft["overridden_files"] == []
