@@ -151,3 +151,33 @@ def test_overrides_apply_like_a_bind_mount_and_vanish_without_it(tmp_path: Path)
         m for m in core(spec, override_dir=empty).load_report()["models"] if m["role"] == "draft"
     ]  # type: ignore[index]
     assert draft["overridden_files"] == []
+
+
+def test_the_device_model_paces_steps_without_changing_tokens() -> None:
+    import time
+
+    plain = core({"method": "mtp", "num_speculative_tokens": 2})
+    paced = core({"method": "mtp", "num_speculative_tokens": 2}, device_model="accel-8b")
+    t0 = time.perf_counter()
+    out = tokens(generate(paced, req(paced, PROMPTS[0], 12)))
+    elapsed = time.perf_counter() - t0
+    assert out == tokens(generate(plain, req(plain, PROMPTS[0], 12)))
+    assert paced.modeled_s > 0 and elapsed >= paced.modeled_s * 0.95
+    with pytest.raises(ValueError, match="unknown device model"):
+        core(device_model="tpu-9000")
+
+
+def test_moe_step_work_grows_with_the_tokens_verified() -> None:
+    moe = core(moe=MoESpec(num_experts=8, top_k=2)).target
+    dense = core().target
+    ids = moe_ids = list(range(10, 30))
+    reads = {}
+    for name, m in (("moe", moe), ("dense", dense)):
+        cache = m.new_cache()
+        m.forward(ids, cache)
+        m.forward(moe_ids[:1], cache)
+        one = m.step_work(1)[0]
+        m.forward(moe_ids[1:5], cache)
+        reads[name] = (one, m.step_work(4)[0])
+    assert reads["dense"][0] == reads["dense"][1]  # a dense step reads every weight once
+    assert reads["moe"][1] > reads["moe"][0]  # verifying more tokens reads more experts

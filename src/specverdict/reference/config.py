@@ -37,6 +37,8 @@ class SpeculativeConfig(BaseModel):
 
     @model_validator(mode="after")
     def _check(self) -> SpeculativeConfig:
+        if self.method == "ngram" and self.quantization is not None:
+            raise ValueError("method 'ngram' has no draft weights to quantize")
         lookup = self.prompt_lookup_min is not None or self.prompt_lookup_max is not None
         if self.method != "ngram" and lookup:
             raise ValueError("prompt_lookup_min/prompt_lookup_max apply to method 'ngram' only")
@@ -72,6 +74,19 @@ class EngineConfig(BaseModel):
     moe: MoESpec | None = None
     max_num_seqs: int = Field(default=256, ge=1, description="requests per batched step")
     override_dir: Path | None = None
+    device_model: str | None = Field(
+        default=None, description="pace steps to a device time model (device.PROFILES)"
+    )
     fault_draft_skip: str | None = Field(
         default=None, description="loader fault: draft/MTP tensors matching this glob stay at init"
     )
+
+    @model_validator(mode="after")
+    def _device(self) -> EngineConfig:
+        from specverdict.reference.device import PROFILES
+
+        if self.device_model is not None and self.device_model not in PROFILES:
+            raise ValueError(
+                f"unknown device model {self.device_model!r}; known: {', '.join(sorted(PROFILES))}"
+            )
+        return self

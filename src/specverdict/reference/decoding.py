@@ -93,6 +93,7 @@ class SequenceDecoder:
         self.mode = mode
         self.last_hidden: F64 = np.zeros(target.config.n_embd)
         self.prefilled = False
+        self.last_drafts = 0  # drafts proposed by the last planned step
         self._planned: tuple[int, list[int], F64 | None] = (0, [], None)
 
     @property
@@ -110,6 +111,7 @@ class SequenceDecoder:
         output is needed (the prefill). Drafts are proposed here; the target's forward may then
         run alone or batched with other sequences, and :meth:`complete` finishes the step."""
         if not self.prefilled:
+            self.last_drafts = 0
             return self.tokens, True
         if self.room <= 0:
             raise ValueError("the context is full")
@@ -123,6 +125,7 @@ class SequenceDecoder:
             if proposal.probs is not None:
                 draft_probs = proposal.probs[: len(drafts)]
         self._planned = (self.cache.length, drafts, draft_probs)
+        self.last_drafts = len(drafts)
         return [self.tokens[-1], *drafts], False
 
     def complete(self, logits: F64, hidden: F64) -> StepResult:

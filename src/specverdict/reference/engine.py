@@ -14,6 +14,7 @@ with and without speculation.
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,6 +25,7 @@ from threadpoolctl import threadpool_limits
 
 from specverdict.reference.config import EngineConfig, SpeculativeConfig
 from specverdict.reference.decoding import SequenceDecoder, SpecCounts
+from specverdict.reference.device import BYTES_PER_PARAM, PROFILES, DeviceModel
 from specverdict.reference.loading import LoadOptions
 from specverdict.reference.model import F64, GPTModel, KVCache, MTPHeadModel
 from specverdict.reference.proposers import DraftModelMethod, Method, MTPMethod, NgramMethod
@@ -122,6 +124,15 @@ class EngineCore:
         self._seeds = np.random.default_rng(config.seed)
         #: how many requests each batched step carried (a histogram, bounded by max_num_seqs)
         self.batch_sizes: Counter[int] = Counter()
+        self.device: DeviceModel | None = (
+            PROFILES[config.device_model] if config.device_model else None
+        )
+        self.modeled_s = 0.0  # total modelled device time of all steps
+        self.draft_params = 0  # parameters one drafting step reads (0: no model drafts)
+        if isinstance(self.method, DraftModelMethod):
+            self.draft_params = self.method.draft.weight_params()[0]
+        elif isinstance(self.method, MTPMethod):
+            self.draft_params = self.method.head.weight_params()
 
     def next_seed(self) -> int:
         """A seed for a request that brought none: reproducible from the engine's ``--seed``."""
@@ -144,6 +155,7 @@ class EngineCore:
         """One engine step for several requests: drafts per request, then one batched target
         forward over all of them (continuous batching), then verification per request. A
         request whose step fails gets its exception in place of an output; the others go on."""
+        t0 = time.perf_counter()
         outs: list[RequestOutput | Exception | None] = [None] * len(states)
         planned: list[tuple[int, tuple[list[int], KVCache, bool]]] = []
         for i, state in enumerate(states):
@@ -164,9 +176,33 @@ class EngineCore:
                     outs[i] = states[i].finish(logits, hidden)
                 except Exception as exc:  # delivered to the request
                     outs[i] = exc
+        if self.device is not None and planned:
+            self._pace(t0, [states[i] for i, _ in planned], sum(len(p[0]) for _, p in planned))
         done = [o for o in outs if o is not None]
         assert len(done) == len(states)
         return done
+
+    def _pace(self, t0: float, states: list[RequestState], rows: int) -> None:
+        """Hold the step until the device model's time for the work it did has passed."""
+        device = self.device
+        assert device is not None
+        read, computed = self.target.step_work(rows)
+        t = device.overhead_s + device.target_time(
+            read * BYTES_PER_PARAM[self.config.quantization], computed
+        )
+        draft_steps = max((s.decoder.last_drafts for s in states), default=0)
+        if self.draft_params:
+            draft_q = self.config.speculative.quantization if self.config.speculative else None
+            t += device.draft_time(
+                draft_steps,
+                self.draft_params * BYTES_PER_PARAM[draft_q or "none"],
+                self.draft_params,
+                len(states),
+            )
+        self.modeled_s += t
+        wait = t - (time.perf_counter() - t0)
+        if wait > 0:
+            time.sleep(wait)
 
 
 class RequestState:
@@ -220,9 +256,10 @@ class RequestState:
 
     def advance(self) -> RequestOutput:
         """Run one engine step for this request alone (the prefill on the first call)."""
-        tokens, cache, last_only = self.begin()
-        logits, hidden = self.core.target.forward(tokens, cache, last_only)
-        return self.finish(logits, hidden)
+        (out,) = self.core.step_batch([self])
+        if isinstance(out, Exception):
+            raise out
+        return out
 
     def finish(self, logits: F64, hidden: F64) -> RequestOutput:
         """Complete the planned step with the target's outputs; apply the stop rules."""

@@ -227,6 +227,30 @@ class GPTModel:
     def new_cache(self) -> KVCache:
         return KVCache(self.config)
 
+    def weight_params(self) -> tuple[int, int]:
+        """(parameters every step reads outside routed experts, parameters of one expert of
+        one layer; 0 for a dense model). The tied embedding counts once (the LM head reads it)."""
+        shared = self.wte.size + self.ln_f_w.size + self.ln_f_b.size
+        mlp = 0
+        for layer in self.layers:
+            shared += layer.ln1_w.size + layer.ln1_b.size + layer.attn_w.size + layer.attn_b.size
+            shared += layer.attn_proj_w.size + layer.attn_proj_b.size
+            shared += layer.ln2_w.size + layer.ln2_b.size
+            mlp = layer.fc_w.size + layer.fc_b.size + layer.proj_w.size + layer.proj_b.size
+        if self.moe is None:
+            return shared + mlp * len(self.layers), 0
+        return shared + sum(r.size for r in self.routers), mlp
+
+    def step_work(self, rows: int) -> tuple[float, float]:
+        """(parameters read, parameters times rows computed) by the last forward of ``rows``
+        tokens: the roofline inputs of ``device.DeviceModel``."""
+        shared, expert = self.weight_params()
+        if self.moe is None:
+            return float(shared), float(shared * rows)
+        read = shared + expert * sum(self.last_expert_load)
+        active = shared + expert * self.moe.top_k * len(self.layers)
+        return float(read), float(active * rows)
+
     def _mlp(self, li: int, h: F64) -> F64:
         layer = self.layers[li]
         if self.moe is None:
@@ -372,6 +396,22 @@ class MTPHeadModel:
         head = cls(tensors, target, quantization)
         head.load_report = report
         return head
+
+    def weight_params(self) -> int:
+        """Parameters one drafting step reads, the shared LM head included."""
+        arrays = (
+            *self.hnorm,
+            *self.enorm,
+            self.proj_w,
+            self.proj_b,
+            *self.ln_mlp,
+            self.fc_w,
+            self.fc_b,
+            self.out_w,
+            self.out_b,
+            *self.ln_out,
+        )
+        return sum(a.size for a in arrays) + self.target.lm_head.size
 
     def step(self, hidden: F64, token: int) -> tuple[F64, F64]:
         """One drafting step: (previous hidden, next token) -> (new hidden, logits of the token after)."""

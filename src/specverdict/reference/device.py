@@ -1,0 +1,60 @@
+"""An accelerator time model for the reference engine's steps (opt-in: ``--device-model``).
+
+The engine computes every token for real, in numpy, on the host CPU. On that CPU a tiny model's
+step time is dominated by per-step interpreter overhead, which is not how an accelerator
+behaves: a decode step there is bound by reading the weights (memory bandwidth) until the batch
+holds enough tokens to make it bound by arithmetic. That crossover is what makes speculative
+gains shrink under load, and routed experts are what make an MoE target's verify step expensive.
+
+With a device model, each engine step is *paced* to the duration a roofline gives for the work
+the step really did (tokens computed, distinct experts read, draft steps run), as if the model
+were ``scale`` times larger:
+
+    t_target = max(bytes_read / bandwidth, 2 · active_params · rows / peak_flops)
+    t_draft  = draft_steps · max(draft_bytes / bandwidth, 2 · draft_params · batch / peak_flops)
+    t_step   = overhead + t_target + t_draft
+
+``bytes_read`` counts every non-expert weight once per step plus, on an MoE target, each expert
+routed to by any token of the step; bytes per parameter follow the weight format (bf16 2,
+fp8 1, nvfp4 4.5 bits, int4 4.5 bits with group scales). KV-cache reads are not modelled. If
+the host computed the step more slowly than the model says, the step takes the host's time.
+Outputs and acceptance never depend on the device model; only timing does.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+BYTES_PER_PARAM = {"none": 2.0, "bf16": 2.0, "fp8": 1.0, "nvfp4": 0.5625, "int4": 0.5625}
+
+
+@dataclass(frozen=True)
+class DeviceModel:
+    name: str
+    scale: float  # virtual parameters per real parameter
+    bandwidth: float  # bytes per second
+    peak_flops: float  # FLOP per second
+    overhead_s: float  # fixed cost of a step (launches, scheduling)
+
+    def target_time(self, bytes_read: float, active_params_rows: float) -> float:
+        mem = bytes_read * self.scale / self.bandwidth
+        compute = 2.0 * active_params_rows * self.scale / self.peak_flops
+        return max(mem, compute)
+
+    def draft_time(self, steps: int, draft_bytes: float, draft_params: float, batch: int) -> float:
+        if steps == 0:
+            return 0.0
+        mem = draft_bytes * self.scale / self.bandwidth
+        compute = 2.0 * draft_params * batch * self.scale / self.peak_flops
+        return steps * max(mem, compute)
+
+
+#: Profiles: a model about 8B parameters large (our target times 5,000) on an accelerator whose
+#: arithmetic-to-bandwidth ratio puts the memory/compute crossover near 32 tokens per step, so
+#: that it shows within the concurrencies a CPU test can drive (real GPUs cross over at a few
+#: hundred tokens per step).
+PROFILES: dict[str, DeviceModel] = {
+    "accel-8b": DeviceModel(
+        "accel-8b", scale=5000.0, bandwidth=1.0e12, peak_flops=3.2e13, overhead_s=5e-4
+    ),
+}
