@@ -2,15 +2,15 @@
 
 The campaign runner launches one reference server per run through the launcher, measures every
 sample into a fresh registry under the output folder, and the verdict rules judge each pair.
-The report (``report.md``, ``demo.json``) holds each run's summary, a cross-check of its
-acceptance (per-request figures against the ``/metrics`` counter deltas, which must agree on the
-reference engine) and the verdicts with their reasons, stage by stage.
+``demo.json`` holds each run's summary, a cross-check of its acceptance (per-request figures
+against the ``/metrics`` counter deltas, which must agree on the reference engine) and the
+verdicts; the full report (``index.html``, ``report.md``, ``report.json``) comes from
+``specverdict.report``.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -64,47 +64,6 @@ def run_demo(
     return DemoResult(results, verdicts, agree, db)
 
 
-def _f(x: float | None, fmt: str, scale: float = 1.0) -> str:
-    return "n/a" if x is None else format(scale * x, fmt)
-
-
-def to_markdown(plan: Plan, demo: DemoResult) -> str:
-    lines = [
-        f"# specverdict demo: campaign `{plan.campaign.name}` on the reference engine",
-        "",
-        "## Runs",
-        "",
-        "| run | speculation | stage | load | ok/total | tokens/s | acceptance | MAL | "
-        "TTFT p50/p95 ms | TPOT p50/p95 ms | finish reasons | counters = per-request |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|",
-    ]
-    for r in demo.results:
-        s, a, spec = r.summary, r.acceptance, r.run.spec
-        agree = demo.counters_agree.get(r.run.run_id)
-        lines.append(
-            f"| `{r.run.run_id}` | {spec.speculation.label} | {spec.stage} | {spec.load.label} | "
-            f"{s.ok}/{s.samples} | {_f(s.tokens_per_s, '.1f')} | "
-            f"{_f(a.acceptance_rate, '.3f')} | {_f(a.mean_accepted_length, '.2f')} | "
-            f"{_f(s.ttft_p50_s, '.1f', 1e3)}/{_f(s.ttft_p95_s, '.1f', 1e3)} | "
-            f"{_f(s.tpot_p50_s, '.2f', 1e3)}/{_f(s.tpot_p95_s, '.2f', 1e3)} | "
-            f"{', '.join(f'{k} {v}' for k, v in sorted(s.finish_reasons.items()))} | "
-            f"{'-' if agree is None else 'yes' if agree else 'NO'} |"
-        )
-    for stage in dict.fromkeys(v.stage for v in demo.verdicts):
-        lines += ["", f"## Verdicts: stage `{stage}`", ""]
-        for v in (v for v in demo.verdicts if v.stage == stage):
-            lines.append(f"### {v.verdict}: {v.candidate} against {v.baseline} ({v.load})")
-            lines.append("")
-            lines += [f"- **{r.gate}** ({r.status}): {r.message}" for r in v.reasons]
-            lines.append("")
-    lines += [
-        "Every verdict holds for its own stage, suite and load level only; there is no verdict "
-        "across stages.",
-        "",
-    ]
-    return "\n".join(lines)
-
-
 def write_report(plan: Plan, demo: DemoResult, out: Path) -> Path:
     out.mkdir(parents=True, exist_ok=True)
     payload = {
@@ -113,11 +72,6 @@ def write_report(plan: Plan, demo: DemoResult, out: Path) -> Path:
         "counters_agree": demo.counters_agree,
         "verdicts": [v.model_dump(mode="json") for v in demo.verdicts],
     }
-    (out / "demo.json").write_text(json.dumps(payload, indent=2))
-    path = out / "report.md"
-    path.write_text(to_markdown(plan, demo))
+    path = out / "demo.json"
+    path.write_text(json.dumps(payload, indent=2))
     return path
-
-
-def verdict_lines(verdicts: Sequence[PairVerdict]) -> list[str]:
-    return [f"{v.stage}: {v.candidate} ({v.load}): {v.verdict}" for v in verdicts]

@@ -40,11 +40,9 @@ def test_the_demo_campaign_runs_every_config_and_writes_a_report(tmp_path: Path)
         assert v.reason("identity") is not None
         assert v.reason("identity").data["share"] == 1.0  # type: ignore[union-attr]
 
-    report = write_report(plan, result, out).read_text()
-    assert "| mtp k=2 | function | concurrency=1 | 3/3 |" in report
-    assert "## Verdicts: stage `function`" in report
-    data = json.loads((out / "demo.json").read_text())
+    data = json.loads(write_report(plan, result, out).read_text())
     assert len(data["runs"]) == 5 and len(data["verdicts"]) == 4
+    assert all(v in (True, None) for v in data["counters_agree"].values())
 
     # a second demo measures afresh: the registry is replaced, not resumed
     again = run_demo(plan, out, log=lambda _: None)

@@ -32,6 +32,11 @@ class Launch(Strict):
         "{quantization} {run_dir} {speculative_args} are filled per run; omitted: the engine's "
         "built-in template",
     )
+    args: list[str] = Field(
+        default_factory=list,
+        description="extra arguments appended to the engine's built-in launch command, e.g. "
+        "['--max-model-len', '1024']; part of the run identity",
+    )
     env: dict[str, str] = Field(default_factory=dict, description="extra environment variables")
     health_path: str = Field(default="/health", description="polled until it answers 200")
     startup_timeout_s: float = Field(default=600.0, gt=0, description="give up after this long")
@@ -44,6 +49,11 @@ class EngineSection(Strict):
 
     @model_validator(mode="after")
     def _one_way_in(self) -> EngineSection:
+        if self.launch is not None and self.launch.command is not None and self.launch.args:
+            raise ValueError(
+                "launch.args extend the built-in command; with launch.command put them in the "
+                "template"
+            )
         if self.base_url is not None and self.launch is not None:
             raise ValueError("give either base_url (attach) or launch (start per run), not both")
         if self.base_url is None and self.launch is None and self.kind != "reference":

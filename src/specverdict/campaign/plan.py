@@ -70,6 +70,7 @@ def build_plan(campaign: Campaign) -> Plan:
         kind=eng.kind,
         base_url=eng.base_url,
         launch_command=eng.launch.command if eng.launch else None,
+        launch_args=tuple(eng.launch.args) if eng.launch else (),
     )
     model = ModelRef(family=campaign.model.family, served_name=campaign.model.served_name)
     s = campaign.sampling

@@ -26,6 +26,7 @@ class EngineRef(Frozen):
     kind: EngineKind
     base_url: str | None = None
     launch_command: str | None = None
+    launch_args: tuple[str, ...] = ()
 
 
 class ModelRef(Frozen):
@@ -97,8 +98,13 @@ class RunSpec(Frozen):
     load: LoadPoint
 
     def identity(self) -> dict[str, Any]:
-        """The fields hashed into the fingerprint (the campaign name is a label, not an axis)."""
-        return self.model_dump(mode="json", exclude={"campaign"})
+        """The fields hashed into the fingerprint (the campaign name is a label, not an axis).
+        Fields added after the first release are left out while at their default, so that
+        stored runs keep their fingerprints."""
+        out = self.model_dump(mode="json", exclude={"campaign"})
+        if not out["engine"]["launch_args"]:
+            del out["engine"]["launch_args"]
+        return out
 
     @property
     def fingerprint(self) -> str:

@@ -9,9 +9,11 @@ from rich.console import Console
 
 from specverdict.campaign import build_plan, load_campaign
 from specverdict.cli.progress import progress_for
+from specverdict.cli.report import verdict_tables
 from specverdict.cli.runs import summary_table
-from specverdict.cli.verdict import render
 from specverdict.demo import run_demo, write_report
+from specverdict.report import campaign_report, write_report_files
+from specverdict.store import SQLiteStore
 
 
 @click.command()
@@ -50,6 +52,13 @@ def demo(campaign: Path, out: Path) -> None:
         plan, out, log=lambda m: console.print(m, highlight=False), progress=progress_for(console)
     )
     console.print(summary_table(result.results))
-    render(result.verdicts, console)
-    path = write_report(plan, result, out)
-    console.print(f"report: {path}")
+    write_report(plan, result, out)  # demo.json (with the acceptance cross-check)
+    store = SQLiteStore(result.db)
+    try:
+        data = campaign_report(store, plan, source=str(campaign))
+    finally:
+        store.close()
+    files = write_report_files(data, out)
+    for table in verdict_tables(data):
+        console.print(table)
+    console.print(f"report: {files.html}")

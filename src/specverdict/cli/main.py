@@ -12,6 +12,7 @@ import click
 
 from specverdict import __version__
 from specverdict.cli.demo import demo
+from specverdict.cli.report import report
 from specverdict.cli.resample import resample
 from specverdict.cli.run import run
 from specverdict.cli.runs import runs
@@ -36,6 +37,7 @@ cli.add_command(runs)
 cli.add_command(verdict)
 cli.add_command(compare)
 cli.add_command(resample)
+cli.add_command(report)
 
 
 def main() -> None:

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import click
+from rich import box
 from rich.console import Console
 from rich.table import Table
 
@@ -24,39 +25,63 @@ DB_OPTION = click.option(
 
 
 def _ms(x: float | None) -> str:
-    return "n/a" if x is None else f"{1000 * x:.1f}"
+    if x is None:
+        return "n/a"
+    ms = 1000 * x
+    return f"{ms:.0f}" if ms >= 10 else f"{ms:.1f}"
+
+
+def _finish(reasons: dict[str, int]) -> str:
+    """Finish reasons, abbreviated: ``length:7 stop:9`` -> ``L7 S9``."""
+    return " ".join(f"{k[:1].upper()}{v}" for k, v in sorted(reasons.items()))
 
 
 def summary_table(results: Sequence[RunResults]) -> Table:
-    table = Table(title="runs")
-    for col in (
-        "run_id",
-        "run",
-        "ok/total",
-        "tok/s",
-        "acceptance",
-        "MAL",
-        "TTFT p50/p95 ms",
-        "TPOT p50/p95 ms",
-        "finish",
-    ):
-        table.add_column(col)
+    """One row per run: the figures of a run summary, compact enough for 80 columns. Finish
+    reasons are abbreviated by their initial (L length, S stop, A abort, E error)."""
+    groups = {(r.run.spec.stage, r.run.spec.load.label) for r in results}
+    title = "runs"
+    if len(groups) == 1:
+        stage, load = next(iter(groups))
+        title = f"runs: stage {stage}, {load}"
+    table = Table(
+        title=title,
+        box=box.SIMPLE_HEAD,
+        title_justify="left",
+        pad_edge=False,
+        show_edge=False,
+        padding=(0, 1),
+        collapse_padding=True,
+    )
+    columns = ["run", "speculation"]
+    if len(groups) > 1:
+        columns.append("stage, load")
+    columns += ["ok", "tok/s", "acc.\nrate", "MAL", "TTFT ms\np50/95", "TPOT ms\np50/95", "finish"]
+    for col in columns:
+        table.add_column(
+            col,
+            justify="left" if col in ("run", "speculation", "stage, load") else "right",
+            no_wrap=col != "stage, load",
+        )
     for r in results:
-        s, a = r.summary, r.acceptance
+        s, a, spec = r.summary, r.acceptance, r.run.spec
         acc = "n/a" if a.acceptance_rate is None else f"{a.acceptance_rate:.3f}"
-        if not a.valid:
-            acc = f"invalid ({a.why})"
-        table.add_row(
-            r.run.run_id,
-            r.run.spec.label,
+        if not a.valid and spec.speculation.method != "none":
+            acc = "invalid"
+        row = [r.run.run_id[:6], spec.speculation.label]
+        if len(groups) > 1:
+            row.append(f"{spec.stage}, {spec.load.label}")
+        row += [
             f"{s.ok}/{s.samples}",
-            "n/a" if s.tokens_per_s is None else f"{s.tokens_per_s:.1f}",
+            "n/a" if s.tokens_per_s is None else f"{s.tokens_per_s:.0f}",
             acc,
             "n/a" if a.mean_accepted_length is None else f"{a.mean_accepted_length:.2f}",
             f"{_ms(s.ttft_p50_s)}/{_ms(s.ttft_p95_s)}",
             f"{_ms(s.tpot_p50_s)}/{_ms(s.tpot_p95_s)}",
-            ", ".join(f"{k}:{v}" for k, v in sorted(s.finish_reasons.items())),
-        )
+            _finish(s.finish_reasons),
+        ]
+        table.add_row(*row)
+    table.caption = "finish reasons: L length, S stop, A abort, E error"
     return table
 
 

@@ -169,7 +169,7 @@ class EngineAdapter(ABC):
                 raise ValueError(
                     f"engine kind {self.kind!r} has no built-in launch command: give launch.command"
                 )
-            return builtin
+            return builtin + list(launch.args if launch else ())
         fields = {
             "port": str(port),
             "host": "127.0.0.1",

@@ -7,6 +7,9 @@ import sys
 from specverdict.campaign.spec import RunSpec
 from specverdict.engines.vllm import VLLMAdapter
 
+#: campaign quantization labels that mean full-precision weights on the reference engine
+UNQUANTIZED = frozenset({"none", "fp32", "float32", "fp64", "auto"})
+
 
 class ReferenceAdapter(VLLMAdapter):
     kind = "reference"
@@ -29,4 +32,6 @@ class ReferenceAdapter(VLLMAdapter):
         ]
         if model != spec.model.served_name:
             command += ["--model", model]
+        if spec.quantization.lower() not in UNQUANTIZED:
+            command += ["--quantization", spec.quantization]
         return command + self.speculative_args(spec)

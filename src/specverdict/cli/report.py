@@ -1,0 +1,109 @@
+"""``specverdict report``: the HTML, Markdown and JSON report of a campaign or of stored runs."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import click
+from pydantic import ValidationError
+from rich.console import Console
+from rich.table import Table
+
+from specverdict.campaign import build_plan, load_campaign
+from specverdict.campaign.model import Gates
+from specverdict.cli.runs import DB_OPTION
+from specverdict.report import ReportData, campaign_report, runs_report, write_report_files
+from specverdict.store import SQLiteStore
+
+
+def verdict_tables(data: ReportData) -> list[Table]:
+    """One compact table per stage (never across stages): candidate, load, verdict, speed-up."""
+    tables = []
+    for stage in data.stages:
+        table = Table(title=f"stage {stage.stage} ({stage.suite})", title_justify="left")
+        for col in ("candidate", "load", "verdict", "speed-up [CI]"):
+            table.add_column(col, no_wrap=col != "candidate")
+        for p in stage.pairs:
+            v = p.verdict
+            speed = "n/a"
+            if v.speedup is not None:
+                speed = f"{v.speedup:.2f}x"
+                if v.speedup_interval is not None:
+                    speed += f" [{v.speedup_interval[0]:.2f}, {v.speedup_interval[1]:.2f}]"
+            table.add_row(p.speculation, v.load, v.verdict, speed)
+        tables.append(table)
+    return tables
+
+
+def _is_campaign(args: Sequence[str]) -> bool:
+    return len(args) == 1 and (Path(args[0]).suffix in (".yaml", ".yml") or Path(args[0]).is_file())
+
+
+@click.command("report")
+@click.argument("campaign_or_runs", nargs=-1, required=True)
+@DB_OPTION
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path, file_okay=False),
+    required=True,
+    help="folder for index.html, report.md and report.json (created)",
+)
+@click.option("--alpha", type=float, default=None, help="run ids only (default 0.05)")
+@click.option("--margin", type=float, default=None, help="run ids only (default 0.02)")
+@click.option("--min-speedup", type=float, default=None, help="run ids only (default 1.05)")
+def report(
+    campaign_or_runs: tuple[str, ...],
+    db: Path,
+    out: Path,
+    alpha: float | None,
+    margin: float | None,
+    min_speedup: float | None,
+) -> None:
+    """Write the report of a campaign file, or of stored runs (a baseline run id then its
+    candidates, judged as `compare` does): index.html (self-contained, with plots), report.md
+    and report.json, one section per stage; print each stage's verdicts.
+
+    Example: specverdict report examples/demo.yaml --db reports/demo/runs.db --out reports/demo
+    """
+    if not db.exists():
+        raise click.UsageError(f"no run registry at {db}: run a campaign first, or pass --db")
+    campaign = _is_campaign(campaign_or_runs)
+    if not campaign and len(campaign_or_runs) < 2:
+        raise click.UsageError(
+            f"CAMPAIGN_OR_RUNS: {campaign_or_runs[0]!r} is neither a campaign file nor enough "
+            "run ids (give a baseline run id and at least one candidate run id)"
+        )
+    given = {"alpha": alpha, "margin": margin, "min_speedup": min_speedup}
+    if campaign and any(v is not None for v in given.values()):
+        raise click.UsageError(
+            "--alpha, --margin and --min-speedup apply to run ids; a campaign has its own gates"
+        )
+    store = SQLiteStore(db)
+    try:
+        if campaign:
+            path = Path(campaign_or_runs[0])
+            data = campaign_report(store, build_plan(load_campaign(path)), source=str(path))
+        else:
+            try:
+                gates = Gates(**{k: v for k, v in given.items() if v is not None})
+            except ValidationError as exc:
+                err = exc.errors()[0]
+                flag = "--" + str(err["loc"][0]).replace("_", "-")
+                raise click.UsageError(
+                    f"gate settings: {flag} {err['input']!r}: {err['msg'].lower()}"
+                ) from None
+            for run_id in campaign_or_runs:
+                try:
+                    store.get_run(run_id)
+                except KeyError:
+                    raise click.UsageError(f"no run {run_id!r} in {db}") from None
+            data = runs_report(store, campaign_or_runs, gates)
+    finally:
+        store.close()
+    files = write_report_files(data, out)
+    console = Console()
+    for table in verdict_tables(data):
+        console.print(table)
+    console.print(f"report: {files.html}", highlight=False)
+    console.print(f"        {files.markdown}, {files.json}", highlight=False)

@@ -1,0 +1,481 @@
+"""What a report shows, as frozen data: built from the run registry and a plan (or run ids).
+
+``ReportData`` is the single source of the HTML, Markdown and JSON renderings; the JSON file is
+this model dumped. It holds, per stage (never across stages): one row per planned run (its first
+completed execution's figures, exactly as ``run_results`` computes them), one entry per judged
+pair (the ``PairVerdict`` with its reasons, the health of each gate, the speed-up decomposition,
+the quality drop against the margin, and the per-sample supplement), and the manifest of every
+completed execution.
+
+Definitions used here and nowhere else:
+
+- Pass rate of a run: passed samples / all samples of its first execution (a failed request has
+  not passed, as in the verdict rules), with a Wilson score interval at 1 - ``gates.alpha``;
+  None when no sample carries a score (the suite has no scorer).
+- Quality retention: candidate pass rate / its baseline's pass rate (same stage and load).
+- Acceptance by draft position: ``accepted_per_pos[i] / drafts``, the share of verify steps whose
+  drafts were accepted up to and including position i + 1.
+- Failure rate: requests that did not end ``ok`` / requests.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+from scipy.stats import norm
+
+from specverdict import __version__
+from specverdict.campaign.model import Gates
+from specverdict.campaign.plan import Plan
+from specverdict.campaign.spec import RunSpec
+from specverdict.engines.base import AcceptanceSummary
+from specverdict.measure.summary import RunSummary, tpot
+from specverdict.results import run_results
+from specverdict.stats import first_divergence
+from specverdict.store.base import Store
+from specverdict.store.records import RunRecord, SampleRecord
+from specverdict.verdict import PairVerdict, Reason, campaign_verdicts, compare_runs
+
+Health = Literal["decided on data", "vacuous", "no data", "reported only", "rule broken"]
+Role = Literal["baseline", "candidate"]
+#: how the verdict rules' messages begin when a gate had nothing to judge
+NO_DATA = (
+    "no completed run",
+    "no quality signal",
+    "no paired samples",
+    "no speed-up figure",
+    "no acceptance figure",
+)
+
+
+class Frozen(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Quality(Frozen):
+    """A run's pass rate over all its samples, with a Wilson interval (None: not scored)."""
+
+    passed: int
+    samples: int
+    pass_rate: float | None
+    interval: tuple[float, float] | None
+
+
+class RunRow(Frozen):
+    """One planned run of a stage: its labels and, once completed, its measured figures."""
+
+    label: str
+    speculation: str
+    role: Role
+    method: str
+    k: int | None
+    load: str
+    load_value: float
+    fingerprint: str
+    run_id: str | None
+    run_ids: tuple[str, ...]
+    summary: RunSummary | None = None
+    acceptance: AcceptanceSummary | None = None
+    acceptance_rate: float | None = None
+    mean_accepted_length: float | None = None
+    failure_rate: float | None = None
+    quality: Quality | None = None
+    retention: float | None = None
+    position_rates: tuple[float, ...] = ()
+    tpots_s: tuple[float, ...] = ()
+
+
+class GateHealth(Frozen):
+    gate: str
+    status: str
+    health: Health
+    message: str
+
+
+class Decomposition(Frozen):
+    speedup: float
+    mal: float
+    step_cost: float
+
+
+class QualityDrop(Frozen):
+    """The paired pass-rate drop (baseline - candidate) with its Tango interval and the margin."""
+
+    drop: float
+    lower: float
+    upper: float
+    margin: float
+    status: str
+
+
+class SupplementSample(Frozen):
+    """A sample shown with both outputs: ``discordant`` (scored differently) or ``divergent``
+    (greedy outputs differ); ``position`` is the first differing character (None: identical)."""
+
+    kind: Literal["discordant", "divergent"]
+    sample_id: str
+    position: int | None
+    base_text: str
+    cand_text: str
+    base_outcome: str = ""
+    cand_outcome: str = ""
+
+
+class PairView(Frozen):
+    baseline_label: str
+    candidate_label: str
+    speculation: str
+    method: str
+    k: int | None
+    load_value: float
+    verdict: PairVerdict
+    health: tuple[GateHealth, ...]
+    decomposition: Decomposition | None = None
+    quality_drop: QualityDrop | None = None
+    supplement: tuple[SupplementSample, ...] = ()
+
+
+class RunManifest(Frozen):
+    run_id: str
+    label: str
+    fingerprint: str
+    repeat: int
+    status: str
+    spec: dict[str, Any]
+    manifest: dict[str, Any]
+
+
+class StageReport(Frozen):
+    stage: str
+    suite: str
+    engine: str
+    model: str
+    quantization: str
+    loads: tuple[str, ...]
+    rows: tuple[RunRow, ...]
+    pairs: tuple[PairView, ...]
+    manifests: tuple[RunManifest, ...]
+
+    @property
+    def several_loads(self) -> bool:
+        return len(self.loads) > 1
+
+
+class ReportData(Frozen):
+    title: str
+    source: str
+    campaign: str
+    specverdict_version: str
+    gates: Gates
+    stages: tuple[StageReport, ...]
+
+
+def wilson_interval(passed: int, n: int, alpha: float) -> tuple[float, float]:
+    """Wilson score interval for a binomial proportion (Wilson E.B. (1927), "Probable inference,
+    the law of succession, and statistical inference", JASA 22:209-212)."""
+    if n <= 0:
+        raise ValueError("n must be positive")
+    z = float(norm.ppf(1.0 - alpha / 2.0))
+    p = passed / n
+    den = 1.0 + z * z / n
+    centre = (p + z * z / (2 * n)) / den
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def speculation_label(spec: RunSpec) -> str:
+    """``method k=K`` plus the method parameters, so two runs differing in a parameter differ
+    in their label too."""
+    sp = spec.speculation
+    if not sp.params:
+        return sp.label
+    return f"{sp.label} ({', '.join(f'{k}={v}' for k, v in sp.params)})"
+
+
+def run_label(spec: RunSpec) -> str:
+    """method + k (+ params) | engine | model family | quantization | stage suite@version | load."""
+    return (
+        f"{speculation_label(spec)} | {spec.engine.kind} | {spec.model.family} | "
+        f"{spec.quantization} | {spec.stage} {spec.suite} | {spec.load.label}"
+    )
+
+
+def load_value(spec: RunSpec) -> float:
+    load = spec.load
+    return float(load.request_rate if load.request_rate is not None else load.concurrency or 0)
+
+
+def _passed(s: SampleRecord) -> bool:
+    return s.status == "ok" and s.score is not None and s.score.passed
+
+
+def quality_of(samples: Sequence[SampleRecord], alpha: float) -> Quality:
+    if not samples or all(s.score is None for s in samples):
+        return Quality(passed=0, samples=len(samples), pass_rate=None, interval=None)
+    passed = sum(_passed(s) for s in samples)
+    n = len(samples)
+    return Quality(
+        passed=passed, samples=n, pass_rate=passed / n, interval=wilson_interval(passed, n, alpha)
+    )
+
+
+def _completed(runs: Sequence[RunRecord], fingerprint: str) -> list[RunRecord]:
+    """Completed executions of a fingerprint in repeat order (the verdict rules use the same)."""
+    return sorted(
+        (r for r in runs if r.fingerprint == fingerprint and r.status == "completed"),
+        key=lambda r: r.repeat,
+    )
+
+
+def _row(
+    store: Store, spec: RunSpec, role: Role, execs: Sequence[RunRecord], alpha: float
+) -> RunRow:
+    head: dict[str, Any] = {
+        "label": run_label(spec),
+        "speculation": speculation_label(spec),
+        "role": role,
+        "method": spec.speculation.method,
+        "k": spec.speculation.k,
+        "load": spec.load.label,
+        "load_value": load_value(spec),
+        "fingerprint": spec.fingerprint,
+        "run_id": execs[0].run_id if execs else None,
+        "run_ids": tuple(r.run_id for r in execs),
+    }
+    if not execs:
+        return RunRow(**head)
+    res = run_results(store, execs[0].run_id)
+    samples = store.samples(execs[0].run_id)
+    acc, s = res.acceptance, res.summary
+    rates: tuple[float, ...] = ()
+    if acc.valid and acc.drafts and acc.accepted_per_pos:
+        rates = tuple(a / acc.drafts for a in acc.accepted_per_pos)
+    return RunRow(
+        **head,
+        summary=s,
+        acceptance=acc,
+        acceptance_rate=acc.acceptance_rate,
+        mean_accepted_length=acc.mean_accepted_length,
+        failure_rate=s.errored / s.samples if s.samples else None,
+        quality=quality_of(samples, alpha),
+        position_rates=rates,
+        tpots_s=tuple(t for x in samples if x.status == "ok" and (t := tpot(x)) is not None),
+    )
+
+
+def _with_retention(rows: Sequence[RunRow]) -> list[RunRow]:
+    out = []
+    for row in rows:
+        base = next((b for b in rows if b.role == "baseline" and b.load == row.load), None)
+        retention = None
+        if (
+            row.role == "candidate"
+            and base is not None
+            and base.quality is not None
+            and row.quality is not None
+            and base.quality.pass_rate
+            and row.quality.pass_rate is not None
+        ):
+            retention = row.quality.pass_rate / base.quality.pass_rate
+        out.append(row.model_copy(update={"retention": retention}))
+    return out
+
+
+def health_of(reason: Reason) -> Health:
+    """Did this gate look at real data? ``vacuous``: it could not have failed; ``no data``: it
+    had nothing to judge (no scorer, no figure, no run); ``reported only``: information that never
+    decides; ``rule broken``: a validity rule failed."""
+    if reason.status == "vacuous":
+        return "vacuous"
+    if reason.status == "info":
+        return "reported only"
+    if reason.status == "invalid":
+        return "rule broken"
+    if reason.gate in ("runs", "quality.signal") or reason.message.startswith(NO_DATA):
+        return "no data"
+    return "decided on data"
+
+
+def _supplement(store: Store, v: PairVerdict) -> tuple[SupplementSample, ...]:
+    out = [
+        SupplementSample(
+            kind="discordant",
+            sample_id=d.sample_id,
+            position=first_divergence([ord(c) for c in d.base_text], [ord(c) for c in d.cand_text]),
+            base_text=d.base_text,
+            cand_text=d.cand_text,
+            base_outcome=d.base_outcome,
+            cand_outcome=d.cand_outcome,
+        )
+        for d in v.supplement
+    ]
+    ident = v.reason("identity")
+    divergences: dict[str, int] = dict(ident.data.get("divergences", {})) if ident else {}
+    if divergences and v.baseline_run_ids and v.candidate_run_ids:
+        base = {s.sample_id: s for s in store.samples(v.baseline_run_ids[0])}
+        cand = {s.sample_id: s for s in store.samples(v.candidate_run_ids[0])}
+        for sid, pos in sorted(divergences.items()):
+            b, c = base.get(sid), cand.get(sid)
+            out.append(
+                SupplementSample(
+                    kind="divergent",
+                    sample_id=sid,
+                    position=int(pos),
+                    base_text=b.text if b else "",
+                    cand_text=c.text if c else "",
+                    base_outcome=b.status if b else "missing",
+                    cand_outcome=c.status if c else "missing",
+                )
+            )
+    return tuple(out)
+
+
+def _pair(store: Store, v: PairVerdict, base: RunSpec, cand: RunSpec) -> PairView:
+    dec = v.reason("speed.decomposition")
+    ni = v.reason("quality.noninferiority")
+    drop = None
+    if ni is not None and all(ni.data.get(k) is not None for k in ("drop", "lower", "upper")):
+        drop = QualityDrop(
+            drop=float(ni.data["drop"]),
+            lower=float(ni.data["lower"]),
+            upper=float(ni.data["upper"]),
+            margin=float(ni.data["margin"]),
+            status=ni.status,
+        )
+    return PairView(
+        baseline_label=run_label(base),
+        candidate_label=run_label(cand),
+        speculation=speculation_label(cand),
+        method=cand.speculation.method,
+        k=cand.speculation.k,
+        load_value=load_value(cand),
+        verdict=v,
+        health=tuple(
+            GateHealth(gate=r.gate, status=r.status, health=health_of(r), message=r.message)
+            for r in v.reasons
+        ),
+        decomposition=Decomposition(
+            speedup=float(dec.data["speedup"]),
+            mal=float(dec.data["mal"]),
+            step_cost=float(dec.data["step_cost"]),
+        )
+        if dec is not None
+        else None,
+        quality_drop=drop,
+        supplement=_supplement(store, v),
+    )
+
+
+def _sort_key(row: RunRow) -> tuple[int, str, int, str]:
+    return (row.role != "baseline", row.method, row.k or 0, row.speculation)
+
+
+def _stage(
+    store: Store,
+    stage: str,
+    specs: Sequence[tuple[RunSpec, Role]],
+    pairs: Sequence[tuple[PairVerdict, RunSpec, RunSpec]],
+    runs: Sequence[RunRecord],
+    alpha: float,
+    pinned: dict[str, RunRecord] | None = None,
+) -> StageReport:
+    """``pinned`` maps a fingerprint to the one execution to show (``compare`` semantics)."""
+    loads = list(dict.fromkeys(s.load.label for s, _ in specs))
+    rows = []
+    manifests: dict[str, RunManifest] = {}
+    for spec, role in specs:
+        execs = _completed(runs, spec.fingerprint)
+        first = (pinned or {}).get(spec.fingerprint)
+        if first is not None and first.status == "completed":
+            execs = [first, *(r for r in execs if r.run_id != first.run_id)]
+        rows.append(_row(store, spec, role, execs, alpha))
+        for r in execs:
+            manifests.setdefault(
+                r.run_id,
+                RunManifest(
+                    run_id=r.run_id,
+                    label=run_label(r.spec),
+                    fingerprint=r.fingerprint,
+                    repeat=r.repeat,
+                    status=r.status,
+                    spec=r.spec.model_dump(mode="json"),
+                    manifest=r.manifest,
+                ),
+            )
+    rows.sort(key=lambda r: (loads.index(r.load), *_sort_key(r)))
+    first_spec = specs[0][0]
+    return StageReport(
+        stage=stage,
+        suite=str(first_spec.suite),
+        engine=first_spec.engine.kind,
+        model=first_spec.model.family,
+        quantization=first_spec.quantization,
+        loads=tuple(loads),
+        rows=tuple(_with_retention(rows)),
+        pairs=tuple(_pair(store, v, b, c) for v, b, c in pairs),
+        manifests=tuple(manifests.values()),
+    )
+
+
+def campaign_report(store: Store, plan: Plan, source: str = "") -> ReportData:
+    """The report of a campaign: every planned run and pair, stage by stage, in plan order."""
+    gates = plan.campaign.gates
+    verdicts = campaign_verdicts(store, plan)
+    runs = store.list_runs()
+    baselines = {p.baseline.fingerprint for p in plan.pairs}
+    stages = []
+    for stage in dict.fromkeys(s.stage for s in plan.runs):
+        specs: list[tuple[RunSpec, Role]] = [
+            (
+                s,
+                "baseline"
+                if s.fingerprint in baselines or s.speculation.method == "none"
+                else "candidate",
+            )
+            for s in plan.runs
+            if s.stage == stage
+        ]
+        pairs = [
+            (v, p.baseline, p.candidate)
+            for v, p in zip(verdicts, plan.pairs, strict=True)
+            if p.candidate.stage == stage
+        ]
+        stages.append(_stage(store, stage, specs, pairs, runs, gates.alpha))
+    return ReportData(
+        title=f"specverdict report: campaign {plan.campaign.name}",
+        source=source or plan.campaign.name,
+        campaign=plan.campaign.name,
+        specverdict_version=__version__,
+        gates=gates,
+        stages=tuple(stages),
+    )
+
+
+def runs_report(store: Store, run_ids: Sequence[str], gates: Gates | None = None) -> ReportData:
+    """The report of stored runs: the first is the baseline, each other one a candidate judged
+    against it as ``specverdict compare`` would; sections follow the candidates' stages."""
+    if len(run_ids) < 2:
+        raise ValueError("give a baseline run id and at least one candidate run id")
+    gates = gates or Gates()
+    base, *cands = (store.get_run(i) for i in run_ids)
+    runs = store.list_runs()
+    stages = []
+    for stage in dict.fromkeys(c.spec.stage for c in cands):
+        mine = [c for c in cands if c.spec.stage == stage]
+        specs: list[tuple[RunSpec, Role]] = [(base.spec, "baseline")]
+        specs += [(c.spec, "candidate") for c in mine if c.fingerprint != base.fingerprint]
+        pinned = {base.fingerprint: base, **{c.fingerprint: c for c in mine}}
+        pairs = [(compare_runs(store, base, c, gates), base.spec, c.spec) for c in mine]
+        stages.append(_stage(store, stage, specs, pairs, runs, gates.alpha, pinned))
+    names = sorted({r.spec.campaign for r in (base, *cands)})
+    return ReportData(
+        title=f"specverdict report: runs {', '.join(run_ids)}",
+        source=" ".join(run_ids),
+        campaign=", ".join(names),
+        specverdict_version=__version__,
+        gates=gates,
+        stages=tuple(stages),
+    )
