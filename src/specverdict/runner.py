@@ -71,6 +71,7 @@ def request_payload(
     }
     if s.seed is not None:
         body["seed"] = s.seed
+    body.update(sample.request_fields())  # e.g. the stop sequences of a function body
     if sample.endpoint == "chat":
         return "/v1/chat/completions", {**body, "messages": list(sample.messages or ())}
     return "/v1/completions", {**body, "prompt": sample.prompt}
@@ -105,14 +106,12 @@ class Runner:
         request_timeout_s: float = 600.0,
         runs_dir: Path | None = None,
         progress: Progress | None = None,
-        score_workers: int = 2,
     ) -> None:
         """``runs_dir``: where each run's folder (engine log) goes; None keeps no engine log
         beyond the tail stored in the manifest."""
         self.store = store
         self.runs_dir = runs_dir
         self.progress = progress
-        self.score_workers = score_workers
         self.log = log
         self.clock = clock
         self.request_timeout_s = request_timeout_s
@@ -351,19 +350,21 @@ class Runner:
             for r in self.store.samples(run_id)
             if r.status == "ok" and r.score is None and r.sample_id in by_id
         ]
-
-        def one(record: SampleRecord) -> bool:
-            calls = record.extra.get("tool_calls", [])
-            score = suite.score(by_id[record.sample_id], record.text, calls)
-            if score is None:
-                return False
-            self._writer.submit(
-                self.store.add_score, record.run_id, record.sample_id, record.attempt, score
-            ).result()
-            return True
-
-        with ThreadPoolExecutor(self.score_workers, thread_name_prefix="scorer") as pool:
-            return sum(pool.map(one, todo))
+        scored = 0
+        # Batches keep memory bounded and let a killed runner lose at most one batch of scores.
+        for start in range(0, len(todo), 64):
+            batch = todo[start : start + 64]
+            scores = suite.score_batch(
+                [(by_id[r.sample_id], r.text, r.extra.get("tool_calls", [])) for r in batch]
+            )
+            for record, score in zip(batch, scores, strict=True):
+                if score is None:
+                    continue
+                self._writer.submit(
+                    self.store.add_score, record.run_id, record.sample_id, record.attempt, score
+                ).result()
+                scored += 1
+        return scored
 
     async def _poll(
         self,

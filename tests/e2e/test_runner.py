@@ -186,7 +186,7 @@ def test_kill_9_mid_run_loses_nothing_finished_and_resume_completes(tmp_path: Pa
         )
     )
     db = tmp_path / "runs.db"
-    cmd = [sys.executable, "-m", "specverdict", "run", str(campaign), "--db", str(db)]
+    cmd = [sys.executable, "-m", "specverdict", "run", str(campaign), "--db", str(db), "--force"]
     proc = subprocess.Popen(
         cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
     )

@@ -40,7 +40,7 @@ def measured(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     campaign = root / "campaign.yaml"
     campaign.write_text(CAMPAIGN)
     db = root / "runs.db"
-    proc = cli("run", str(campaign), "--db", str(db))
+    proc = cli("run", str(campaign), "--db", str(db), "--force")
     assert proc.returncode == 0, proc.stderr
     return campaign, db
 

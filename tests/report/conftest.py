@@ -35,8 +35,6 @@ gates: {alpha: 0.05, margin: 0.1, min_speedup: 1.05}
 """
 
 
-
-
 def cli(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "specverdict", *args],
@@ -69,7 +67,7 @@ def measured(tmp_path_factory: pytest.TempPathFactory) -> Measured:
     campaign = root / "campaign.yaml"
     campaign.write_text(CAMPAIGN)
     db = root / "runs.db"
-    proc = cli("run", str(campaign), "--db", str(db))
+    proc = cli("run", str(campaign), "--db", str(db), "--force")
     assert proc.returncode == 0, proc.stderr
     scored_db = root / "scored.db"
     src, dst = sqlite3.connect(db), sqlite3.connect(scored_db)

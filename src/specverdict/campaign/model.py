@@ -86,6 +86,13 @@ class Candidate(Strict):
     params: dict[str, ParamValue] = Field(
         default_factory=dict, description="method parameters passed to the engine as they are"
     )
+    expected_acceptance: float | None = Field(
+        default=None,
+        gt=0.0,
+        le=1.0,
+        description="the acceptance rate this candidate is known to reach here (from an earlier "
+        "run, not a vendor claim); a run far below it gets a triage",
+    )
 
     @field_validator("k")
     @classmethod
@@ -199,6 +206,42 @@ class Gates(Strict):
     )
 
 
+class LoaderAuditSection(Strict):
+    checkpoint: str | None = Field(
+        default=None, description="target checkpoint directory to inventory (safetensors)"
+    )
+    draft_checkpoint: str | None = Field(
+        default=None, description="draft or MTP checkpoint directory to inventory"
+    )
+    loaded_names: str | None = Field(
+        default=None,
+        description="a file listing the parameter names the engine loaded (vLLM, SGLang); the "
+        "reference engine is asked for its /debug/load_report instead",
+    )
+
+
+class OverridesAuditSection(Strict):
+    manifest: str = Field(description="YAML: path -> sha256, or path -> {contains: marker}")
+    via: str | None = Field(
+        default=None, description="command prefix to read the files, e.g. 'docker exec vllm-0'"
+    )
+    root: str | None = Field(default=None, description="directory the manifest's paths are in")
+
+
+class Audits(Strict):
+    loader: LoaderAuditSection | None = None
+    overrides: OverridesAuditSection | None = None
+
+
+class Claim(Strict):
+    """An external claim, checked by ``specverdict expect``; never a target or an expectation."""
+
+    source: str = Field(min_length=1)
+    method: Method
+    k: int = Field(ge=1)
+    speedup: float = Field(gt=0.0)
+
+
 def _stage_name(v: str) -> str:
     if not STAGE_PATTERN.match(v):
         raise ValueError("a stage is function, repository, agent, prose or side:<name>")
@@ -215,12 +258,17 @@ class Campaign(Strict):
     quantization: str = Field(
         min_length=1, description="target weight quantization, e.g. bf16, fp8, nvfp4"
     )
-    baseline: Baseline = Baseline()
+    baseline: Baseline | None = Field(
+        default=Baseline(),
+        description="the no-speculation baseline; null leaves candidates unpaired (no verdicts)",
+    )
     candidates: list[Candidate] = Field(min_length=1)
     stages: dict[StageName, StageSection] = Field(min_length=1)
     sampling: Sampling = Sampling()
     load: Load = Load()
     gates: Gates = Gates()
+    audits: Audits = Audits()
+    claims: list[Claim] = Field(default_factory=list)
 
     @field_validator("candidates")
     @classmethod

@@ -77,7 +77,7 @@ def build_plan(campaign: Campaign) -> Plan:
     sampling = SamplingRef(
         temperature=s.temperature, top_p=s.top_p, max_tokens=s.max_tokens, seed=s.seed
     )
-    specs: list[Speculation] = [Speculation()]
+    specs: list[Speculation] = [Speculation()] if campaign.baseline is not None else []
     seen: set[Speculation] = set(specs)
     for cand in campaign.candidates:
         for sp in speculations(cand):
@@ -104,6 +104,8 @@ def build_plan(campaign: Campaign) -> Plan:
                 for sp in specs
             ]
             runs.extend(group)
+            if campaign.baseline is None:
+                continue
             for run in group[1:]:
                 check_pair(group[0], run)
                 pairs.append(Pair(baseline=group[0], candidate=run))

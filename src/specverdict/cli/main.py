@@ -11,11 +11,15 @@ import sys
 import click
 
 from specverdict import __version__
+from specverdict.cli.audit import audit
+from specverdict.cli.checklist import checklist
 from specverdict.cli.demo import demo
+from specverdict.cli.expect import expect
 from specverdict.cli.report import report
 from specverdict.cli.resample import resample
 from specverdict.cli.run import run
 from specverdict.cli.runs import runs
+from specverdict.cli.suites import suites
 from specverdict.cli.validate import validate
 from specverdict.cli.verdict import compare, verdict
 from specverdict.errors import SpecverdictError
@@ -38,6 +42,10 @@ cli.add_command(verdict)
 cli.add_command(compare)
 cli.add_command(resample)
 cli.add_command(report)
+cli.add_command(audit)
+cli.add_command(expect)
+cli.add_command(checklist)
+cli.add_command(suites)
 
 
 def main() -> None:

@@ -8,6 +8,8 @@ import click
 from rich.console import Console
 
 from specverdict.campaign import build_plan, load_campaign
+from specverdict.checklist import blocking, evaluate
+from specverdict.cli.checklist import checklist_table
 from specverdict.cli.progress import progress_for
 from specverdict.cli.runs import DB_OPTION, summary_table
 from specverdict.results import run_results
@@ -22,7 +24,10 @@ from specverdict.store import SQLiteStore
     "--only", help="run one stage or speculation (e.g. function, mtp, 'mtp k=2') and its baselines"
 )
 @click.option("--resume", "resume_id", metavar="RUN_ID", help="finish this stored run only")
-def run(campaign: Path, db: Path, only: str | None, resume_id: str | None) -> None:
+@click.option(
+    "--force", is_flag=True, help="run even when a checklist item is missing (figures for study)"
+)
+def run(campaign: Path, db: Path, only: str | None, resume_id: str | None, force: bool) -> None:
     """Run a campaign: baseline and candidates, each sample stored as it completes.
 
     An interrupted run of the same fingerprint is resumed: only its missing samples are sent.
@@ -32,6 +37,15 @@ def run(campaign: Path, db: Path, only: str | None, resume_id: str | None) -> No
     plan = build_plan(load_campaign(campaign))
     store = SQLiteStore(db)
     console = Console()
+    items = evaluate(plan, store)
+    missing = blocking(items)
+    if missing and not force:
+        console.print(checklist_table(items))
+        raise click.UsageError(
+            f"{campaign}: checklist item(s) missing: "
+            + "; ".join(f"{i.name} ({i.why})" for i in missing)
+            + ". Fix the campaign, or pass --force to measure anyway"
+        )
     runner = Runner(
         store,
         log=lambda m: console.print(m, highlight=False),

@@ -1,5 +1,14 @@
-"""Sandboxed execution of untrusted code (interface in ``base``)."""
+"""Sandboxed execution of untrusted code (interface in ``base``, implementation in ``local``)."""
 
 from specverdict.sandbox.base import ExecResult, Execution, Limits, Outcome, Sandbox
+from specverdict.sandbox.local import LocalSandbox, SandboxUnavailableError
 
-__all__ = ["ExecResult", "Execution", "Limits", "Outcome", "Sandbox"]
+__all__ = [
+    "ExecResult",
+    "Execution",
+    "Limits",
+    "LocalSandbox",
+    "Outcome",
+    "Sandbox",
+    "SandboxUnavailableError",
+]

@@ -21,7 +21,9 @@ Outcome = Literal[
 
 @dataclass(frozen=True, slots=True)
 class Limits:
-    """Per-execution limits. Memory is the address space (RLIMIT_AS)."""
+    """Per-execution limits. Memory is the address space (RLIMIT_AS). ``disk_mb`` bounds all
+    files the program writes in its directory (a tmpfs of that size in ``namespaces`` mode;
+    only ``file_size_mb`` per file holds in the weaker mode)."""
 
     wall_s: float = 10.0
     cpu_s: int = 10
@@ -30,16 +32,22 @@ class Limits:
     file_size_mb: int = 16
     open_files: int = 64
     output_bytes: int = 1 << 20  # per stream; the rest is dropped and ``truncated`` set
+    disk_mb: int = 64
 
 
 @dataclass(frozen=True, slots=True)
 class Execution:
-    """A program to run as ``__main__`` in a fresh temporary directory, with extra files."""
+    """A program to run as ``__main__`` in a fresh temporary directory, with extra files.
+
+    ``allow_subprocess`` lets the program fork, spawn and exec (refused, as a violation, by
+    default); the sandbox's process limits and clean-up still hold, but a program it execs runs
+    without the audit hook."""
 
     program: str
     files: Mapping[str, str] = field(default_factory=dict)
     stdin: str = ""
     limits: Limits = field(default_factory=Limits)
+    allow_subprocess: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,18 +18,31 @@ from specverdict.store.records import Score
 
 
 class Sample(BaseModel):
+    """One request to send. ``stop`` sequences go into the request body (``request_fields``);
+    ``task_id`` names the dataset task the sample asks (the same for a task's completion and
+    chat samples)."""
+
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     id: str
     endpoint: Literal["completions", "chat"]
     prompt: str | None = None
     messages: tuple[dict[str, Any], ...] | None = None
+    stop: tuple[str, ...] = ()
+    task_id: str | None = None
+
+    def request_fields(self) -> dict[str, Any]:
+        """Request body fields this sample adds to the run's sampling settings."""
+        return {"stop": list(self.stop)} if self.stop else {}
 
 
 class Suite(ABC):
     name: str
     version: int
     stage: str
+    #: where the samples come from, and under which licence (shown by ``suites show``)
+    source: str = "written for specverdict"
+    licence: str = "Apache-2.0, as specverdict"
 
     @abstractmethod
     def samples(self) -> list[Sample]:
@@ -41,6 +54,13 @@ class Suite(ABC):
         """Judge one answered output; None when the suite has no scorer (then its stage has no
         quality signal, and no verdict can rest on quality)."""
         return None
+
+    def score_batch(
+        self, items: Sequence[tuple[Sample, str, Sequence[dict[str, Any]]]]
+    ) -> list[Score | None]:
+        """Judge several ``(sample, text, tool_calls)`` outputs, in order. Suites that run code
+        run them concurrently; the default judges them one by one with ``score``."""
+        return [self.score(sample, text, calls) for sample, text, calls in items]
 
     def select(self, selection: Samples) -> list[Sample]:
         """Apply a campaign's sample selection; unknown ids are an error naming them."""

@@ -7,8 +7,17 @@ from collections.abc import Callable
 
 from specverdict.suites.base import Suite
 from specverdict.suites.builtin import BuiltinCode
+from specverdict.suites.evalplus import HumanEvalPlus, HumanEvalPlusChat, MbppPlus
+from specverdict.suites.humaneval import HumanEval, HumanEvalChat
 
-_REGISTRY: dict[str, Callable[[], Suite]] = {"builtin-code@1": BuiltinCode}
+_REGISTRY: dict[str, Callable[[], Suite]] = {
+    "builtin-code@1": BuiltinCode,
+    "humaneval@1": HumanEval,
+    "humaneval-chat@1": HumanEvalChat,
+    "humaneval-plus@1": HumanEvalPlus,
+    "humaneval-plus-chat@1": HumanEvalPlusChat,
+    "mbpp-plus@1": MbppPlus,
+}
 
 
 def known_suites() -> list[str]:

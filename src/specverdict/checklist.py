@@ -1,0 +1,154 @@
+"""The pre-flight checklist: what must hold before a campaign's figures can decide anything.
+
+Each item is ``ok``, ``missing`` (the campaign cannot support a decision: ``specverdict run``
+refuses to start without ``--force``) or ``unknown`` (cannot be told before running, or a
+safeguard that is advised but not required), with why. The items follow the procedure: a stage
+chosen; a baseline of the same engine and quantization (and, once run, stored); the stage's
+quality observable; acceptance recordable on this engine; a rule that keeps quality drops out of
+production; completion and agent workloads not mixed; external claims checked, never used as
+expectations; loader and override audits configured.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from specverdict.campaign.plan import Plan
+from specverdict.store.base import Store
+from specverdict.suites import Suite, get_suite
+
+Status = Literal["ok", "missing", "unknown"]
+
+
+@dataclass(frozen=True)
+class Item:
+    name: str
+    status: Status
+    why: str
+
+
+def has_scorer(suite: Suite) -> bool:
+    return type(suite).score is not Suite.score
+
+
+def evaluate(plan: Plan, store: Store | None = None) -> list[Item]:
+    c = plan.campaign
+    items: list[Item] = []
+    stages = sorted(c.stages)
+    items.append(Item("stage chosen", "ok", f"stages: {', '.join(stages)}; each judged alone"))
+
+    if c.baseline is None:
+        items.append(
+            Item("baseline", "missing", "the campaign has no baseline (baseline: null): no pairs")
+        )
+    else:
+        done: set[str] = set()
+        if store is not None:
+            done = {r.fingerprint for r in store.list_runs() if r.status == "completed"}
+        base_specs = {p.baseline.fingerprint: p.baseline for p in plan.pairs}
+        stored = [f for f in base_specs if f in done]
+        same = f"same engine ({c.engine.kind}) and quantization ({c.quantization}) by construction"
+        if base_specs and len(stored) == len(base_specs):
+            items.append(Item("baseline", "ok", f"{len(stored)} baseline run(s) stored; {same}"))
+        else:
+            items.append(
+                Item(
+                    "baseline",
+                    "unknown",
+                    f"{len(stored)} of {len(base_specs)} baseline run(s) stored yet (a run "
+                    f"measures them first); {same}",
+                )
+            )
+
+    unscored, mixed = [], []
+    for stage, section in c.stages.items():
+        try:
+            suite = get_suite(section.suite)
+        except KeyError:
+            unscored.append(f"{stage} ({section.suite}: unknown suite)")
+            continue
+        if not has_scorer(suite):
+            unscored.append(f"{stage} ({section.suite} has no scorer)")
+        if not stage.startswith("side:") and suite.stage != stage:
+            mixed.append(f"stage {stage} runs {section.suite}, a {suite.stage} suite")
+    items.append(
+        Item(
+            "quality observable",
+            "missing" if unscored else "ok",
+            "no quality breakdown for: " + "; ".join(unscored)
+            if unscored
+            else "every stage's suite scores its outputs with a failure breakdown",
+        )
+    )
+
+    if c.engine.kind == "openai":
+        items.append(
+            Item(
+                "acceptance recordable",
+                "missing",
+                "a generic OpenAI-compatible server exposes no acceptance: use the engine's own "
+                "kind (vllm, sglang, trtllm, llamacpp)",
+            )
+        )
+    elif c.engine.kind == "reference":
+        items.append(Item("acceptance recordable", "ok", "per-request metrics and counters"))
+    else:
+        items.append(
+            Item(
+                "acceptance recordable",
+                "unknown",
+                f"{c.engine.kind}: the source is probed at the start of each run and recorded; "
+                "runs without one are reported without acceptance",
+            )
+        )
+
+    g = c.gates
+    explicit = "gates" in c.model_fields_set
+    items.append(
+        Item(
+            "quality drops kept out",
+            "ok",
+            f"{'' if explicit else 'default '}gates: non-inferiority margin {100 * g.margin:g} pp "
+            f"at alpha {g.alpha:g}; a significant drop rejects however fast",
+        )
+    )
+    items.append(
+        Item(
+            "workloads not mixed",
+            "missing" if mixed else "ok",
+            "; ".join(mixed) if mixed else "one suite per stage, each of its own stage's kind",
+        )
+    )
+    items.append(
+        Item(
+            "claims are not expectations",
+            "ok",
+            f"{len(c.claims)} external claim(s), checked by `specverdict expect`, never targets"
+            if c.claims
+            else "no external claims in the campaign",
+        )
+    )
+    audits = []
+    if c.audits.loader is not None or c.engine.kind == "reference":
+        audits.append("loader")
+    if c.audits.overrides is not None:
+        audits.append("overrides")
+    items.append(
+        Item(
+            "audits configured",
+            "ok" if len(audits) == 2 else "unknown",
+            f"configured: {', '.join(audits) or 'none'}"
+            + (
+                ""
+                if len(audits) == 2
+                else "; unaudited paths can fail silently (a skipped "
+                "draft tensor, overrides lost with a container)"
+            ),
+        )
+    )
+    return items
+
+
+def blocking(items: list[Item]) -> list[Item]:
+    return [i for i in items if i.status == "missing"]

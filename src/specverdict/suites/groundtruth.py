@@ -1,0 +1,245 @@
+"""Expected outputs: the reference solution run in the sandbox, once, and cached on disk.
+
+For each task: base inputs are taken as given or recorded from the dataset's ``check``; extra
+inputs are taken as given (EvalPlus) or amplified; then one sandboxed run of the reference on
+all of them gives the expected outputs and the reference's time per input. A base input the
+reference fails on is an error (the dataset or the harness is broken); an extra input it fails
+on, runs longer than ``plus_cap_s`` on, or answers wrongly by the task's oracle, is dropped.
+At most ``count`` extra inputs are kept, in generation order.
+
+Cache: one JSON file per task under ``<cache>/groundtruth/<key>/``, where the key names the
+suite family and version, the amplifier's seed, input count and version, and the format; the
+file name carries a digest of the task itself (reference, inputs, oracle). Writes are atomic (write, then rename), so concurrent builders at
+worst do the work twice. Building many tasks uses ``Sandbox.run_many``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tempfile
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from specverdict.sandbox import Execution, Sandbox
+from specverdict.suites.amplify import AMPLIFIER_VERSION, AmplifyConfig, amplify
+from specverdict.suites.harness import (
+    HarnessReport,
+    call_execution,
+    parse_report,
+    record_execution,
+)
+from specverdict.suites.oracles import is_right
+from specverdict.suites.settings import cache_root
+from specverdict.suites.task import Args, Case, FunctionTask, GroundTruth
+from specverdict.suites.values import encode
+
+GROUNDTRUTH_FORMAT = 1
+
+
+class GroundTruthError(RuntimeError):
+    """The reference solution could not produce the base outputs (a dataset or harness bug)."""
+
+
+@dataclass(frozen=True, slots=True)
+class BuildPolicy:
+    """Limits for running the reference: per base input, per extra input, and per task."""
+
+    base_cap_s: float = 10.0
+    plus_cap_s: float = 0.5
+    budget_s: float = 10.0
+    given_budget_s: float = 60.0
+    max_output_chars: int = 4000
+    record_seed: int = 0
+
+
+def _safe(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]", "_", name)
+
+
+def truth_directory(
+    family: str, amplify_config: AmplifyConfig | None, cache_dir: Path | None = None
+) -> Path:
+    """Where a suite family's ground truth is cached (see the module docstring)."""
+    c = amplify_config
+    extra = "given" if c is None else f"seed{c.seed}-n{c.count}"
+    key = f"{family}-{extra}-amp{AMPLIFIER_VERSION}-fmt{GROUNDTRUTH_FORMAT}"
+    return (cache_dir or cache_root()) / "groundtruth" / _safe(key)
+
+
+def truth_path(directory: Path, task: FunctionTask) -> Path:
+    return directory / f"{_safe(task.task_id)}-{task.digest()}.json"
+
+
+class TruthStore:
+    """Ground truth for one suite family: in memory, then on disk, then built in the sandbox."""
+
+    def __init__(
+        self,
+        sandbox: Sandbox,
+        family: str,
+        amplify_config: AmplifyConfig | None,
+        cache_dir: Path | None = None,
+        policy: BuildPolicy | None = None,
+        workers: int = 2,
+    ) -> None:
+        self.sandbox = sandbox
+        self.amplify_config = amplify_config
+        self.policy = policy or BuildPolicy()
+        self.workers = workers
+        self.directory = truth_directory(family, amplify_config, cache_dir)
+        self._memory: dict[str, GroundTruth] = {}
+        self._lock = threading.Lock()
+        self._task_locks: dict[str, threading.Lock] = {}
+
+    def path(self, task: FunctionTask) -> Path:
+        return truth_path(self.directory, task)
+
+    def get(self, task: FunctionTask) -> GroundTruth:
+        """The task's ground truth, built on first use."""
+        with self._lock:
+            lock = self._task_locks.setdefault(task.task_id, threading.Lock())
+        with lock:
+            found = self._memory.get(task.task_id) or self._load(task)
+            if found is None:
+                found = self.build([task])[task.task_id]
+            self._memory[task.task_id] = found
+            return found
+
+    def _load(self, task: FunctionTask) -> GroundTruth | None:
+        try:
+            obj = json.loads(self.path(task).read_text())
+            return GroundTruth.from_json(obj)
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+
+    def _save(self, task: FunctionTask, truth: GroundTruth) -> None:
+        self.directory.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=self.directory, suffix=".tmp")
+        with os.fdopen(fd, "w") as f:
+            json.dump(truth.to_json(), f, separators=(",", ":"))
+        os.replace(tmp, self.path(task))
+
+    def missing(self, tasks: Sequence[FunctionTask]) -> list[FunctionTask]:
+        return [t for t in tasks if t.task_id not in self._memory and not self.path(t).exists()]
+
+    def build(self, tasks: Sequence[FunctionTask]) -> dict[str, GroundTruth]:
+        """Build (and cache) the ground truth of ``tasks``, running the sandbox concurrently."""
+        seeds = self._base_inputs(tasks)
+        extras: dict[str, list[Args]] = {}
+        for task in tasks:
+            if task.plus_inputs is not None:
+                extras[task.task_id] = list(task.plus_inputs)
+            elif self.amplify_config is not None:
+                extras[task.task_id] = amplify(
+                    task.task_id, seeds[task.task_id], self.amplify_config, task.contract
+                )
+            else:
+                extras[task.task_id] = []
+        executions = [self._reference_run(t, seeds[t.task_id], extras[t.task_id]) for t in tasks]
+        built: dict[str, GroundTruth] = {}
+        for task, result in zip(
+            tasks, self.sandbox.run_many(executions, self.workers), strict=True
+        ):
+            report = parse_report(result)
+            truth = self._truth(task, seeds[task.task_id], extras[task.task_id], report)
+            self._save(task, truth)
+            self._memory[task.task_id] = truth
+            built[task.task_id] = truth
+        return built
+
+    def _reference_run(self, task: FunctionTask, base: list[Args], extra: list[Args]) -> Execution:
+        """One run of the reference on base then extra inputs. Given extra inputs (EvalPlus)
+        get the base inputs' time limit and a longer budget: they are data, not guesses."""
+        p = self.policy
+        given = task.plus_inputs is not None
+        plus_cap = p.base_cap_s if given else p.plus_cap_s
+        budget = p.given_budget_s if given else p.budget_s
+        return call_execution(
+            task.reference,
+            task.entry_point,
+            [*base, *extra],
+            [p.base_cap_s] * len(base) + [plus_cap] * len(extra),
+            stop_on_timeout=False,
+            budget_s=budget,
+            wall_cap_s=budget + p.base_cap_s + 5.0,
+            output_bytes=64 << 20,
+        )
+
+    def _base_inputs(self, tasks: Sequence[FunctionTask]) -> dict[str, list[Args]]:
+        seeds = {t.task_id: list(t.base_inputs) for t in tasks if t.base_inputs is not None}
+        to_record = [t for t in tasks if t.base_inputs is None]
+        if not to_record:
+            return seeds
+        executions = []
+        for t in to_record:
+            if t.record_source is None:
+                raise GroundTruthError(f"{t.task_id}: neither base inputs nor a check to record")
+            executions.append(
+                record_execution(t.record_source, t.entry_point, self.policy.record_seed)
+            )
+        for task, result in zip(
+            to_record, self.sandbox.run_many(executions, self.workers), strict=True
+        ):
+            report = parse_report(result)
+            if report.stage != "ran" or not report.records:
+                raise GroundTruthError(
+                    f"{task.task_id}: recording its check's inputs failed: "
+                    f"{report.stage} {report.error_type or ''} {report.detail or result.stderr[-300:]}"
+                )
+            unique: dict[str, Args] = {}
+            for args in report.records:
+                unique.setdefault(json.dumps(encode(list(args))), args)
+            seeds[task.task_id] = list(unique.values())
+        return seeds
+
+    def _truth(
+        self, task: FunctionTask, base: list[Args], extra: list[Args], report: HarnessReport
+    ) -> GroundTruth:
+        if report.stage != "ran":
+            raise GroundTruthError(
+                f"{task.task_id}: the reference did not run: {report.stage} "
+                f"{report.error_type or ''} {report.detail or report.execution.stderr[-300:]}"
+            )
+        results = report.results
+        base_cases: list[Case] = []
+        for i, args in enumerate(base):
+            r = results[i] if i < len(results) else None
+            if r is None or r.status != "ok" or not self._usable(task, args, r.value, None):
+                why = (
+                    "no result"
+                    if r is None
+                    else f"{r.status} {r.error_type or ''} {r.detail or ''}"
+                )
+                raise GroundTruthError(f"{task.task_id}: the reference fails base input {i}: {why}")
+            base_cases.append(Case(args, r.value, r.seconds))
+        plus_cases: list[Case] = []
+        count = (
+            self.amplify_config.count if task.plus_inputs is None and self.amplify_config else None
+        )
+        for j, args in enumerate(extra):
+            r = results[len(base) + j] if len(base) + j < len(results) else None
+            limit = self.policy.max_output_chars
+            if r is None or r.status != "ok" or not self._usable(task, args, r.value, limit):
+                continue
+            if count is not None and len(plus_cases) >= count:
+                break
+            plus_cases.append(Case(args, r.value, r.seconds))
+        return GroundTruth(
+            task.task_id, tuple(base_cases), tuple(plus_cases), len(extra) - len(plus_cases)
+        )
+
+    @staticmethod
+    def _usable(task: FunctionTask, args: Args, value: Any, max_chars: int | None) -> bool:
+        """The reference's output is usable: serializable, not huge, and right by the oracle."""
+        try:
+            text = json.dumps(encode(value))
+        except ValueError:
+            return False
+        if max_chars is not None and len(text) > max_chars:
+            return False
+        return is_right(task.compare, task.oracle, task.atol, args, value, value)

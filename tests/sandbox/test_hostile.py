@@ -1,0 +1,409 @@
+"""Hostile programs: each gets its expected outcome, this process survives, nothing leaks.
+
+Every test runs in both isolation modes (``sandbox`` fixture), and the fixture fails the test
+when any process of the sandbox other than its zygote is still alive afterwards.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import secrets
+import socket
+import time
+
+import pytest
+
+from specverdict.sandbox import Execution, LocalSandbox, SandboxUnavailableError
+from tests.sandbox.conftest import SMALL, wait_until_gone
+
+
+def run(sb: LocalSandbox, program: str, allow_subprocess: bool = False, **limits: object):
+    return sb.run(
+        Execution(
+            program,
+            limits=dataclasses.replace(SMALL, **limits),  # type: ignore[arg-type]
+            allow_subprocess=allow_subprocess,
+        )
+    )
+
+
+# -- processes ------------------------------------------------------------------------------
+def test_fork_is_a_violation_by_default(sandbox: LocalSandbox) -> None:
+    r = run(sandbox, "import os\nwhile True:\n    os.fork()\n")
+    assert r.outcome == "sandbox_violation"
+    assert r.detail == "starting a process (os.fork)"
+
+
+@pytest.mark.parametrize(
+    "program",
+    [
+        "import subprocess\nsubprocess.run(['true'])\n",
+        "import os\nos.system('true')\n",
+        "import os\nos.execv('/bin/true', ['true'])\n",
+        # The private helper behind subprocess, called directly.
+        "import _posixsubprocess\n_posixsubprocess.fork_exec()\n",
+    ],
+)
+def test_starting_processes_is_a_violation_by_default(sandbox: LocalSandbox, program: str) -> None:
+    r = run(sandbox, program)
+    assert r.outcome == "sandbox_violation"
+    assert r.detail is not None and r.detail.startswith("starting a process")
+
+
+def test_fork_bomb_is_stopped_and_cleaned_up(sandbox: LocalSandbox) -> None:
+    program = (
+        "import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass\n"
+    )
+    start = time.monotonic()
+    r = run(sandbox, program, allow_subprocess=True, wall_s=1.0)
+    assert r.outcome == "timeout"
+    assert time.monotonic() - start < 1.0 + 4.0
+
+
+def test_process_limit_binds(namespaces_sandbox: LocalSandbox) -> None:
+    # Children sleep, so each one holds a slot; the program itself is one of the 8.
+    program = (
+        "import os, time\nn = 0\nfor i in range(100):\n    try:\n        pid = os.fork()\n"
+        "    except BlockingIOError:\n        break\n    if pid == 0:\n        time.sleep(30)\n"
+        "        os._exit(0)\n    n += 1\nprint(n)\n"
+    )
+    r = run(namespaces_sandbox, program, allow_subprocess=True, nproc=8)
+    assert r.outcome == "passed", r.stderr
+    assert r.stdout == "7\n"
+
+
+@pytest.mark.parametrize(
+    "program",
+    [
+        # A grandchild in a new session, still sleeping when the program ends.
+        "import os, time\nif os.fork() == 0:\n    os.setsid()\n    if os.fork() == 0:\n"
+        "        time.sleep(60)\n    os._exit(0)\nprint('done')\n",
+        # A detached interpreter with a marker on its command line.
+        "import subprocess, sys\nsubprocess.Popen([sys.executable, '-c', "
+        "'import time; time.sleep(60)', 'MARKER'], start_new_session=True,\n"
+        "    stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)\n"
+        "print('done')\n",
+    ],
+    ids=["double-fork-setsid", "detached-popen"],
+)
+def test_daemons_do_not_outlive_the_program(sandbox: LocalSandbox, program: str) -> None:
+    marker = f"sbx-daemon-{secrets.token_hex(6)}"
+    r = run(sandbox, program.replace("MARKER", marker), allow_subprocess=True)
+    assert r.outcome == "passed", r.stderr
+    assert r.stdout == "done\n"
+    assert wait_until_gone(marker) == []
+
+
+def test_daemons_do_not_outlive_a_timeout(sandbox: LocalSandbox) -> None:
+    marker = f"sbx-daemon-{secrets.token_hex(6)}"
+    program = (
+        "import subprocess, sys, time\nsubprocess.Popen([sys.executable, '-c', "
+        f"'import time; time.sleep(60)', '{marker}'], start_new_session=True)\n"
+        "time.sleep(60)\n"
+    )
+    r = run(sandbox, program, allow_subprocess=True, wall_s=1.0)
+    assert r.outcome == "timeout"
+    assert wait_until_gone(marker) == []
+
+
+# -- time and memory ------------------------------------------------------------------------
+def test_busy_loop_hits_the_cpu_or_wall_limit(sandbox: LocalSandbox) -> None:
+    start = time.monotonic()
+    r = run(sandbox, "while True:\n    pass\n", cpu_s=1, wall_s=3.0)
+    assert r.outcome == "timeout"
+    assert time.monotonic() - start < 3.0 + 4.0
+
+
+def test_sleeping_program_hits_the_wall_limit(sandbox: LocalSandbox) -> None:
+    r = run(sandbox, "import time\ntime.sleep(60)\n", wall_s=0.5)
+    assert r.outcome == "timeout"
+    assert r.detail == "wall clock limit 0.5 s"
+    assert 0.5 <= r.wall_s < 4.0
+
+
+@pytest.mark.parametrize(
+    "program",
+    [
+        "x = bytearray(4 << 30)\n",
+        "blocks = []\nwhile True:\n    blocks.append(bytearray(1 << 20))\n",
+    ],
+    ids=["at-once", "gradual"],
+)
+def test_memory_bomb_is_oom(sandbox: LocalSandbox, program: str) -> None:
+    r = run(sandbox, program, address_space_mb=256)
+    assert r.outcome == "oom"
+    assert r.detail == "MemoryError"
+
+
+def test_recursion_limit_is_an_error(sandbox: LocalSandbox) -> None:
+    r = run(sandbox, "def f():\n    return f()\nf()\n")
+    assert r.outcome == "error"
+    assert r.detail == "RecursionError"
+
+
+def test_c_stack_overflow_is_killed_by_sigsegv(sandbox: LocalSandbox) -> None:
+    program = (
+        "import sys\nsys.setrecursionlimit(10**7)\nnested = []\nfor _ in range(10**5):\n"
+        "    nested = [nested]\nrepr(nested)\n"
+    )
+    r = run(sandbox, program, wall_s=5.0)
+    assert r.outcome == "killed"
+    assert r.detail == "SIGSEGV"
+
+
+# -- files ----------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "program",
+    [
+        "open(TARGET, 'w').write('x')\n",
+        "import os\nos.close(os.open(TARGET, os.O_CREAT | os.O_WRONLY))\n",
+        "import pathlib\npathlib.Path(TARGET).write_text('x')\n",
+        "import os\nos.symlink(TARGET, 'link')\nopen('link', 'w').write('x')\n",
+        "import os\nopen('mine', 'w').write('x')\nos.rename('mine', TARGET)\n",
+        "import shutil\nopen('mine', 'w').write('x')\nshutil.copy('mine', TARGET)\n",
+        "import os\nos.mkdir(TARGET)\n",
+        "import os\nos.chdir('/tmp')\nopen(os.path.basename(TARGET), 'w').write('x')\n",
+    ],
+    ids=["open", "os.open", "pathlib", "symlink", "rename", "copy", "mkdir", "chdir-relative"],
+)
+def test_writing_outside_the_directory_is_a_violation(sandbox: LocalSandbox, program: str) -> None:
+    # /tmp is world-writable: the kernel would let the sandbox uid write there.
+    target = f"/tmp/sbx-outside-{secrets.token_hex(6)}"
+    try:
+        r = run(sandbox, program.replace("TARGET", repr(target)))
+        assert r.outcome == "sandbox_violation", r.stderr
+        assert target in (r.detail or "")
+        assert not os.path.lexists(target)
+    finally:
+        if os.path.isdir(target):
+            os.rmdir(target)
+        elif os.path.lexists(target):
+            os.unlink(target)
+
+
+def test_kernel_keeps_unaudited_writes_out_of_shared_directories(
+    namespaces_sandbox: LocalSandbox,
+) -> None:
+    # os.open with dir_fd raises an "open" event without the directory: the hook resolves the
+    # name against the working directory and lets it pass. The read-only covers stop it.
+    name = f"sbx-dirfd-{secrets.token_hex(6)}"
+    program = (
+        "import os\nfor d in ('/tmp', '/var/tmp', '/dev/shm'):\n    try:\n"
+        f"        os.open({name!r}, os.O_CREAT | os.O_WRONLY, dir_fd=os.open(d, os.O_RDONLY))\n"
+        "        print(d, 'written')\n    except OSError as e:\n        print(d, e.strerror)\n"
+        "print(os.listdir('/tmp'))\n"
+    )
+    r = run(namespaces_sandbox, program)
+    assert r.outcome == "passed", r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[:3] == [f"{d} Read-only file system" for d in ("/tmp", "/var/tmp", "/dev/shm")]
+    # Only the path to the execution's own directory exists in its /tmp.
+    assert lines[3] == repr([os.path.basename(namespaces_sandbox.directory)])
+    for d in ("/tmp", "/var/tmp", "/dev/shm"):
+        assert not os.path.exists(os.path.join(d, name))
+
+
+def test_files_written_inside_are_fine_and_bounded(sandbox: LocalSandbox) -> None:
+    program = (
+        "import os, tempfile\nopen('a.txt', 'w').write('x')\nos.mkdir('d')\n"
+        "os.rename('a.txt', 'd/b.txt')\nwith tempfile.NamedTemporaryFile() as f:\n"
+        "    f.write(b'y')\nopen('big', 'wb').write(b'z' * (2 << 20))\n"
+    )
+    r = run(sandbox, program, file_size_mb=1)
+    assert r.outcome == "error"
+    assert "File too large" in r.stderr
+    assert r.violations == ()
+
+
+# -- network --------------------------------------------------------------------------------
+def test_no_connection_reaches_a_local_listener(sandbox: LocalSandbox) -> None:
+    with (
+        socket.socket(socket.AF_INET, socket.SOCK_STREAM) as tcp,
+        socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as udp,
+    ):
+        tcp.bind(("127.0.0.1", 0))
+        tcp.listen()
+        udp.bind(("127.0.0.1", 0))
+        tcp_port, udp_port = tcp.getsockname()[1], udp.getsockname()[1]
+        program = (
+            "import socket\nfor attempt in range(2):\n    try:\n"
+            f"        socket.socket().connect(('127.0.0.1', {tcp_port}))\n"
+            "    except OSError as e:\n        print(type(e).__name__)\n"
+            "u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)\n"
+            f"u.sendto(b'x', ('127.0.0.1', {udp_port}))\n"
+        )
+        r = run(sandbox, program)
+        assert r.outcome == "sandbox_violation"
+        assert r.detail == f"network access (socket.connect ('127.0.0.1', {tcp_port}))"
+        assert any("socket.sendto" in v for v in r.violations)
+        tcp.settimeout(0.3)
+        with pytest.raises(TimeoutError):
+            tcp.accept()
+        udp.settimeout(0.3)
+        with pytest.raises(TimeoutError):
+            udp.recv(16)
+
+
+def test_name_resolution_is_a_violation(sandbox: LocalSandbox) -> None:
+    r = run(sandbox, "import urllib.request\nurllib.request.urlopen('http://example.com')\n")
+    assert r.outcome == "sandbox_violation"
+    assert r.detail is not None and r.detail.startswith("socket.getaddrinfo")
+
+
+def test_kernel_gives_no_network_and_no_other_processes(
+    namespaces_sandbox: LocalSandbox,
+) -> None:
+    program = (
+        "import os\nnet = open('/proc/net/dev').read().splitlines()[2:]\n"
+        "print(sorted(line.split(':')[0].strip() for line in net))\n"
+        "print(sorted(int(p) for p in os.listdir('/proc') if p.isdigit()))\n"
+        "print(os.getpid(), os.getppid())\n"
+    )
+    r = run(namespaces_sandbox, program)
+    assert r.outcome == "passed", r.stderr
+    assert r.stdout.splitlines() == ["['lo']", "[1, 2]", "2 1"]
+
+
+# -- signals --------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "program",
+    [
+        "import os, signal\nos.kill(os.getppid(), signal.SIGKILL)\n",
+        "import os, signal\nos.killpg(os.getpgid(0), signal.SIGKILL)\n",
+        "import os, signal\nos.kill(-1, signal.SIGKILL)\n",
+        "import os, signal\nos.kill(TEST_PID, signal.SIGKILL)\n",
+        "import os, signal\nos.kill(TEST_PID, signal.SIGTERM)\n",
+        "import os, signal\nsignal.pidfd_send_signal(os.pidfd_open(os.getppid()), signal.SIGKILL)\n",
+    ],
+    ids=["parent", "process-group", "everyone", "test-process-kill", "test-process-term", "pidfd"],
+)
+def test_killing_others_is_a_violation(sandbox: LocalSandbox, program: str) -> None:
+    r = run(sandbox, program.replace("TEST_PID", str(os.getpid())))
+    assert r.outcome == "sandbox_violation"
+    assert r.detail is not None and r.detail.startswith(("os.kill", "os.pidfd_open"))
+    # The sandbox still works (and this process is still here to check).
+    assert run(sandbox, "print('alive')\n").stdout == "alive\n"
+
+
+def test_killing_itself_is_killed(sandbox: LocalSandbox) -> None:
+    r = run(sandbox, "import os, signal\nos.kill(os.getpid(), signal.SIGUSR1)\n")
+    assert r.outcome == "killed"
+    assert r.detail == "SIGUSR1"
+
+
+# -- the caller's secrets -------------------------------------------------------------------
+def test_parent_environment_is_invisible(mode_name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    secret = f"sbx-secret-{secrets.token_hex(8)}"
+    monkeypatch.setenv("SPECVERDICT_SANDBOX_SECRET", secret)
+    try:
+        sb = LocalSandbox(mode=mode_name)  # type: ignore[arg-type]
+    except SandboxUnavailableError as exc:
+        pytest.skip(str(exc))
+    program = (
+        "import os\nprint(dict(os.environ))\n"
+        "for pid in ['self', '1', str(os.getppid())] + os.listdir('/proc'):\n"
+        "    try:\n        print(open(f'/proc/{pid}/environ', 'rb').read())\n"
+        "    except Exception as e:\n        print(pid, type(e).__name__)\n"
+    )
+    with sb:
+        r = run(sb, program)
+        assert wait_until_gone(sb.directory, exclude=(sb.zygote_pid,)) == []
+    assert secret not in r.stdout + r.stderr
+    assert "SPECVERDICT_SANDBOX_SECRET" not in r.stdout
+    assert "'HOME': " in r.stdout  # the program did run and print its environment
+
+
+@pytest.fixture(params=["namespaces", "subreaper"])
+def mode_name(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+# -- output ---------------------------------------------------------------------------------
+@pytest.mark.parametrize("stream", ["stdout", "stderr"])
+def test_gigabytes_of_output_are_capped(sandbox: LocalSandbox, stream: str) -> None:
+    program = f"import sys\nchunk = 'x' * 65536\nwhile True:\n    sys.{stream}.write(chunk)\n"
+    start = time.monotonic()
+    r = run(sandbox, program, output_bytes=64 * 1024, wall_s=10.0)
+    assert time.monotonic() - start < 5.0
+    assert r.truncated
+    kept = r.stdout if stream == "stdout" else r.stderr
+    assert len(kept.encode()) <= 64 * 1024
+    assert kept.startswith("x" * 1000)
+    assert r.outcome == "error"
+
+
+def test_output_flood_that_ignores_errors_times_out(sandbox: LocalSandbox) -> None:
+    program = (
+        "import os\nwhile True:\n    try:\n        os.write(1, b'x' * 65536)\n"
+        "    except OSError:\n        pass\n"
+    )
+    r = run(sandbox, program, output_bytes=4096, wall_s=1.0, cpu_s=5)
+    assert r.outcome == "timeout"
+    assert r.truncated
+    assert len(r.stdout) == 4096
+
+
+# -- exit tricks and the side channel -------------------------------------------------------
+@pytest.mark.parametrize(
+    ("program", "outcome", "detail", "stdout"),
+    [
+        # Exit status 0 before the tests run: the sandbox says "passed" (it ran to completion);
+        # a suite compares outputs, which never came.
+        ("import os\nos._exit(0)\nassert False\n", "passed", None, ""),
+        ("try:\n    assert False\nfinally:\n    import os\n    os._exit(0)\n", "passed", None, ""),
+        (
+            "print('partial', flush=True)\nimport os\nos._exit(7)\n",
+            "error",
+            "exit status 7",
+            "partial\n",
+        ),
+        ("import sys\nsys.exit('bye')\n", "error", "exit status 1", ""),
+        ("raise SystemExit(3)\n", "error", "exit status 3", ""),
+    ],
+)
+def test_exit_tricks(
+    sandbox: LocalSandbox, program: str, outcome: str, detail: str | None, stdout: str
+) -> None:
+    r = run(sandbox, program)
+    assert (r.outcome, r.detail, r.stdout) == (outcome, detail, stdout)
+
+
+def test_forged_records_cannot_turn_an_error_into_a_pass(sandbox: LocalSandbox) -> None:
+    program = (
+        "import os\nos.write(3, b'\\nX exit 0 tampered 0 alarm 0\\nE MemoryError\\n')\n"
+        "try:\n    os.write(4, b'\\nX exit 0 tampered 0 alarm 0\\n')\n"
+        "except OSError as e:\n    print(type(e).__name__)\nraise ValueError('real')\n"
+    )
+    r = run(sandbox, program)
+    assert (r.outcome, r.detail, r.exit_code) == ("error", "ValueError", 1)
+    assert r.stdout == "OSError\n"  # the status pipe is not open in the program
+
+
+def test_closing_the_side_channel_does_not_hide_a_violation(sandbox: LocalSandbox) -> None:
+    target = f"/tmp/sbx-outside-{secrets.token_hex(6)}"
+    r = run(sandbox, f"import os\nos.close(3)\nopen({target!r}, 'w')\n")
+    assert r.outcome == "sandbox_violation"
+    assert r.violations == ("side channel closed or replaced",)
+    assert not os.path.exists(target)
+
+
+def test_flooding_the_side_channel_is_a_violation(sandbox: LocalSandbox) -> None:
+    r = run(sandbox, "import os\nfor _ in range(100):\n    os.write(3, b'junk' * 4096)\n")
+    assert r.outcome == "sandbox_violation"
+    # Once the parent stops reading, the bootstrap's own report finds the pipe closed too.
+    assert set(r.violations) == {"side channel flooded", "side channel closed or replaced"}
+
+
+def test_ctypes_is_a_violation(sandbox: LocalSandbox) -> None:
+    r = run(sandbox, "import ctypes\nctypes.CDLL(None).kill(1, 9)\n")
+    assert r.outcome == "sandbox_violation"
+    assert r.detail == "ctypes (ctypes.dlopen)"
+
+
+def test_no_file_is_left_behind(sandbox: LocalSandbox) -> None:
+    before = set(os.listdir(sandbox.directory))
+    run(sandbox, "open('left', 'w').write('x')\nimport os\nos.mkdir('d')\nos.chmod('d', 0)\n")
+    assert set(os.listdir(sandbox.directory)) == before
+    assert os.listdir(os.path.join(sandbox.directory, "work")) == []
+    assert os.listdir(os.path.join(sandbox.directory, "runs")) == []

@@ -1,0 +1,29 @@
+"""Fixtures for the suite tests: the project's sandbox and a HumanEval suite whose ground-truth
+cache lives in a temporary directory for the whole session (built once, shared by the tests)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from specverdict.sandbox import LocalSandbox, Sandbox, SandboxUnavailableError
+from specverdict.suites.humaneval import HumanEval
+
+
+@pytest.fixture(scope="session")
+def sandbox() -> Sandbox:
+    try:
+        return LocalSandbox()
+    except SandboxUnavailableError as exc:
+        pytest.skip(f"no sandbox here: {exc}")
+
+
+@pytest.fixture(scope="session")
+def suite_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("suite-cache")
+
+
+@pytest.fixture(scope="session")
+def humaneval(sandbox: Sandbox, suite_cache: Path) -> HumanEval:
+    return HumanEval(sandbox=sandbox, cache_dir=suite_cache)

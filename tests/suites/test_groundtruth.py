@@ -1,0 +1,111 @@
+"""Ground truth: the reference run in the sandbox once, cached on disk by suite version and
+seed, and reused by later suites without touching the sandbox."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from specverdict.sandbox import ExecResult, Execution, Sandbox
+from specverdict.suites.amplify import AmplifyConfig
+from specverdict.suites.groundtruth import (
+    BuildPolicy,
+    GroundTruthError,
+    TruthStore,
+    truth_directory,
+)
+from specverdict.suites.humaneval import HumanEval
+from specverdict.suites.task import FunctionTask
+
+SQUARE = FunctionTask(
+    task_id="t/square",
+    prompt="def square(x):\n",
+    entry_point="square",
+    reference="def square(x):\n    return x * x\n",
+    base_inputs=((2,), (-3,), (10,)),
+)
+
+
+class Counting(Sandbox):
+    isolation = "counting wrapper"
+
+    def __init__(self, inner: Sandbox) -> None:
+        self.inner = inner
+        self.runs = 0
+
+    def run(self, execution: Execution) -> ExecResult:
+        self.runs += 1
+        return self.inner.run(execution)
+
+    def run_many(self, executions: Sequence[Execution], workers: int = 2) -> list[ExecResult]:
+        self.runs += len(executions)
+        return self.inner.run_many(executions, workers)
+
+
+def test_built_once_then_read_from_disk(sandbox: Sandbox, tmp_path: Path) -> None:
+    counting = Counting(sandbox)
+    store = TruthStore(counting, "fam-v1", AmplifyConfig(seed=0, count=20), tmp_path)
+    truth = store.get(SQUARE)
+    assert counting.runs == 1
+    assert [c.expected for c in truth.base] == [4, 9, 100]
+    assert all(c.expected == c.args[0] ** 2 for c in truth.plus)
+    assert 0 < len(truth.plus) <= 20
+    assert store.path(SQUARE).exists()
+    again = TruthStore(counting, "fam-v1", AmplifyConfig(seed=0, count=20), tmp_path)
+    assert again.get(SQUARE) == truth
+    assert counting.runs == 1  # read from disk
+    other_seed = TruthStore(counting, "fam-v1", AmplifyConfig(seed=1, count=20), tmp_path)
+    assert other_seed.directory != store.directory
+    assert [c.args for c in other_seed.get(SQUARE).plus] != [c.args for c in truth.plus]
+    assert counting.runs == 2
+
+
+def test_cache_key_names_family_seed_and_versions(tmp_path: Path) -> None:
+    path = truth_directory("humaneval-v1", AmplifyConfig(seed=7), tmp_path)
+    assert path.parent == tmp_path / "groundtruth"
+    assert path.name.startswith("humaneval-v1-seed7-n100-amp")
+    assert truth_directory("x-v1", None, tmp_path).name.startswith("x-v1-given-")
+
+
+def test_a_reference_failing_a_base_input_is_an_error(sandbox: Sandbox, tmp_path: Path) -> None:
+    broken = FunctionTask(
+        task_id="t/broken",
+        prompt="",
+        entry_point="inv",
+        reference="def inv(x):\n    return 1 / x\n",
+        base_inputs=((1,), (0,)),
+    )
+    store = TruthStore(sandbox, "fam-v1", None, tmp_path)
+    with pytest.raises(GroundTruthError, match="base input 1"):
+        store.get(broken)
+
+
+def test_extra_inputs_the_reference_fails_on_are_dropped(sandbox: Sandbox, tmp_path: Path) -> None:
+    task = FunctionTask(
+        task_id="t/inv",
+        prompt="",
+        entry_point="inv",
+        reference="def inv(x):\n    if x == 7:\n        while True: pass\n    return 1 / x\n",
+        base_inputs=((1,), (2,)),
+        plus_inputs=((0,), (4,), (7,), (5,)),
+    )
+    policy = BuildPolicy(base_cap_s=1.0)
+    truth = TruthStore(sandbox, "fam-v1", None, tmp_path, policy=policy).get(task)
+    assert [c.args for c in truth.plus] == [(4,), (5,)]
+    assert truth.dropped == 2
+
+
+def test_recorded_inputs_are_deterministic(sandbox: Sandbox, tmp_path: Path) -> None:
+    first = HumanEval(sandbox=sandbox, cache_dir=tmp_path / "a").prepare(["HumanEval/53"])
+    second = HumanEval(sandbox=sandbox, cache_dir=tmp_path / "b").prepare(["HumanEval/53"])
+    base = first["HumanEval/53"].base
+    assert len(base) > 50  # five literal calls and a hundred random ones (deduplicated)
+    assert [(c.args, c.expected) for c in base] == [
+        (c.args, c.expected) for c in second["HumanEval/53"].base
+    ]
+    assert all(c.expected == c.args[0] + c.args[1] for c in base)
+    files = list((tmp_path / "a").rglob("HumanEval_53-*.json"))
+    assert len(files) == 1 and json.loads(files[0].read_text())["task_id"] == "HumanEval/53"

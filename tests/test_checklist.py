@@ -1,0 +1,76 @@
+"""The pre-flight checklist: its items from a campaign and the registry, and `run` refusing."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from specverdict.campaign import build_plan, parse_campaign
+from specverdict.checklist import blocking, evaluate
+
+CAMPAIGN = """\
+name: checklist
+engine: {{kind: {kind}{base}}}
+model: {{family: f, served_name: m}}
+quantization: bf16
+{baseline}candidates:
+  - {{method: mtp, k: 2}}
+stages:
+  function: {{suite: {suite}}}
+"""
+
+
+def items(
+    kind: str = "reference", suite: str = "humaneval@1", baseline: str = ""
+) -> dict[str, tuple[str, str]]:
+    base = ", base_url: 'http://127.0.0.1:9'" if kind != "reference" else ""
+    text = CAMPAIGN.format(kind=kind, base=base, suite=suite, baseline=baseline)
+    plan = build_plan(parse_campaign(text, Path("c.yaml")))
+    return {i.name: (i.status, i.why) for i in evaluate(plan)}
+
+
+def test_a_scored_reference_campaign_has_nothing_missing() -> None:
+    got = items()
+    assert {k: v[0] for k, v in got.items() if v[0] == "missing"} == {}
+    assert got["baseline"][0] == "unknown"  # defined, not yet stored
+    assert got["audits configured"][0] == "unknown"  # overrides not configured
+
+
+def test_missing_items() -> None:
+    assert items(baseline="baseline: null\n")["baseline"][0] == "missing"
+    unscored = items(suite="builtin-code@1")["quality observable"]
+    assert unscored[0] == "missing" and "builtin-code@1 has no scorer" in unscored[1]
+    assert items(kind="openai")["acceptance recordable"][0] == "missing"
+    assert items(kind="vllm")["acceptance recordable"][0] == "unknown"
+
+
+def test_run_refuses_a_missing_item_unless_forced(tmp_path: Path) -> None:
+    campaign = tmp_path / "c.yaml"
+    campaign.write_text(
+        CAMPAIGN.format(kind="reference", base="", suite="builtin-code@1", baseline="")
+    )
+    db = str(tmp_path / "runs.db")
+    proc = subprocess.run(
+        [sys.executable, "-m", "specverdict", "run", str(campaign), "--db", db],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert proc.returncode == 2
+    (line,) = proc.stderr.strip().splitlines()
+    assert "checklist item(s) missing: quality observable" in line and "--force" in line
+    listed = subprocess.run(
+        [sys.executable, "-m", "specverdict", "checklist", str(campaign), "--db", db, "--json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert listed.returncode == 1
+    assert {i["name"] for i in json.loads(listed.stdout) if i["status"] == "missing"} == {
+        "quality observable"
+    }
+    assert blocking([]) == []
