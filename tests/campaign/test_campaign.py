@@ -158,7 +158,7 @@ def test_validate_command_exit_codes(tmp_path: Path) -> None:
     ok = run_cli("validate", str(DEMO), "--json")
     assert ok.returncode == 0, ok.stderr
     assert '"executions": 5' in ok.stdout
-    assert '"requests": 80' in ok.stdout  # 5 runs x 16 samples of builtin-code@1
+    assert '"requests": 80' in ok.stdout  # 5 runs x the first 16 samples of humaneval@1
     bad = tmp_path / "bad.yaml"
     bad.write_text(BASE.replace("quantization: fp8", "quantisation: fp8"))
     res = run_cli("validate", str(bad))
@@ -167,11 +167,11 @@ def test_validate_command_exit_codes(tmp_path: Path) -> None:
         f"specverdict: error: {bad}:1: quantization: Field required (and 1 more)"
     ]
     typo = tmp_path / "typo.yaml"
-    typo.write_text(DEMO.read_text().replace("builtin-code@1", "builtin-cod@1"))
+    typo.write_text(DEMO.read_text().replace("humaneval@1", "humaneva@1"))
     res = run_cli("validate", str(typo))
     assert res.returncode == 2
     assert (
-        "stages.function.suite: unknown suite 'builtin-cod@1'; did you mean builtin-code@1?"
+        "stages.function.suite: unknown suite 'humaneva@1'; did you mean humaneval@1?"
         in res.stderr
     )
     missing = run_cli("validate", str(tmp_path / "nope.yaml"))
