@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -241,3 +242,74 @@ def test_greedy_identity_reports_first_divergence(specs: dict[str, RunSpec]) -> 
     assert ident is not None
     assert ident.message.startswith("19 of 20 greedy outputs identical")
     assert ident.data["divergences"] == {"s003": 16}
+
+
+def acc(rate: float) -> AcceptanceSummary:
+    return AcceptanceSummary(
+        source="per-request", valid=True, drafts=100, draft_tokens=300, accepted=300 * rate
+    )
+
+
+def test_collapsed_acceptance_with_identical_outputs_points_at_the_draft_path(
+    specs: dict[str, RunSpec],
+) -> None:
+    n = 40
+    base = arm(specs["none"], samples("b", noisy(n, 0.02, 1), text="same"))
+    runs = (
+        samples("c0", noisy(n, 0.01, 2), text="same"),
+        samples("c1", noisy(n, 0.01, 3), text="same"),
+    )
+    audit = {"audits": {"loader": {"findings": ["draft: 4 dense_mlp tensors were not loaded"]}}}
+    cand = Arm(
+        spec=specs["mtp"],
+        run_ids=("c0", "c1"),
+        samples=runs,
+        acceptance=acc(0.6),
+        acceptances=(acc(0.6), acc(0.1)),
+        manifests=({}, audit),
+    )
+    v = judge_pair(base, cand, GATES)
+    triage = v.reason("triage")
+    assert triage is not None
+    assert triage.message.startswith("run c1: acceptance 0.100 against 0.600 of run c0")
+    assert "suspect the draft path" in triage.message
+    assert "draft: 4 dense_mlp tensors were not loaded" in triage.message
+    # a steady acceptance raises nothing; an expectation from the campaign is a reference too
+    steady = Arm(
+        spec=specs["mtp"],
+        run_ids=("c0",),
+        samples=runs[:1],
+        acceptance=acc(0.3),
+        acceptances=(acc(0.3),),
+    )
+    assert judge_pair(base, steady, GATES).reason("triage") is None
+    low = judge_pair(base, steady, GATES, expected_acceptance=0.6).reason("triage")
+    assert low is not None and "the campaign's expected_acceptance" in low.message
+
+
+def test_an_override_that_vanished_between_runs_invalidates(specs: dict[str, RunSpec]) -> None:
+    n = 40
+    base = arm(specs["none"], samples("b", noisy(n, 0.02, 1)))
+
+    def overrides(status: str) -> dict[str, Any]:
+        return {
+            "audits": {
+                "overrides": {
+                    "entries": [{"path": "/models/draft/head.safetensors", "status": status}]
+                }
+            }
+        }
+
+    cand = Arm(
+        spec=specs["mtp"],
+        run_ids=("c0", "c1"),
+        samples=(samples("c0", noisy(n, 0.01, 2)), samples("c1", noisy(n, 0.01, 3))),
+        acceptance=acc(0.5),
+        acceptances=(acc(0.5), acc(0.5)),
+        manifests=(overrides("ok"), overrides("missing")),
+    )
+    v = judge_pair(base, cand, GATES)
+    assert v.verdict == "INVALID"
+    assert v.reason("overrides").message.startswith(
+        "overrides drifted: /models/draft/head.safetensors"
+    )  # type: ignore[union-attr]

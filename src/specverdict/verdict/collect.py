@@ -7,9 +7,10 @@ still running, failed or interrupted are left out, so a verdict never rests on a
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from specverdict.campaign.model import Gates
-from specverdict.campaign.plan import Plan
+from specverdict.campaign.plan import Plan, speculations
 from specverdict.campaign.spec import RunSpec
 from specverdict.results import run_results
 from specverdict.store.base import Store
@@ -23,11 +24,14 @@ def arm_from_runs(store: Store, runs: Sequence[RunRecord]) -> Arm | None:
     done = sorted((r for r in runs if r.status == "completed"), key=lambda r: r.repeat)
     if not done:
         return None
+    acceptances = tuple(run_results(store, r.run_id).acceptance for r in done)
     return Arm(
         spec=done[0].spec,
         run_ids=tuple(r.run_id for r in done),
         samples=tuple(tuple(store.samples(r.run_id)) for r in done),
-        acceptance=run_results(store, done[0].run_id).acceptance,
+        acceptance=acceptances[0],
+        acceptances=acceptances,
+        manifests=tuple(r.manifest for r in done),
     )
 
 
@@ -39,6 +43,10 @@ def campaign_verdicts(store: Store, plan: Plan) -> list[PairVerdict]:
     """One verdict per planned pair (stage, load level, candidate), in plan order."""
     gates = plan.campaign.gates
     seed = plan.campaign.sampling.seed or 0
+    expected = {}
+    for cand in plan.campaign.candidates:
+        for sp in speculations(cand):
+            expected[sp] = cand.expected_acceptance
     out = []
     for pair in plan.pairs:
         out.append(
@@ -52,6 +60,7 @@ def campaign_verdicts(store: Store, plan: Plan) -> list[PairVerdict]:
                 load=pair.candidate.load.label,
                 baseline_label=pair.baseline.speculation.label,
                 candidate_label=pair.candidate.speculation.label,
+                expected_acceptance=expected.get(pair.candidate.speculation),
             )
         )
     return out
@@ -69,13 +78,28 @@ def compare_runs(
     base = arm_from_runs(store, [base_run, *repeats])
     if base is not None and base.run_ids[0] != base_run.run_id:
         # keep the named execution first: it is the one paired sample by sample
-        order = [base_run.run_id, *(i for i in base.run_ids if i != base_run.run_id)]
-        by_id = dict(zip(base.run_ids, base.samples, strict=True))
-        base = Arm(
-            spec=base.spec,
-            run_ids=tuple(order),
-            samples=tuple(by_id[i] for i in order),
-            acceptance=base.acceptance,
+        first = base.run_ids.index(base_run.run_id)
+        order = [first, *(i for i in range(len(base.run_ids)) if i != first)]
+        base = replace(
+            base,
+            run_ids=tuple(base.run_ids[i] for i in order),
+            samples=tuple(base.samples[i] for i in order),
+            acceptance=base.acceptances[first],
+            acceptances=tuple(base.acceptances[i] for i in order),
+            manifests=tuple(base.manifests[i] for i in order),
         )
     cand = arm_from_runs(store, [cand_run])
+    if cand is not None:  # earlier executions of the candidate's configuration, for triage
+        earlier = [
+            r
+            for r in store.list_runs()
+            if r.fingerprint == cand_run.fingerprint
+            and r.run_id != cand_run.run_id
+            and r.status == "completed"
+            and r.created_at < cand_run.created_at
+        ]
+        history = tuple(
+            (r.run_id, run_results(store, r.run_id).acceptance.acceptance_rate) for r in earlier
+        )
+        cand = replace(cand, history=history)
     return judge_pair(base, cand, gates or Gates(), cand_run.spec.sampling.seed or 0)

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -49,6 +50,10 @@ from specverdict.verdict.model import DiscordantSample, PairVerdict, Reason, Ver
 
 #: methods whose greedy outputs must equal the baseline's (exact verification)
 LOSSLESS_IDENTITY_FLOOR = 0.9
+#: acceptance below this share of a reference (an earlier run, the campaign's expectation) is
+#: a collapse worth a triage, when it is also at least TRIAGE_MIN_GAP below it
+TRIAGE_RATIO = 0.75
+TRIAGE_MIN_GAP = 0.05
 
 
 @dataclass(frozen=True)
@@ -60,6 +65,11 @@ class Arm:
     run_ids: tuple[str, ...]
     samples: tuple[tuple[SampleRecord, ...], ...]
     acceptance: AcceptanceSummary | None = None
+    #: per execution, in ``run_ids`` order: acceptance and run manifest (audits live there)
+    acceptances: tuple[AcceptanceSummary | None, ...] = ()
+    manifests: tuple[dict[str, Any], ...] = ()
+    #: earlier executions of the same fingerprint outside this arm: (run_id, acceptance rate)
+    history: tuple[tuple[str, float | None], ...] = ()
 
     @property
     def first(self) -> tuple[SampleRecord, ...]:
@@ -464,6 +474,85 @@ def _identity(base: Arm, cand: Arm) -> Reason | None:
     )
 
 
+def _audit_findings(manifests: Sequence[dict[str, Any]]) -> list[str]:
+    """One line per audit finding recorded in the runs' manifests."""
+    lines: list[str] = []
+    for m in manifests:
+        for name, audit in (m.get("audits") or {}).items():
+            if isinstance(audit, dict):
+                lines += [f"{name}: {line}" for line in audit.get("findings", [])]
+    return list(dict.fromkeys(lines))
+
+
+def _triage(cand: Arm, expected: float | None, identity: float | None) -> Reason | None:
+    """Acceptance that collapsed against an earlier run of the same configuration, or against
+    the campaign's expectation. With outputs still identical to the baseline's, the verifier is
+    fine and the drafts got worse: suspect the draft path (loader, patches, overrides) before
+    the checkpoint (the source document's costliest mistake was to blame the checkpoint)."""
+    series: list[tuple[str, float | None]] = list(cand.history)
+    for run_id, acc in zip(cand.run_ids, cand.acceptances, strict=False):
+        series.append((run_id, acc.acceptance_rate if acc is not None else None))
+    for i, (run_id, rate) in enumerate(series):
+        if rate is None:
+            continue
+        refs = [(r, x) for r, x in series[:i] if x is not None]
+        ref_name, ref = max(refs, key=lambda t: t[1]) if refs else ("", None)
+        if expected is not None and (ref is None or expected > ref):
+            ref_name, ref = "the campaign's expected_acceptance", expected
+        if ref is None or not (rate < TRIAGE_RATIO * ref and ref - rate >= TRIAGE_MIN_GAP):
+            continue
+        against = ref_name if ref_name.startswith("the ") else f"run {ref_name}"
+        msg = f"run {run_id}: acceptance {rate:.3f} against {ref:.3f} of {against}"
+        if identity is not None and identity >= 0.95:
+            msg += (
+                f"; greedy outputs still {100 * identity:.0f}% identical to the baseline's, so "
+                "the target verifies correctly: suspect the draft path (loader, patches, "
+                "overrides) before the checkpoint"
+            )
+        elif identity is not None:
+            msg += (
+                f"; greedy outputs only {100 * identity:.0f}% identical: the target's path "
+                "changed too (numerics, a lossy mode, a different model)"
+            )
+        else:
+            msg += "; suspect the draft path (loader, patches, overrides) before the checkpoint"
+        findings = _audit_findings(cand.manifests)
+        msg += (
+            "; audits: " + "; ".join(findings)
+            if findings
+            else "; no audit findings recorded (configure audits: loader and overrides)"
+        )
+        return Reason(
+            gate="triage",
+            status="info",
+            message=msg,
+            data={"run_id": run_id, "rate": rate, "reference": ref, "findings": findings},
+        )
+    return None
+
+
+def _drift(cand: Arm, base: Arm) -> Reason | None:
+    """An override recorded as present by one execution and absent by a later one."""
+    for arm in (base, cand):
+        seen: dict[str, str] = {}
+        for run_id, manifest in zip(arm.run_ids, arm.manifests, strict=False):
+            audit = (manifest.get("audits") or {}).get("overrides")
+            if not isinstance(audit, dict):
+                continue
+            for entry in audit.get("entries", []):
+                path, status = entry.get("path"), entry.get("status")
+                if path in seen and seen[path] == "ok" and status != "ok":
+                    return Reason(
+                        gate="overrides",
+                        status="invalid",
+                        message=f"overrides drifted: {path} was in place for an earlier run of "
+                        f"this configuration and is {status} for run {run_id}",
+                        data={"path": path, "run_id": run_id, "status": status},
+                    )
+                seen[str(path)] = str(status)
+    return None
+
+
 def judge_pair(
     base: Arm | None,
     cand: Arm | None,
@@ -475,8 +564,10 @@ def judge_pair(
     candidate_label: str = "",
     suite: str = "",
     load: str = "",
+    expected_acceptance: float | None = None,
 ) -> PairVerdict:
-    """Decide one pair. A missing arm (not run, or not completed) is ``INCONCLUSIVE``."""
+    """Decide one pair. A missing arm (not run, or not completed) is ``INCONCLUSIVE``.
+    ``expected_acceptance`` (the campaign's, for this candidate) feeds the triage only."""
     head = {
         "stage": stage or (cand.spec.stage if cand else ""),
         "suite": suite or (str(cand.spec.suite) if cand else ""),
@@ -505,6 +596,13 @@ def judge_pair(
     ident = _identity(base, cand)
     if ident is not None:
         reasons.append(ident)
+    drift = _drift(cand, base)
+    if drift is not None:
+        reasons.append(drift)
+    share = ident.data.get("share") if ident is not None else None
+    triage = _triage(cand, expected_acceptance, share if isinstance(share, float) else None)
+    if triage is not None:
+        reasons.append(triage)
     verdict: Verdict
     if any(r.status == "invalid" for r in reasons):
         verdict = "INVALID"
