@@ -6,6 +6,8 @@ Example::
         --speculative-config '{"method": "mtp", "num_speculative_tokens": 2}' \\
         --per-request-spec-decode-metrics summary
 
+    specverdict-reference export-hf DIR   # the target and draft as checkpoints vLLM loads
+
 An invalid flag or config exits with code 2 and one line naming it.
 """
 
@@ -13,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import NoReturn
@@ -20,9 +23,13 @@ from typing import NoReturn
 from pydantic import ValidationError
 
 from specverdict.reference.config import EngineConfig, SpeculativeConfig
+from specverdict.reference.device import PROFILES
+from specverdict.reference.model import MoESpec
+from specverdict.reference.quant import SCHEMES
 from specverdict.reference.weights import shipped
 
 PROG = "specverdict-reference"
+FAULT_ENV = "SPECVERDICT_REFERENCE_FAULT"
 
 
 class _Parser(argparse.ArgumentParser):
@@ -48,9 +55,34 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--speculative-config", help="JSON: method, num_speculative_tokens, model, ...")
     p.add_argument(
         "--quantization",
-        choices=["none"],
+        choices=list(SCHEMES),
+        default="none",
+        help="target weight quantization, simulated on the real format grids",
+    )
+    p.add_argument(
+        "--moe-experts",
+        type=int,
+        default=0,
+        help="serve the target as a mixture of this many experts (sparse upcycling; 0: dense)",
+    )
+    p.add_argument("--moe-top-k", type=int, default=2, help="experts routed per token")
+    p.add_argument("--max-num-seqs", type=int, default=256, help="requests per batched step")
+    p.add_argument(
+        "--device-model",
         default=None,
-        help="target weight quantization (unquantized only in this release)",
+        help=f"pace steps to a device time model: {', '.join(sorted(PROFILES))}",
+    )
+    p.add_argument(
+        "--override-dir",
+        help="files DIR/<target|draft|mtp>/<name> replace the checkpoints' files (a bind mount)",
+    )
+    p.add_argument(
+        "--fault",
+        action="append",
+        default=[f for f in os.environ.get(FAULT_ENV, "").split(",") if f],
+        metavar="draft-skip=GLOB",
+        help="inject a loader fault: draft/MTP tensors matching GLOB stay at init, silently "
+        f"(also from ${FAULT_ENV}, comma-separated: an environment that changes what loads)",
     )
     p.add_argument("--max-model-len", type=int, default=None)
     p.add_argument(
@@ -100,6 +132,20 @@ def build_config(args: argparse.Namespace) -> EngineConfig:
     if args.max_model_len is not None and args.max_model_len < 2:
         fail(f"--max-model-len {args.max_model_len}: expected at least 2")
     name = args.served_model_name or (args.model if args.model else "reference-target")
+    skip = None
+    for fault in args.fault:
+        kind, _, value = fault.partition("=")
+        if kind != "draft-skip" or not value:
+            fail(f"--fault {fault}: expected draft-skip=GLOB")
+        skip = value
+    if args.override_dir is not None and not Path(args.override_dir).is_dir():
+        fail(f"--override-dir {args.override_dir}: not a directory")
+    if args.device_model is not None and args.device_model not in PROFILES:
+        fail(f"--device-model {args.device_model}: expected one of {', '.join(sorted(PROFILES))}")
+    if args.moe_experts < 0 or (args.moe_experts and not 1 <= args.moe_top_k <= args.moe_experts):
+        fail(f"--moe-top-k {args.moe_top_k}: expected 1..--moe-experts ({args.moe_experts})")
+    if args.max_num_seqs < 1:
+        fail(f"--max-num-seqs {args.max_num_seqs}: expected at least 1")
     return EngineConfig(
         model_dir=model_dir,
         served_model_name=name,
@@ -107,10 +153,42 @@ def build_config(args: argparse.Namespace) -> EngineConfig:
         speculative=spec,
         per_request_spec_decode_metrics=args.per_request_spec_decode_metrics,
         seed=args.seed,
+        quantization=args.quantization,
+        moe=MoESpec(args.moe_experts, args.moe_top_k) if args.moe_experts else None,
+        max_num_seqs=args.max_num_seqs,
+        override_dir=Path(args.override_dir) if args.override_dir else None,
+        fault_draft_skip=skip,
+        device_model=args.device_model,
     )
 
 
+def export_parser() -> argparse.ArgumentParser:
+    p = _Parser(
+        prog=f"{PROG} export-hf",
+        description="Write the shipped target and draft as Hugging Face checkpoint folders "
+        "(DIR/target, DIR/draft: safetensors, tokenizer, chat template) and DIR/export.json.",
+    )
+    p.add_argument("dir", help="output directory (created; existing files are overwritten)")
+    return p
+
+
+def export_main(argv: list[str]) -> int:
+    from specverdict.reference.export import export_hf
+
+    args = export_parser().parse_args(argv)
+    try:
+        manifest = export_hf(Path(args.dir))
+    except (ValueError, OSError) as exc:
+        fail(f"export-hf: {exc}")
+    for name, entry in manifest["checkpoints"].items():
+        print(f"{name}: {Path(args.dir) / entry['path']} (head size {entry['head_size']})")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["export-hf"]:
+        return export_main(argv[1:])
     args = parser().parse_args(argv)
     config = build_config(args)
 
