@@ -29,7 +29,8 @@ class Item:
 
 
 def has_scorer(suite: Suite) -> bool:
-    return type(suite).score is not Suite.score
+    kind = type(suite)
+    return kind.score is not Suite.score or kind.score_records is not Suite.score_records
 
 
 def evaluate(plan: Plan, store: Store | None = None) -> list[Item]:

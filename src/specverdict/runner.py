@@ -31,11 +31,13 @@ from specverdict.engines.base import EngineAdapter
 from specverdict.engines.client import StreamedResponse, stream
 from specverdict.engines.launcher import LaunchedServer, free_port
 from specverdict.engines.registry import adapter_for
+from specverdict.episodes import run_episode
 from specverdict.errors import ConfigError, EngineStartError
 from specverdict.loadgen import poisson_offsets
 from specverdict.store.base import Store
 from specverdict.store.records import MetricsSnapshot, RunRecord, RunStatus, SampleRecord
 from specverdict.suites import Sample, Suite, get_suite
+from specverdict.suites.agent import AgentSuite
 
 Log = Callable[[str], None]
 
@@ -225,7 +227,7 @@ class Runner:
             self.store.update_run(run.run_id, manifest={"engine_pid": pid})
         base_url = engine.base_url or (server.base_url if server else "")
         try:
-            status, segment = asyncio.run(self._measure(run, spec, adapter, base_url, todo))
+            status, segment = asyncio.run(self._measure(run, spec, adapter, base_url, todo, suite))
         finally:
             if server is not None:
                 self.store.update_run(
@@ -251,6 +253,7 @@ class Runner:
         adapter: EngineAdapter,
         base_url: str,
         todo: list[Sample],
+        suite: Suite | None = None,
     ) -> tuple[RunStatus, dict[str, Any]]:
         rate = spec.load.request_rate
         conc = spec.load.concurrency or 1
@@ -282,18 +285,31 @@ class Runner:
                 await asyncio.sleep(max(0.0, send_at - (time.monotonic() - start)))
                 async with semaphore:
                     path, body = request_payload(spec, sample, extras)
-                    resp = await stream(
-                        client, base_url + path, body, self.clock, self.request_timeout_s
-                    )
-                record = to_record(
-                    run.run_id, sample, resp, adapter.per_request_acceptance(resp.extras)
-                )
+                    if isinstance(suite, AgentSuite):  # one sample = one multi-turn episode
+                        record = await run_episode(
+                            run.run_id,
+                            suite,
+                            sample,
+                            client,
+                            base_url + path,
+                            body,
+                            adapter.per_request_acceptance,
+                            self.clock,
+                            self.request_timeout_s,
+                        )
+                    else:
+                        resp = await stream(
+                            client, base_url + path, body, self.clock, self.request_timeout_s
+                        )
+                        record = to_record(
+                            run.run_id, sample, resp, adapter.per_request_acceptance(resp.extras)
+                        )
                 # The write runs on the store's own thread so that it never delays the timing of
                 # requests in flight on this event loop.
                 await loop.run_in_executor(self._writer, self.store.add_sample, record)
                 if self.progress is not None:
                     self.progress.advance(record)
-                failures += resp.status != "ok"
+                failures += record.status != "ok"
 
             if self.progress is not None:
                 self.progress.start(run.run_id, spec.label, len(todo))
@@ -354,9 +370,7 @@ class Runner:
         # Batches keep memory bounded and let a killed runner lose at most one batch of scores.
         for start in range(0, len(todo), 64):
             batch = todo[start : start + 64]
-            scores = suite.score_batch(
-                [(by_id[r.sample_id], r.text, r.extra.get("tool_calls", [])) for r in batch]
-            )
+            scores = suite.score_records([(by_id[r.sample_id], r) for r in batch])
             for record, score in zip(batch, scores, strict=True):
                 if score is None:
                     continue

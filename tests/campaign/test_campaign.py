@@ -58,13 +58,11 @@ def test_matrix_expansion_and_pairs() -> None:
 
 def test_the_demo_campaign_is_valid() -> None:
     plan = build_plan(parse_campaign(DEMO.read_text(), DEMO))
-    assert [r.speculation.label for r in plan.runs] == [
-        "none",
-        "ngram k=4",
-        "draft_model k=2",
-        "draft_model k=4",
-        "mtp k=2",
+    labels = ["none", "ngram k=4", "draft_model k=2", "draft_model k=4", "mtp k=2"]
+    assert [(r.stage, r.speculation.label) for r in plan.runs] == [
+        (stage, label) for stage in ("function", "prose") for label in labels
     ]
+    assert len(plan.pairs) == 8  # each candidate against the baseline of its own stage
 
 
 @pytest.mark.parametrize(
@@ -157,8 +155,8 @@ def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
 def test_validate_command_exit_codes(tmp_path: Path) -> None:
     ok = run_cli("validate", str(DEMO), "--json")
     assert ok.returncode == 0, ok.stderr
-    assert '"executions": 5' in ok.stdout
-    assert '"requests": 80' in ok.stdout  # 5 runs x the first 16 samples of humaneval@1
+    assert '"executions": 10' in ok.stdout
+    assert '"requests": 160' in ok.stdout  # 5 runs x 16 samples x 2 stages
     bad = tmp_path / "bad.yaml"
     bad.write_text(BASE.replace("quantization: fp8", "quantisation: fp8"))
     res = run_cli("validate", str(bad))

@@ -252,3 +252,24 @@ def test_answers_are_scored_after_the_requests_and_resumed_scoring_fills_gaps(
     assert (
         runner.score_pending(orphan.run_id, ReturnsSomething(), ReturnsSomething().samples()) == 0
     )
+
+
+def test_an_agent_suite_runs_episodes_through_the_runner(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from specverdict.suites.agent import AgentTasks
+
+    monkeypatch.setattr("specverdict.runner.get_suite", lambda ref: AgentTasks())
+    text = campaign_text(samples="{first: 2}", max_tokens=24).replace(
+        "load: {concurrency: [1], warmup: 1}", "load: {concurrency: [1]}"
+    )
+    plan = build_plan(parse_campaign(text, Path("agent.yaml")))
+    store = SQLiteStore(tmp_path / "runs.db")
+    run = Runner(store, log=quiet).run_one(plan, plan.runs[1], 0)
+    assert run.status == "completed"
+    records = store.samples(run.run_id)
+    assert len(records) == 2
+    for r in records:
+        assert r.status == "ok" and "episode" in r.extra  # one sample, one multi-turn episode
+        assert r.score is not None and r.score.outcome  # scored as the episode ended
+        assert r.acceptance is not None  # summed over the episode's turns

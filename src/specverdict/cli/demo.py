@@ -10,7 +10,7 @@ from rich.console import Console
 from specverdict.campaign import build_plan, load_campaign
 from specverdict.cli.progress import progress_for
 from specverdict.cli.report import verdict_tables
-from specverdict.cli.runs import summary_table
+from specverdict.cli.runs import summary_tables
 from specverdict.demo import run_demo, write_report
 from specverdict.report import campaign_report, write_report_files
 from specverdict.store import SQLiteStore
@@ -51,7 +51,8 @@ def demo(campaign: Path, out: Path) -> None:
     result = run_demo(
         plan, out, log=lambda m: console.print(m, highlight=False), progress=progress_for(console)
     )
-    console.print(summary_table(result.results))
+    for table in summary_tables(result.results):
+        console.print(table)
     write_report(plan, result, out)  # demo.json (with the acceptance cross-check)
     store = SQLiteStore(result.db)
     try:

@@ -11,7 +11,7 @@ from specverdict.campaign import build_plan, load_campaign
 from specverdict.checklist import blocking, evaluate
 from specverdict.cli.checklist import checklist_table
 from specverdict.cli.progress import progress_for
-from specverdict.cli.runs import DB_OPTION, summary_table
+from specverdict.cli.runs import DB_OPTION, summary_tables
 from specverdict.results import run_results
 from specverdict.runner import Runner
 from specverdict.store import SQLiteStore
@@ -56,4 +56,5 @@ def run(campaign: Path, db: Path, only: str | None, resume_id: str | None, force
         records = [runner.resume(plan, resume_id)]
     else:
         records = runner.run_plan(plan, only)
-    console.print(summary_table([run_results(store, r.run_id) for r in records]))
+    for table in summary_tables([run_results(store, r.run_id) for r in records]):
+        console.print(table)

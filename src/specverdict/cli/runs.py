@@ -85,6 +85,14 @@ def summary_table(results: Sequence[RunResults]) -> Table:
     return table
 
 
+def summary_tables(results: Sequence[RunResults]) -> list[Table]:
+    """One summary table per stage and load level, in the order the runs came."""
+    groups: dict[tuple[str, str], list[RunResults]] = {}
+    for r in results:
+        groups.setdefault((r.run.spec.stage, r.run.spec.load.label), []).append(r)
+    return [summary_table(rows) for rows in groups.values()]
+
+
 @click.group()
 def runs() -> None:
     """Inspect the run registry.

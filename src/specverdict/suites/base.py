@@ -14,7 +14,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict
 
 from specverdict.campaign.model import First, Ids, Samples, Seeded
-from specverdict.store.records import Score
+from specverdict.store.records import SampleRecord, Score
 
 
 class Sample(BaseModel):
@@ -61,6 +61,11 @@ class Suite(ABC):
         """Judge several ``(sample, text, tool_calls)`` outputs, in order. Suites that run code
         run them concurrently; the default judges them one by one with ``score``."""
         return [self.score(sample, text, calls) for sample, text, calls in items]
+
+    def score_records(self, items: Sequence[tuple[Sample, SampleRecord]]) -> list[Score | None]:
+        """Judge stored samples: suites that need the finish reason or token counts override
+        this; the default judges the text and tool calls with ``score_batch``."""
+        return self.score_batch([(s, r.text, r.extra.get("tool_calls", [])) for s, r in items])
 
     def select(self, selection: Samples) -> list[Sample]:
         """Apply a campaign's sample selection; unknown ids are an error naming them."""

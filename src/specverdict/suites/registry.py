@@ -5,10 +5,13 @@ from __future__ import annotations
 import difflib
 from collections.abc import Callable
 
+from specverdict.suites.agent import AgentTasks, Bfcl
 from specverdict.suites.base import Suite
 from specverdict.suites.builtin import BuiltinCode
 from specverdict.suites.evalplus import HumanEvalPlus, HumanEvalPlusChat, MbppPlus
 from specverdict.suites.humaneval import HumanEval, HumanEvalChat
+from specverdict.suites.prose import Prose
+from specverdict.suites.testgen import TestGen
 
 _REGISTRY: dict[str, Callable[[], Suite]] = {
     "builtin-code@1": BuiltinCode,
@@ -17,6 +20,10 @@ _REGISTRY: dict[str, Callable[[], Suite]] = {
     "humaneval-plus@1": HumanEvalPlus,
     "humaneval-plus-chat@1": HumanEvalPlusChat,
     "mbpp-plus@1": MbppPlus,
+    "prose@1": Prose,
+    "agent-tasks@1": AgentTasks,
+    "bfcl@1": Bfcl,
+    "testgen@1": TestGen,
 }
 
 

@@ -1,0 +1,120 @@
+"""``specverdict expect``: the speed-up acceptance can buy, and what a claim would need.
+
+Exit codes: 0 (the answer is in the output, including an unattainable claim), 2 usage errors.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import click
+
+from specverdict.audit.expect import Expectation, inputs_from_run, resolve_inputs
+from specverdict.audit.expect import expect as compute_expectation
+from specverdict.cli.runs import DB_OPTION
+from specverdict.store import SQLiteStore
+
+_CLAIM = re.compile(r"\s*(\d+(?:\.\d*)?|\.\d+)\s*[xX]?\s*")
+
+
+def _floats(text: str, flag: str) -> list[float]:
+    try:
+        return [float(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise click.UsageError(f"{flag} {text}: expected comma-separated numbers") from None
+
+
+def parse_claim(text: str) -> float:
+    """``2.0x``, ``2x`` or ``2.0`` -> 2.0."""
+    m = _CLAIM.fullmatch(text)
+    if m is None or float(m.group(1)) <= 0:
+        raise click.UsageError(f"--claim {text}: expected a speed-up such as 2.0x")
+    return float(m.group(1))
+
+
+def render(e: Expectation) -> str:
+    rows = [
+        f"k = {e.k}; conditional acceptance {', '.join(f'{a:.3f}' for a in e.conditional_acceptance)}",
+        f"expected accepted length E = {e.expected_accepted_length:.3f} tokens per step "
+        f"(at most {e.k + 1})",
+        f"step cost R = {e.step_cost:.3f} baseline steps",
+        f"expected speed-up S = E / R = {e.expected_speedup:.3f}x",
+        f"acceptance: {e.sources['acceptance']}",
+        f"step cost: {e.sources['step_cost']}",
+    ]
+    rows += [f"assumed: {a}" for a in e.assumptions]
+    if e.measured is not None and e.measured.speedup is not None:
+        rows.append(
+            f"measured: speed-up {e.measured.speedup:.3f}x, MAL "
+            f"{e.measured.mean_accepted_length:.3f} (run {e.measured.run_id} vs "
+            f"{e.measured.baseline_run_id})"
+        )
+    if e.claimed_speedup is not None:
+        rows.append(
+            f"claim {e.claimed_speedup:g}x needs E = {e.required_accepted_length:.3f}: "
+            f"{'attainable' if e.attainable else 'not attainable'} at k = {e.k}"
+            + (
+                ""
+                if e.plausible is None
+                else f", {'plausible' if e.plausible else 'not plausible'} against this acceptance"
+            )
+        )
+        rows.append(f"  {e.claim_verdict}")
+    return "\n".join(rows)
+
+
+@click.command("expect")
+@click.option("--acceptance", type=float, help="i.i.d. acceptance per draft token, in [0, 1]")
+@click.option(
+    "--per-position",
+    metavar="A1,A2,...",
+    help="conditional acceptance per draft position (P(position i accepted | those before were))",
+)
+@click.option("--run", "run_id", metavar="RUN_ID", help="measure acceptance (and cost) from a run")
+@DB_OPTION
+@click.option("--k", type=int, help="draft length (default: the number of positions, or the run's)")
+@click.option("--draft-cost", type=float, help="one drafter forward, in baseline decode steps")
+@click.option(
+    "--verify-cost",
+    metavar="V1,...",
+    help="verify pass cost in baseline steps: one value, or one per k = 1, 2, ...",
+)
+@click.option("--claim", metavar="S", help="an external speed-up claim to check, e.g. 2.0x")
+@click.option("--json", "as_json", is_flag=True, help="print the expectation as JSON")
+def expect(
+    acceptance: float | None,
+    per_position: str | None,
+    run_id: str | None,
+    db: Path,
+    k: int | None,
+    draft_cost: float | None,
+    verify_cost: str | None,
+    claim: str | None,
+    as_json: bool,
+) -> None:
+    """Expected accepted length E and speed-up S = E / R(k) from acceptance and step costs; with
+    a claim, the E it needs at this R, whether that is attainable (E <= k + 1) and plausible.
+
+    Example: specverdict expect --acceptance 0.7 --k 4 --draft-cost 0.05 --claim 2.0x
+    """
+    claimed = parse_claim(claim) if claim is not None else None
+    run = None
+    if run_id is not None:
+        if not db.exists():
+            raise click.UsageError(f"no run registry at {db}: run a campaign first, or pass --db")
+        run = inputs_from_run(SQLiteStore(db), run_id)
+    inputs = resolve_inputs(
+        k=k,
+        acceptance=acceptance,
+        per_position=_floats(per_position, "--per-position") if per_position is not None else None,
+        run=run,
+        verify_cost=_floats(verify_cost, "--verify-cost") if verify_cost is not None else None,
+        draft_cost=draft_cost,
+    )
+    result = compute_expectation(inputs, claimed)
+    if as_json:
+        click.echo(json.dumps(result.model_dump(mode="json"), indent=2))
+    else:
+        click.echo(render(result))

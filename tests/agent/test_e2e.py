@@ -1,0 +1,135 @@
+"""Episodes against the real reference engine: the runner-side path, from the run's request
+body to the stored record. The reference model's tool calls are mostly noise; every episode must
+still end classified, with timings, tokens and (with speculation) acceptance summed over turns."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import httpx
+
+from specverdict.campaign import build_plan, parse_campaign
+from specverdict.engines.client import StreamedResponse
+from specverdict.engines.reference import ReferenceAdapter
+from specverdict.episodes import make_chat, run_episode
+from specverdict.runner import request_payload
+from specverdict.sandbox import Sandbox
+from specverdict.store.records import SampleRecord
+from specverdict.suites.agent import AgentTasks
+from tests.agent.conftest import Script, answer, call
+from tests.conftest import Servers
+
+CAMPAIGN = """\
+name: agent-e2e
+engine: {kind: reference}
+model: {family: specverdict-reference, served_name: reference-target}
+quantization: fp32
+candidates:
+  - {method: mtp, k: 2}
+stages:
+  function: {suite: builtin-code@1, samples: {first: 1}}
+sampling: {temperature: 0.0, max_tokens: 24, seed: 0}
+load: {concurrency: [1], warmup: 0}
+"""
+OUTCOMES = {
+    "passed",
+    "request_error",
+    "loop",
+    "turn_limit",
+    "parse_failure",
+    "invalid_arguments",
+    "no_edit",
+    "tests_failed",
+}
+
+
+def episodes(base: str, sandbox: Sandbox, method: str, n: int) -> list[SampleRecord]:
+    plan = build_plan(parse_campaign(CAMPAIGN, Path("agent-e2e.yaml")))
+    spec = next(r for r in plan.runs if r.speculation.method == method)
+    adapter = ReferenceAdapter()
+    suite = AgentTasks(sandbox=sandbox, max_turns=3)
+
+    async def main() -> list[SampleRecord]:
+        async with httpx.AsyncClient() as client:
+            out = []
+            for sample in suite.samples()[:n]:
+                path, body = request_payload(spec, sample, adapter.request_extras(spec))
+                assert body["tools"] and body["messages"][0]["role"] == "system"
+                out.append(
+                    await run_episode(
+                        "run-1",
+                        suite,
+                        sample,
+                        client,
+                        base + path,
+                        body,
+                        adapter.per_request_acceptance,
+                        timeout_s=60,
+                    )
+                )
+            return out
+
+    return asyncio.run(main())
+
+
+def test_episodes_against_the_reference_engine_are_classified(
+    servers: Servers, sandbox: Sandbox
+) -> None:
+    records = episodes(
+        servers.spec({"method": "mtp", "num_speculative_tokens": 2}), sandbox, "mtp", 3
+    )
+    for record in records:
+        assert record.status == "ok", record.error
+        assert record.score is not None and record.score.outcome in OUTCOMES
+        detail = json.loads(record.score.detail or "{}")
+        turns = record.extra["episode"]["turn_timings"]
+        assert 1 <= len(turns) == detail["turns"] <= 3
+        assert sum(detail["finish_reasons"].values()) == len(turns)
+        assert record.ttft_s == turns[0]["ttft_s"] and record.ttft_s is not None
+        assert record.e2e_s is not None and record.e2e_s >= record.ttft_s
+        assert record.completion_tokens == sum(t["completion_tokens"] for t in turns)
+        # the reference server reports per-request acceptance: summed over the turns
+        assert record.acceptance is not None
+        assert record.acceptance["num_draft_tokens"] == sum(
+            t["acceptance"]["num_draft_tokens"] for t in turns
+        )
+        assert record.text  # the episode's output, for identity checks between arms
+
+
+def test_the_loop_transcript_is_accepted_by_the_reference_server(
+    servers: Servers, sandbox: Sandbox
+) -> None:
+    """The conversation the loop builds (assistant tool calls, tool results) is a valid request
+    for a real server: replay a scripted episode's last conversation through ``make_chat``."""
+    suite = AgentTasks(sandbox=sandbox)
+    sample = next(s for s in suite.samples() if s.id == "is-even")
+    fixed = "def is_even(n):\n    return n % 2 == 0\n"
+    script = Script(
+        [
+            answer("", [call("read_file", {"path": "parity.py"})]),
+            answer("", [call("write_file", {"path": "parity.py", "content": fixed})]),
+            answer("Done."),
+        ]
+    )
+    episode = asyncio.run(suite.run_episode(sample, script))
+    assert episode.completed and [m["role"] for m in script.sent[-1]] == [
+        "system",
+        "user",
+        "assistant",
+        "tool",
+        "assistant",
+        "tool",
+    ]
+    base = servers.get()
+    body = {"model": "reference-target", "max_tokens": 8, "temperature": 0.0, "seed": 0}
+
+    async def main() -> StreamedResponse:
+        async with httpx.AsyncClient() as client:
+            chat = make_chat(client, base + "/v1/chat/completions", body, timeout_s=60)
+            return await chat(script.sent[-1], script.tools[-1])
+
+    resp = asyncio.run(main())
+    assert resp.status == "ok", resp.error
+    assert resp.prompt_tokens is not None and resp.prompt_tokens > 100
