@@ -14,6 +14,7 @@ from typing import Any
 
 import click
 
+from specverdict.checklist import has_scorer
 from specverdict.errors import ConfigError
 from specverdict.suites import Suite, get_suite, known_suites
 from specverdict.suites.evalplus import EvalPlusSuite
@@ -42,6 +43,15 @@ def _suite(ref: str, data: Path | None = None) -> Suite:
     return suite
 
 
+def _endpoint(suite: Suite) -> str:
+    """The endpoint its samples use (``completion`` or ``chat``)."""
+    mode = getattr(suite, "mode", None)
+    if mode is not None:
+        return str(mode)
+    first = next(iter(suite.samples()), None)
+    return "chat" if first is not None and first.endpoint == "chat" else "completion"
+
+
 def _function_suite(ref: str, data: Path | None) -> FunctionSuite:
     suite = _suite(ref, data)
     if not isinstance(suite, FunctionSuite):
@@ -67,7 +77,7 @@ def list_suites(as_json: bool) -> None:
     rows = []
     for ref in known_suites():
         suite = get_suite(ref)
-        endpoint = getattr(suite, "mode", "completion")
+        endpoint = _endpoint(suite)
         rows.append({"suite": ref, "stage": suite.stage, "mode": endpoint, "source": suite.source})
     if as_json:
         click.echo(json.dumps(rows, indent=2))
@@ -96,8 +106,8 @@ def show(name: str, data: Path | None, as_json: bool) -> None:
         "stage": suite.stage,
         "version": suite.version,
         "size": size,
-        "mode": getattr(suite, "mode", "completion"),
-        "scored": isinstance(suite, FunctionSuite),
+        "mode": _endpoint(suite),
+        "scored": has_scorer(suite),
         "source": suite.source,
         "licence": suite.licence,
     }

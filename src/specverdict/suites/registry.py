@@ -11,6 +11,8 @@ from specverdict.suites.builtin import BuiltinCode
 from specverdict.suites.evalplus import HumanEvalPlus, HumanEvalPlusChat, MbppPlus
 from specverdict.suites.humaneval import HumanEval, HumanEvalChat
 from specverdict.suites.prose import Prose
+from specverdict.suites.repository import Repository
+from specverdict.suites.repository.mutants import RepositoryMutants
 from specverdict.suites.testgen import TestGen
 
 _REGISTRY: dict[str, Callable[[], Suite]] = {
@@ -23,6 +25,8 @@ _REGISTRY: dict[str, Callable[[], Suite]] = {
     "prose@1": Prose,
     "agent-tasks@1": AgentTasks,
     "bfcl@1": Bfcl,
+    "repository@1": Repository,
+    "repository-mutants@1": RepositoryMutants,
     "testgen@1": TestGen,
 }
 

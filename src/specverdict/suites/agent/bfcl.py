@@ -343,6 +343,7 @@ def judge(item: BfclItem, tool_calls: Sequence[dict[str, Any]]) -> Score:
 
 class Bfcl(Suite):
     name = "bfcl"
+    mode = "chat"  # its endpoint, known without preparing its data
     version = 1
     stage = "agent"
     source = (

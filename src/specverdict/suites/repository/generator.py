@@ -35,6 +35,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from specverdict.errors import ConfigError
 from specverdict.sandbox import Sandbox
 from specverdict.suites.repository.score import (
     execution_for_test,
@@ -78,6 +79,15 @@ def download_sdist(name: str, version: str, cache_dir: Path | None = None) -> Pa
     directory.mkdir(parents=True, exist_ok=True)
     found = _cached_sdist(directory, name, version)
     if found is None:
+        _pip_download(name, version, directory)
+        found = _cached_sdist(directory, name, version)
+    if found is None:
+        raise ConfigError(f"pip left no sdist of {name}=={version} in {directory}")
+    return found
+
+
+def _pip_download(name: str, version: str, directory: Path) -> None:
+    try:
         subprocess.run(
             [
                 sys.executable,
@@ -87,7 +97,6 @@ def download_sdist(name: str, version: str, cache_dir: Path | None = None) -> Pa
                 "--no-binary",
                 ":all:",
                 "--no-deps",
-                "--no-build-isolation",
                 "--quiet",
                 f"{name}=={version}",
                 "-d",
@@ -95,11 +104,14 @@ def download_sdist(name: str, version: str, cache_dir: Path | None = None) -> Pa
             ],
             check=True,
             timeout=600,
+            capture_output=True,
+            text=True,
         )
-        found = _cached_sdist(directory, name, version)
-    if found is None:
-        raise FileNotFoundError(f"pip left no sdist of {name}=={version} in {directory}")
-    return found
+    except (OSError, subprocess.SubprocessError) as exc:
+        detail = getattr(exc, "stderr", None) or str(exc)
+        raise ConfigError(
+            f"cannot download the sdist of {name}=={version}: {detail.strip()[-300:]}"
+        ) from None
 
 
 def _cached_sdist(directory: Path, name: str, version: str) -> Path | None:
@@ -284,7 +296,7 @@ def _key(name: str) -> str:
     return re.sub(r"[^a-z0-9]", "", name.lower())
 
 
-def tests_for(function: str, tests: Sequence[str]) -> list[str]:
+def relevant_tests(function: str, tests: Sequence[str]) -> list[str]:
     """The test ids whose class or function name mentions ``function``."""
     key = _key(function)
     if len(key) < 3:
@@ -376,7 +388,7 @@ def generate_tasks(
             break
         if (mutation.path, mutation.function) in used:
             continue
-        relevant = tests_for(mutation.function, all_tests)[:max_relevant]
+        relevant = relevant_tests(mutation.function, all_tests)[:max_relevant]
         if not relevant:
             continue
         others = [t for t in all_tests if t not in relevant]

@@ -34,6 +34,7 @@ from specverdict.suites.repository.task import RepoTask
 
 class RepositoryMutants(RepositorySuite):
     name = "repository-mutants"
+    mode = "chat"  # its endpoint, known without preparing its data
     version = 1
     source = (
         "bugs injected into more-itertools 10.5.0 and toolz 1.0.0 (PyPI sdists fetched at "

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from specverdict.sandbox import Limits, Sandbox
 from specverdict.store.records import Score
@@ -77,6 +77,8 @@ class RepositorySuite(Suite):
     """A suite of repository tasks scored in the sandbox; subclasses supply ``load_tasks``."""
 
     stage = "repository"
+    #: how samples are asked (shown by ``suites list``)
+    mode: ClassVar[str] = "chat"
 
     def __init__(
         self, sandbox: Sandbox | None = None, workers: int = 2, limits: Limits = TEST_LIMITS
