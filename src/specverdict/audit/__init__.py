@@ -1,0 +1,67 @@
+"""Diagnostics that catch silent deployment failures before anyone blames the method.
+
+- :func:`inventory_checkpoint`: what a checkpoint holds (safetensors headers only), by role.
+- :func:`compare_loaded`: what an engine loaded against that inventory (missing, unexpected,
+  left at initialisation, shape or dtype mismatches), with one verdict line per model.
+- :func:`check_overrides`: whether the expected override files are present and unchanged, in a
+  directory or through a command prefix such as ``docker exec NAME``.
+- :func:`resolve_inputs` then :func:`expect`: the speed-up that acceptance can buy at a step
+  cost, and whether a claim is attainable and plausible (:func:`inputs_from_run` measures
+  acceptance and step cost from a stored run).
+
+Every result is a frozen pydantic model; ``model_dump(mode="json")`` gives its JSON form.
+"""
+
+from specverdict.audit.expect import (
+    Expectation,
+    ExpectationInputs,
+    MeasuredRun,
+    expect,
+    inputs_from_run,
+    resolve_inputs,
+)
+from specverdict.audit.inventory import ROLES, Inventory, TensorInfo, inventory_checkpoint, role_of
+from specverdict.audit.loader import (
+    LoadedModel,
+    LoaderAudit,
+    ModelAudit,
+    compare_loaded,
+    parse_loaded,
+    read_loaded,
+)
+from specverdict.audit.overrides import (
+    CommandPrefix,
+    Directory,
+    OverrideAudit,
+    OverrideManifest,
+    check_overrides,
+    load_manifest,
+    parse_manifest,
+)
+
+__all__ = [
+    "ROLES",
+    "CommandPrefix",
+    "Directory",
+    "Expectation",
+    "ExpectationInputs",
+    "Inventory",
+    "LoadedModel",
+    "LoaderAudit",
+    "MeasuredRun",
+    "ModelAudit",
+    "OverrideAudit",
+    "OverrideManifest",
+    "TensorInfo",
+    "check_overrides",
+    "compare_loaded",
+    "expect",
+    "inputs_from_run",
+    "inventory_checkpoint",
+    "load_manifest",
+    "parse_loaded",
+    "parse_manifest",
+    "read_loaded",
+    "resolve_inputs",
+    "role_of",
+]
