@@ -25,6 +25,8 @@ from typing import Any, Protocol
 import httpx
 
 from specverdict import __version__
+from specverdict.audit.preflight import run_audits
+from specverdict.campaign.model import Campaign
 from specverdict.campaign.plan import Plan
 from specverdict.campaign.spec import RunSpec
 from specverdict.engines.base import EngineAdapter
@@ -114,6 +116,7 @@ class Runner:
         self.store = store
         self.runs_dir = runs_dir
         self.progress = progress
+        self.campaign: Campaign | None = None  # set per run: audits are configured there
         self.log = log
         self.clock = clock
         self.request_timeout_s = request_timeout_s
@@ -153,6 +156,7 @@ class Runner:
         return self.run_one(plan, spec, run.repeat)
 
     def run_one(self, plan: Plan, spec: RunSpec, repeat: int) -> RunRecord:
+        self.campaign = plan.campaign
         try:
             suite = get_suite(str(spec.suite))
             samples = suite.select(spec.samples)
@@ -264,6 +268,11 @@ class Runner:
         async with httpx.AsyncClient(limits=limits) as client:
             manifest = await self._probe(client, base_url, spec)
             manifest["acceptance_probe"] = await adapter.probe(client, base_url)
+            if self.campaign is not None:  # audits run before the measured requests
+                loop = asyncio.get_running_loop()
+                manifest["audits"] = await loop.run_in_executor(
+                    None, run_audits, self.campaign, spec, base_url
+                )
             self.store.update_run(run.run_id, manifest=manifest)
             extras = adapter.request_extras(spec)
             for sample in todo[: spec.load.warmup]:  # warm-up: same requests, never stored

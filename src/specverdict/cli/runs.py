@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.table import Table
 
 from specverdict.results import RunResults, run_results
-from specverdict.store import SQLiteStore
+from specverdict.store import RunRecord, SQLiteStore
 
 DB_OPTION = click.option(
     "--db",
@@ -133,9 +133,35 @@ def show(run_id: str, db: Path, as_json: bool) -> None:
         results = run_results(store, run_id)
     except KeyError:
         raise click.UsageError(f"no run {run_id!r} in {db}") from None
+    drift = override_drift(store, results.run)
     if as_json:
-        click.echo(json.dumps(results.model_dump(mode="json"), indent=2))
+        payload = results.model_dump(mode="json")
+        payload["override_drift"] = drift
+        click.echo(json.dumps(payload, indent=2))
         return
     console = Console()
     console.print(summary_table([results]))
+    for line in drift:
+        console.print(f"[bold]WARNING[/bold] {line}", highlight=False)
     console.print_json(json.dumps(results.run.manifest))
+
+
+def override_drift(store: SQLiteStore, run: RunRecord) -> list[str]:
+    """Overrides in place for an earlier run of the same fingerprint and not for this one."""
+    mine = {
+        e.get("path"): e.get("status")
+        for e in ((run.manifest.get("audits") or {}).get("overrides") or {}).get("entries", [])
+    }
+    out = []
+    for earlier in store.list_runs():
+        if earlier.fingerprint != run.fingerprint or earlier.created_at >= run.created_at:
+            continue
+        audit = (earlier.manifest.get("audits") or {}).get("overrides") or {}
+        for entry in audit.get("entries", []):
+            path = entry.get("path")
+            if entry.get("status") == "ok" and path in mine and mine[path] != "ok":
+                out.append(
+                    f"overrides drifted: {path} was in place for run {earlier.run_id} and is "
+                    f"{mine[path]} now"
+                )
+    return list(dict.fromkeys(out))
