@@ -74,3 +74,23 @@ def test_run_refuses_a_missing_item_unless_forced(tmp_path: Path) -> None:
         "quality observable"
     }
     assert blocking([]) == []
+
+
+def test_claims_are_checked_against_a_measured_run(tmp_path: Path) -> None:
+    from specverdict.runner import Runner
+    from specverdict.store import SQLiteStore
+
+    text = CAMPAIGN.format(kind="reference", base="", suite="builtin-code@1", baseline="")
+    text = text.replace(
+        "function: {suite: builtin-code@1}",
+        "function: {suite: builtin-code@1, samples: {first: 2}}",
+    )
+    text += "sampling: {max_tokens: 12}\nclaims:\n  - {source: vendor blog, method: mtp, k: 2, speedup: 9.0}\n"
+    plan = build_plan(parse_campaign(text, Path("c.yaml")))
+    store = SQLiteStore(tmp_path / "runs.db")
+    before = {i.name: i.why for i in evaluate(plan, store)}["claims are not expectations"]
+    assert "vendor blog: mtp k=2 9x: no measured run yet" in before
+    for spec in plan.runs:
+        Runner(store, log=lambda _: None).run_one(plan, spec, 0)
+    after = {i.name: i.why for i in evaluate(plan, store)}["claims are not expectations"]
+    assert "vendor blog: mtp k=2 9x: unattainable: 9.00x at k=2" in after, after

@@ -121,15 +121,7 @@ def evaluate(plan: Plan, store: Store | None = None) -> list[Item]:
             "; ".join(mixed) if mixed else "one suite per stage, each of its own stage's kind",
         )
     )
-    items.append(
-        Item(
-            "claims are not expectations",
-            "ok",
-            f"{len(c.claims)} external claim(s), checked by `specverdict expect`, never targets"
-            if c.claims
-            else "no external claims in the campaign",
-        )
-    )
+    items.append(Item("claims are not expectations", "ok", _claims(plan, store)))
     audits = []
     if c.audits.loader is not None or c.engine.kind == "reference":
         audits.append("loader")
@@ -149,6 +141,36 @@ def evaluate(plan: Plan, store: Store | None = None) -> list[Item]:
         )
     )
     return items
+
+
+def _claims(plan: Plan, store: Store | None) -> str:
+    """Each external claim checked by ``expect`` against a measured run of its method and k
+    when one is stored; claims are never used as targets or expectations."""
+    from specverdict.audit.expect import expect, inputs_from_run, resolve_inputs
+    from specverdict.errors import SpecverdictError
+
+    claims = plan.campaign.claims
+    if not claims:
+        return "no external claims in the campaign"
+    done: dict[tuple[str, int | None], str] = {}
+    if store is not None:
+        for r in store.list_runs():
+            if r.status == "completed" and r.spec.campaign == plan.campaign.name:
+                done.setdefault((r.spec.speculation.method, r.spec.speculation.k), r.run_id)
+    parts = []
+    for claim in claims:
+        run_id = done.get((claim.method, claim.k))
+        label = f"{claim.source}: {claim.method} k={claim.k} {claim.speedup:g}x"
+        if run_id is None or store is None:
+            parts.append(f"{label}: no measured run yet to check it against")
+            continue
+        try:
+            e = expect(resolve_inputs(run=inputs_from_run(store, run_id)), claim.speedup)
+        except (SpecverdictError, ValueError) as exc:
+            parts.append(f"{label}: cannot be checked ({exc})")
+            continue
+        parts.append(f"{label}: {e.claim_verdict} (run {run_id})")
+    return "checked by expect, never targets; " + "; ".join(parts)
 
 
 def blocking(items: list[Item]) -> list[Item]:
