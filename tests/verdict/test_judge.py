@@ -313,3 +313,26 @@ def test_an_override_that_vanished_between_runs_invalidates(specs: dict[str, Run
     assert v.reason("overrides").message.startswith(
         "overrides drifted: /models/draft/head.safetensors"
     )  # type: ignore[union-attr]
+
+
+def test_a_shifted_output_distribution_under_sampling_rejects() -> None:
+    plan = build_plan(
+        parse_campaign(CAMPAIGN.replace("temperature: 0.0", "temperature: 0.7"), Path("t.yaml"))
+    )
+    base_spec, cand_spec = plan.runs[0], plan.runs[1]
+
+    def finishing(run_id: str, cut: int, n: int = 16) -> tuple[SampleRecord, ...]:
+        recs = samples(run_id, noisy(n, 0.02 if run_id == "b" else 0.01, 1))
+        return tuple(
+            r.model_copy(update={"finish_reason": "length" if i < cut else "stop"})
+            for i, r in enumerate(recs)
+        )
+
+    base = arm(base_spec, finishing("b", 6))
+    broken = arm(cand_spec, finishing("c", 16))
+    v = judge_pair(base, broken, GATES)
+    shift = v.reason("quality.distribution")
+    assert shift is not None and shift.status == "reject" and v.verdict == "REJECT"
+    assert "baseline 6/16, candidate 16/16" in shift.message
+    same = judge_pair(base, arm(cand_spec, finishing("c", 7)), GATES)
+    assert same.reason("quality.distribution").status == "info"  # type: ignore[union-attr]

@@ -6,7 +6,9 @@ start-up is reported with the tail of its output.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -21,6 +23,23 @@ from typing import IO
 import httpx
 
 from specverdict.errors import EngineStartError
+
+_ERROR_LINE = re.compile(r"(Error:|Exception|Traceback|\b[A-Z][A-Za-z]*Error\b)")
+
+
+def _signal_group(pgid: int, sig: signal.Signals) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(pgid, sig)
+
+
+def _group_alive(pgid: int) -> bool:
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def free_port(host: str = "127.0.0.1") -> int:
@@ -69,23 +88,41 @@ class LaunchedServer:
             while True:
                 code = self.process.poll()
                 if code is not None:
-                    raise EngineStartError(
-                        f"engine exited with code {code} during start-up: {self.output_tail()}"
+                    message = (
+                        f"engine exited with code {code} during start-up: "
+                        f"{self.first_error()}{self.output_tail()}"
                     )
+                    self.stop()  # reaps what is left and closes the log
+                    raise EngineStartError(message)
                 try:
                     if client.get(self.base_url + self.health_path).status_code == 200:
                         return self
                 except httpx.TransportError:
                     pass
                 if self.clock() > deadline:
-                    self.stop()
-                    raise EngineStartError(
+                    message = (
                         f"engine not healthy at {self.base_url}{self.health_path} after "
-                        f"{self.startup_timeout_s:.0f} s: {self.output_tail()}"
+                        f"{self.startup_timeout_s:.0f} s: {self.first_error()}{self.output_tail()}"
                     )
+                    self.stop()
+                    raise EngineStartError(message)
                 # A short wait between polls is pacing, not synchronisation: readiness is the
                 # health answer above.
                 time.sleep(0.05)
+
+    def first_error(self) -> str:
+        """The log's first line that names an error (``Error:``, ``Exception``, a Python
+        exception type), as ``"first error: ...; "``; a root cause often sits far above the
+        tail."""
+        if self._log is None:
+            return ""
+        self._log.flush()
+        with open(self._log_name, "rb") as fh:
+            text = fh.read().decode(errors="replace").splitlines()
+        for line in text:
+            if _ERROR_LINE.search(line):
+                return f"first error: {line.strip()[:300]}; "
+        return ""
 
     def output_tail(self, lines: int = 5) -> str:
         if self._log is None:
@@ -96,14 +133,24 @@ class LaunchedServer:
         return " | ".join(text[-lines:]) or "(no output)"
 
     def stop(self, grace_s: float = 10.0) -> None:
+        """SIGTERM the engine's process group, SIGKILL what is left after ``grace_s``, and wait
+        until the whole group is gone (engines' worker processes outlive their leader)."""
         proc = self.process
-        if proc is not None and proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGTERM)
-            try:
-                proc.wait(timeout=grace_s)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait()
+        if proc is not None:
+            if proc.poll() is None:
+                _signal_group(proc.pid, signal.SIGTERM)
+                try:
+                    proc.wait(timeout=grace_s)
+                except subprocess.TimeoutExpired:
+                    _signal_group(proc.pid, signal.SIGKILL)
+                    proc.wait()
+            deadline = time.monotonic() + grace_s
+            while _group_alive(proc.pid):
+                if time.monotonic() > deadline:
+                    _signal_group(proc.pid, signal.SIGKILL)
+                    deadline = time.monotonic() + grace_s
+                # pacing between checks of the group; the exit itself is what is awaited
+                time.sleep(0.05)
         if self._log is not None:
             self._log.close()
             self._log = None

@@ -16,7 +16,9 @@ generator. The rules (design note 005):
    with a paired bootstrap interval clears when its lower bound exceeds 1 + the noise floor of
    the baseline's repeats and its point reaches ``min_speedup``; it rejects when its upper bound
    is under ``min_speedup`` (slower, or a gain too small to be worth it); else inconclusive.
-4. Acceptance, the speed-up decomposition and greedy identity are reported, never decisive.
+4. With sampling, a significant shift in the share of answers cut at max_tokens (Fisher exact)
+   rejects a lossless candidate: its sampler changed the output distribution.
+5. Acceptance, the speed-up decomposition and greedy identity are reported, never decisive.
 
 Verdict: ``INVALID`` > ``REJECT`` > ``INCONCLUSIVE`` > ``ADOPT``.
 """
@@ -28,6 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from scipy.stats import fisher_exact
 
 from specverdict.campaign.model import Gates
 from specverdict.campaign.spec import PairingError, RunSpec, check_pair
@@ -108,17 +111,55 @@ def _validity(base: Arm, cand: Arm, gates: Gates) -> list[Reason]:
                 f"{100 * gates.max_failure_rate:.0f}% allowed)"
             )
             reasons.append(Reason(gate="failures", status="invalid", message=msg, data=data))
-    acc = cand.acceptance
-    if acc is not None and acc.polluted:
-        reasons.append(
-            Reason(
-                gate="acceptance",
-                status="invalid",
-                message=f"polluted: {acc.why}",
-                data={"source": acc.source},
-            )
-        )
+    for name, arm in (("baseline", base), ("candidate", cand)):
+        for run_id, acc in zip(arm.run_ids, arm.acceptances or (arm.acceptance,), strict=False):
+            if acc is not None and acc.polluted:
+                reasons.append(
+                    Reason(
+                        gate="acceptance",
+                        status="invalid",
+                        message=f"polluted ({name} run {run_id}): {acc.why}",
+                        data={"source": acc.source, "arm": name, "run_id": run_id},
+                    )
+                )
     return reasons
+
+
+def _distribution(base: Arm, cand: Arm, gates: Gates) -> Reason | None:
+    """With sampling (temperature > 0) a lossless method leaves the output distribution as it
+    was, so the share of answers cut at max_tokens must not move: a two-sided Fisher exact test
+    on (cut, finished) counts. A significant shift is a quality failure that needs no scorer (a
+    sampler that ignores the temperature on the speculative path, say). At temperature 0 the
+    greedy identity check covers this."""
+    if base.spec.sampling.temperature == 0.0:
+        return None
+    if dict(cand.spec.speculation.params).get("acceptance", "exact") == "relaxed":
+        return None  # lossy by design: the quality gates decide
+    counts = []
+    for arm in (base, cand):
+        ok = [s for s in arm.first if s.status == "ok"]
+        cut = sum(s.finish_reason == "length" for s in ok)
+        counts.append((cut, len(ok) - cut))
+    if min(sum(c) for c in counts) == 0:
+        return None
+    p = float(fisher_exact(counts).pvalue)
+    (bc, bf), (cc, cf) = counts
+    data = {"base_cut": bc, "base_n": bc + bf, "cand_cut": cc, "cand_n": cc + cf, "p_value": p}
+    shares = f"cut at max_tokens: baseline {bc}/{bc + bf}, candidate {cc}/{cc + cf}"
+    if p <= gates.alpha:
+        return Reason(
+            gate="quality.distribution",
+            status="reject",
+            message=f"output distribution shifted ({shares}; Fisher p = {p:.3g}): lossless "
+            "speculation must not change what the model says",
+            data=data,
+        )
+    return Reason(
+        gate="quality.distribution",
+        status="info",
+        message=f"no shift in finish reasons ({shares}; Fisher p = {p:.3g})",
+        data=data,
+    )
 
 
 def _passed(s: SampleRecord | None) -> bool:
@@ -593,6 +634,11 @@ def judge_pair(
     s_outcome, s_reasons, point, interval, means = _speed(base, cand, gates, rng)
     a_reasons, rate, mal = _acceptance(cand, means, rng)
     reasons += q_reasons + s_reasons + a_reasons
+    shift = _distribution(base, cand, gates)
+    if shift is not None:
+        reasons.append(shift)
+        if shift.status == "reject":
+            q_outcome = "reject"
     ident = _identity(base, cand)
     if ident is not None:
         reasons.append(ident)
