@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import gzip
 import itertools
+import json
+from collections.abc import AsyncIterator
 
 import httpx
+import pytest
 
 from specverdict.engines.client import StreamedResponse, stream
 from specverdict.engines.launcher import free_port
@@ -65,3 +69,61 @@ def test_failures_are_returned_as_data(servers: Servers) -> None:
         )
     )
     assert slow.status == "timeout"
+
+
+EVENTS = [
+    b'data: {"id":"c","choices":[{"index":0,"text":"h\xc3\xa9","finish_reason":null,'
+    b'"stop_reason":7}],"usage":null,"metrics":{"a":1}}\r\n\r\n',
+    b": a comment line\n\n",
+    b'data: {"choices":[{"index":0,"delta":{"content":"llo"},"finish_reason":"length"}]}\r\r',
+    b'data: {"choices":[],"usage":{"prompt_tokens":3,"completion_tokens":2}}\n\n',
+    b"data: [DONE]\n\n",
+]
+
+
+def mocked(pieces: list[bytes], headers: dict[str, str] | None = None) -> httpx.AsyncClient:
+    async def handler(request: httpx.Request) -> httpx.Response:
+        sent = json.loads(request.content)
+        assert sent["stream"] is True and sent["stream_options"] == {"include_usage": True}
+
+        async def body() -> AsyncIterator[bytes]:
+            for piece in pieces:
+                yield piece
+
+        return httpx.Response(200, headers=headers, content=body())
+
+    return httpx.AsyncClient(transport=httpx.MockTransport(handler))
+
+
+def run_mocked(pieces: list[bytes], headers: dict[str, str] | None = None) -> StreamedResponse:
+    async def main() -> StreamedResponse:
+        async with mocked(pieces, headers) as client:
+            return await stream(client, "http://x/v1/completions", {"prompt": "p"}, ScriptedClock())
+
+    return asyncio.run(main())
+
+
+@pytest.mark.parametrize("size", [1, 7, 10_000])
+def test_lines_are_rebuilt_across_reads_whatever_the_line_endings(size: int) -> None:
+    whole = b"".join(EVENTS)
+    r = run_mocked([whole[i : i + size] for i in range(0, len(whole), size)])
+    assert r.status == "ok" and r.text == "héllo" and r.finish_reason == "length"
+    assert (r.prompt_tokens, r.completion_tokens) == (3, 2)
+    assert len(r.chunk_arrivals_s) == 2 and r.ttft_s == r.chunk_arrivals_s[0]
+    # lines that come in one read share its arrival time
+    assert r.e2e_s == r.chunk_arrivals_s[-1] and r.done_s is not None and r.done_s >= r.e2e_s
+    assert r.extras == {"metrics": {"a": 1}, "choice": {"stop_reason": 7}}
+
+
+def test_compressed_stream_and_stream_without_done() -> None:
+    r = run_mocked([gzip.compress(b"".join(EVENTS[:4]))], {"content-encoding": "gzip"})
+    assert r.status == "ok" and r.text == "héllo" and r.completion_tokens == 2
+    assert r.done_s is not None and r.e2e_s is not None and r.done_s >= r.e2e_s
+
+
+def test_bad_lines_and_error_chunks_are_errors_as_data() -> None:
+    bad = run_mocked([EVENTS[0], b"data: {not json\n\n"])
+    assert bad.status == "error" and bad.text == "hé"
+    assert bad.error and bad.error.startswith("JSONDecodeError")
+    failed = run_mocked([EVENTS[0], b'data: {"error": {"message": "boom"}}\n\n'])
+    assert failed.status == "error" and failed.error and "boom" in failed.error
