@@ -11,8 +11,10 @@ window of a request).
 
 Clients, each on the other core, at concurrency 1, 64 and 256, closed loop:
 
-- ``specverdict``: ``specverdict.engines.client.stream`` with one ``httpx.AsyncClient`` sized as
-  the runner sizes it;
+- ``specverdict``: ``specverdict.engines.client.stream`` on one ``aiohttp.ClientSession`` set up
+  as the runner sets it up for measured requests;
+- ``specverdict httpx``: the same ``stream`` on one ``httpx.AsyncClient`` sized for the same
+  concurrency (the transport the runner measured on before, and the one tests replay through);
 - ``aiohttp`` (the baseline): a minimal client written the way vLLM's benchmark client is (an
   aiohttp session, iterate over the response's lines, parse ``data:`` lines, ``perf_counter``);
 - ``httpx floor``: the same httpx client reading the stream without parsing it, the least any
@@ -256,12 +258,17 @@ class AnchoredClock:
 
 
 class Ours:
+    """``stream`` on aiohttp, as the runner sets it up for a closed-loop load."""
+
     name = "specverdict"
 
     def __init__(self, url: str, conc: int) -> None:
+        import aiohttp
+
         self.url = url + "/v1/completions"
-        # as the runner sizes it for a closed-loop load
-        self.client = httpx.AsyncClient(limits=httpx.Limits(max_connections=conc + 4))
+        self.client: httpx.AsyncClient | aiohttp.ClientSession = aiohttp.ClientSession(
+            connector=aiohttp.TCPConnector(limit=conc + 4), timeout=aiohttp.ClientTimeout()
+        )
 
     async def request(self, payload: dict[str, Any]) -> Result:
         if not payload.get("pace_s"):
@@ -276,7 +283,20 @@ class Ours:
         return len(arrivals), _pairs(r.text, arrivals) if ok else [], ok
 
     async def close(self) -> None:
-        await self.client.aclose()
+        if isinstance(self.client, httpx.AsyncClient):
+            await self.client.aclose()
+        else:
+            await self.client.close()
+
+
+class OursHttpx(Ours):
+    """``stream`` on httpx, sized as the runner sized it before it measured on aiohttp."""
+
+    name = "specverdict httpx"
+
+    def __init__(self, url: str, conc: int) -> None:
+        self.url = url + "/v1/completions"
+        self.client = httpx.AsyncClient(limits=httpx.Limits(max_connections=conc + 4))
 
 
 class AiohttpPeer:
@@ -413,6 +433,7 @@ class RawSocket:
 
 CLIENTS: dict[str, Callable[[str, int], Any]] = {
     "specverdict": Ours,
+    "specverdict httpx": OursHttpx,
     "aiohttp": AiohttpPeer,
     "httpx floor": HttpxFloor,
     "raw socket": RawSocket,
@@ -518,6 +539,12 @@ def run_aiperf(binary: str, url: str, conc: int, max_tokens: int, tokens: int) -
             print(f"aiperf failed ({done.returncode}): {done.stderr[-500:]}", file=sys.stderr)
             return float("nan")
         return float(json.loads(export.read_text())["output_token_throughput"]["avg"])
+
+
+def aiohttp_version() -> str:
+    import aiohttp
+
+    return aiohttp.__version__
 
 
 def cpu_model() -> str:
@@ -658,7 +685,7 @@ def main() -> None:
                     row.paced.append(paced)
                     bad = sat.failed + paced.failed
                     print(
-                        f"{rep + 1}/{args.repeats} {name:>12} c={conc:<4} {sat.tok_s:>9.0f} tok/s "
+                        f"{rep + 1}/{args.repeats} {name:>17} c={conc:<4} {sat.tok_s:>9.0f} tok/s "
                         f"{cpu_ms(sat):6.1f} ms CPU/1k tok | paced {paced.tok_s:6.0f} tok/s "
                         f"{cpu_ms(paced):6.1f} ms CPU/1k tok, arrival - send p50 "
                         f"{p50_us(paced):6.0f} us p99 {p99_us(paced):6.0f} us"
@@ -668,7 +695,7 @@ def main() -> None:
                 if args.aiperf and rep == 0:
                     tokens = int(max(seconds, 2.0) * 40_000)
                     aiperf[conc] = run_aiperf(args.aiperf, url, conc, args.max_tokens, tokens)
-                    print(f"{'aiperf':>16} c={conc:<4} {aiperf[conc]:>9.0f} tok/s", flush=True)
+                    print(f"{'aiperf':>21} c={conc:<4} {aiperf[conc]:>9.0f} tok/s", flush=True)
     finally:
         proc.terminate()
         proc.wait()
@@ -684,7 +711,7 @@ def main() -> None:
             f"{SECTION}\n\n"
             f"- date: {time.strftime('%Y-%m-%d')}\n"
             f"- machine: {platform.machine()}, {os.cpu_count()} cores, {cpu_model()}, "
-            f"Python {platform.python_version()}, httpx {httpx.__version__}; load average "
+            f"Python {platform.python_version()}, httpx {httpx.__version__}, aiohttp {aiohttp_version()}; load average "
             f"{load_before[0]:.2f} before the run, {os.getloadavg()[0]:.2f} after\n"
             f"- command: `{command}`\n"
             f"- setup: client pinned to core {client_core}, server to core {server_core}; "

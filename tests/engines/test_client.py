@@ -1,4 +1,5 @@
-"""The timed streaming client against the real reference server."""
+"""The timed streaming client, on httpx and on aiohttp, against the real reference server and
+against servers that send scripted bytes."""
 
 from __future__ import annotations
 
@@ -6,10 +7,13 @@ import asyncio
 import gzip
 import itertools
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
 
+import aiohttp
 import httpx
 import pytest
+from aiohttp import web
 
 from specverdict.engines.client import StreamedResponse, stream
 from specverdict.engines.launcher import free_port
@@ -29,46 +33,87 @@ class ScriptedClock:
         return value
 
 
-def run(coro_factory) -> StreamedResponse:  # type: ignore[no-untyped-def]
+Client = httpx.AsyncClient | aiohttp.ClientSession
+TRANSPORTS = ["httpx", "aiohttp"]
+# the class of the exception a refused connection raises, named in the error
+CONNECT_ERROR = {"httpx": "ConnectError:", "aiohttp": "ClientConnectorError:"}
+
+
+def run(
+    call: Callable[[Client], Awaitable[StreamedResponse]], transport: str = "httpx"
+) -> StreamedResponse:
     async def main() -> StreamedResponse:
+        if transport == "aiohttp":
+            async with aiohttp.ClientSession() as session:
+                return await call(session)
         async with httpx.AsyncClient() as client:
-            return await coro_factory(client)  # type: ignore[no-any-return]
+            return await call(client)
 
     return asyncio.run(main())
 
 
-def test_latency_minus_ttft_is_exactly_the_sum_of_inter_chunk_latencies(servers: Servers) -> None:
+@pytest.mark.parametrize("transport", TRANSPORTS)
+def test_latency_minus_ttft_is_exactly_the_sum_of_inter_chunk_latencies(
+    servers: Servers, transport: str
+) -> None:
     base = servers.spec({"method": "ngram", "num_speculative_tokens": 3, "prompt_lookup_min": 1})
     body = {"prompt": "def add(a, b):\n", "max_tokens": 40, "temperature": 0.0, "ignore_eos": True}
-    r = run(lambda c: stream(c, base + "/v1/completions", body, clock=ScriptedClock()))
+    r = run(lambda c: stream(c, base + "/v1/completions", body, clock=ScriptedClock()), transport)
     assert r.status == "ok" and r.completion_tokens == 40
     assert r.ttft_s is not None and r.e2e_s is not None and r.done_s is not None
     assert len(r.chunk_arrivals_s) >= 2
     assert r.e2e_s - r.ttft_s == sum(r.itls_s)
-    assert r.done_s > r.e2e_s  # the usage chunk and [DONE] come after the last output
+    # the usage chunk and [DONE] come after the last output; aiohttp may hand over everything
+    # the connection received since its last read at once, and then they share an arrival time
+    assert r.done_s > r.e2e_s if transport == "httpx" else r.done_s >= r.e2e_s
     assert r.tpot_s == (r.e2e_s - r.ttft_s) / 39
     # speculation packs several tokens into one chunk: fewer chunks than tokens
     assert len(r.chunk_arrivals_s) < 40
     assert r.metrics is not None and "speculative_decoding" in r.metrics
 
 
-def test_failures_are_returned_as_data(servers: Servers) -> None:
+@pytest.mark.parametrize("transport", TRANSPORTS)
+def test_failures_are_returned_as_data(servers: Servers, transport: str) -> None:
     base = servers.get()
     refused = run(
-        lambda c: stream(c, f"http://127.0.0.1:{free_port()}/v1/completions", {"prompt": "x"})
+        lambda c: stream(c, f"http://127.0.0.1:{free_port()}/v1/completions", {"prompt": "x"}),
+        transport,
     )
-    assert refused.status == "error" and refused.error and "ConnectError" in refused.error
-    bad = run(lambda c: stream(c, base + "/v1/completions", {"prompt": "x", "max_tokens": 0}))
-    assert bad.status == "error" and bad.error and bad.error.startswith("HTTP 400")
+    assert refused.status == "error" and refused.error
+    assert refused.error.startswith(CONNECT_ERROR[transport])
+    bad = run(
+        lambda c: stream(c, base + "/v1/completions", {"prompt": "x", "max_tokens": 0}), transport
+    )
+    # the status and the start of the server's own explanation
+    assert bad.status == "error" and bad.error and bad.error.startswith("HTTP 400: {")
+    assert "max_tokens" in bad.error
     slow = run(
         lambda c: stream(
             c,
             base + "/v1/completions",
             {"prompt": "x", "max_tokens": 1000, "ignore_eos": True},
             timeout_s=0.05,
-        )
+        ),
+        transport,
     )
-    assert slow.status == "timeout"
+    assert slow.status == "timeout" and slow.error and slow.error.startswith("timed out")
+    assert slow.completion_tokens is None
+
+
+@pytest.mark.parametrize("transport", TRANSPORTS)
+def test_the_deadline_covers_the_whole_request_not_each_read(
+    servers: Servers, transport: str
+) -> None:
+    """Every read comes well within the deadline; the stream as a whole does not."""
+    base = servers.get()
+    body = {"prompt": "x", "max_tokens": 300, "temperature": 0.0, "ignore_eos": True}
+    whole = run(lambda c: stream(c, base + "/v1/completions", body), transport)
+    assert whole.status == "ok" and whole.e2e_s is not None and whole.ttft_s is not None
+    longest_gap = max(whole.itls_s)
+    deadline = whole.ttft_s + (whole.e2e_s - whole.ttft_s) / 2
+    assert longest_gap < deadline
+    cut = run(lambda c: stream(c, base + "/v1/completions", body, timeout_s=deadline), transport)
+    assert cut.status == "timeout" and cut.text and whole.text.startswith(cut.text)
 
 
 EVENTS = [
@@ -81,10 +126,13 @@ EVENTS = [
 ]
 
 
+def check_request(sent: dict[str, Any]) -> None:
+    assert sent["stream"] is True and sent["stream_options"] == {"include_usage": True}
+
+
 def mocked(pieces: list[bytes], headers: dict[str, str] | None = None) -> httpx.AsyncClient:
     async def handler(request: httpx.Request) -> httpx.Response:
-        sent = json.loads(request.content)
-        assert sent["stream"] is True and sent["stream_options"] == {"include_usage": True}
+        check_request(json.loads(request.content))
 
         async def body() -> AsyncIterator[bytes]:
             for piece in pieces:
@@ -95,18 +143,62 @@ def mocked(pieces: list[bytes], headers: dict[str, str] | None = None) -> httpx.
     return httpx.AsyncClient(transport=httpx.MockTransport(handler))
 
 
-def run_mocked(pieces: list[bytes], headers: dict[str, str] | None = None) -> StreamedResponse:
+async def scripted_server(
+    pieces: list[bytes], headers: dict[str, str] | None = None, finish: bool = True
+) -> tuple[web.AppRunner, str]:
+    """A real HTTP server that answers every POST with ``pieces`` written one by one (chunked);
+    without ``finish`` it drops the connection before ending the body."""
+
+    async def handler(request: web.Request) -> web.StreamResponse:
+        check_request(await request.json())
+        resp = web.StreamResponse(headers={"content-type": "text/event-stream", **(headers or {})})
+        await resp.prepare(request)
+        for piece in pieces:
+            await resp.write(piece)
+        if not finish:
+            assert request.transport is not None
+            request.transport.close()
+        return resp
+
+    app = web.Application()
+    app.router.add_post("/v1/completions", handler)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    port = free_port()
+    await web.TCPSite(runner, "127.0.0.1", port).start()
+    return runner, f"http://127.0.0.1:{port}/v1/completions"
+
+
+def run_mocked(
+    pieces: list[bytes],
+    headers: dict[str, str] | None = None,
+    transport: str = "httpx",
+    finish: bool = True,
+) -> StreamedResponse:
+    """Stream ``pieces``: through httpx's mock transport, or from a real server over aiohttp."""
+
     async def main() -> StreamedResponse:
-        async with mocked(pieces, headers) as client:
-            return await stream(client, "http://x/v1/completions", {"prompt": "p"}, ScriptedClock())
+        if transport == "httpx":
+            async with mocked(pieces, headers) as client:
+                url = "http://x/v1/completions"
+                return await stream(client, url, {"prompt": "p"}, ScriptedClock())
+        runner, url = await scripted_server(pieces, headers, finish)
+        try:
+            async with aiohttp.ClientSession() as session:
+                return await stream(session, url, {"prompt": "p"}, ScriptedClock())
+        finally:
+            await runner.cleanup()
 
     return asyncio.run(main())
 
 
+@pytest.mark.parametrize("transport", TRANSPORTS)
 @pytest.mark.parametrize("size", [1, 7, 10_000])
-def test_lines_are_rebuilt_across_reads_whatever_the_line_endings(size: int) -> None:
+def test_lines_are_rebuilt_across_reads_whatever_the_line_endings(
+    size: int, transport: str
+) -> None:
     whole = b"".join(EVENTS)
-    r = run_mocked([whole[i : i + size] for i in range(0, len(whole), size)])
+    r = run_mocked([whole[i : i + size] for i in range(0, len(whole), size)], transport=transport)
     assert r.status == "ok" and r.text == "héllo" and r.finish_reason == "length"
     assert (r.prompt_tokens, r.completion_tokens) == (3, 2)
     assert len(r.chunk_arrivals_s) == 2 and r.ttft_s == r.chunk_arrivals_s[0]
@@ -115,15 +207,29 @@ def test_lines_are_rebuilt_across_reads_whatever_the_line_endings(size: int) -> 
     assert r.extras == {"metrics": {"a": 1}, "choice": {"stop_reason": 7}}
 
 
-def test_compressed_stream_and_stream_without_done() -> None:
-    r = run_mocked([gzip.compress(b"".join(EVENTS[:4]))], {"content-encoding": "gzip"})
+@pytest.mark.parametrize("transport", TRANSPORTS)
+def test_compressed_stream_and_stream_without_done(transport: str) -> None:
+    gz = gzip.compress(b"".join(EVENTS[:4]))
+    r = run_mocked([gz[:20], gz[20:]], {"content-encoding": "gzip"}, transport)
     assert r.status == "ok" and r.text == "héllo" and r.completion_tokens == 2
     assert r.done_s is not None and r.e2e_s is not None and r.done_s >= r.e2e_s
 
 
-def test_bad_lines_and_error_chunks_are_errors_as_data() -> None:
-    bad = run_mocked([EVENTS[0], b"data: {not json\n\n"])
+@pytest.mark.parametrize("transport", TRANSPORTS)
+def test_bad_lines_and_error_chunks_are_errors_as_data(transport: str) -> None:
+    bad = run_mocked([EVENTS[0], b"data: {not json\n\n"], transport=transport)
     assert bad.status == "error" and bad.text == "hé"
     assert bad.error and bad.error.startswith("JSONDecodeError")
-    failed = run_mocked([EVENTS[0], b'data: {"error": {"message": "boom"}}\n\n'])
-    assert failed.status == "error" and failed.error and "boom" in failed.error
+    not_object = run_mocked([EVENTS[0], b"data: [1, 2]\n\n"], transport=transport)
+    assert not_object.status == "error" and not_object.text == "hé"
+    assert not_object.error and not_object.error.startswith("ValueError: data line is not")
+    error = b'data: {"error": {"message": "boom"}}\n\n'
+    failed = run_mocked([EVENTS[0], error, *EVENTS[2:]], transport=transport)
+    assert failed.status == "error" and failed.text == "hé"
+    assert failed.error and "boom" in failed.error and failed.completion_tokens is None
+
+
+def test_a_connection_dropped_mid_stream_is_an_error() -> None:
+    r = run_mocked(EVENTS[:2], transport="aiohttp", finish=False)
+    assert r.status == "error" and r.text == "hé"
+    assert r.error and r.error.startswith("ClientPayloadError")

@@ -6,9 +6,18 @@ last chunk that carried output (so e2e - TTFT equals the sum of inter-chunk late
 ``done_s`` the end of the stream (usage chunk, ``[DONE]``). A response without output ends at
 ``done_s``. A speculative engine sends several tokens per chunk, so per-token TPOT is computed
 from token counts, not chunk counts: TPOT = (e2e - TTFT) / (completion_tokens - 1).
-Failures are returned as data (``status`` ``error`` or ``timeout``), never raised.
-A chunk arrives when the socket read that completes it returns: chunks that came in one read share
-one arrival time, and it is taken before the chunk is parsed.
+Failures are returned as data (``status`` ``error`` or ``timeout``), never raised: a refused
+connection, a broken stream or a data line that is not a JSON object (``error``, with the
+exception's class and message), an HTTP status other than 200 (``error``, ``HTTP <status>: <the
+start of the body>``), an ``error`` object sent mid-stream (``error``, with the text received so
+far), and the whole-request deadline passing before the stream ends (``timeout``).
+A chunk arrives when the read that completes it returns to the client: chunks that came in one
+read share one arrival time, and it is taken before the chunk is parsed.
+
+``stream`` takes an ``httpx.AsyncClient`` or an ``aiohttp.ClientSession``; both feed the body's
+bytes, as they come, to one parser, so that the two follow the same rules. With aiohttp a read
+returns everything its connection received since the previous read. aiohttp costs about a third
+of httpx's CPU per streamed token, so the runner measures on it.
 """
 
 from __future__ import annotations
@@ -21,6 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+import aiohttp
 import httpx
 
 Status = Literal["ok", "error", "timeout"]
@@ -103,94 +113,184 @@ def _json(text: str) -> Any:
     return value
 
 
-async def stream(
+class _Events:
+    """The SSE parser both transports feed: ``feed`` takes the body's next bytes and their arrival
+    time and collects text, chunk arrivals, usage and extras. Lines are split here from the raw
+    bytes (a transport's text and line iterators cost more per chunk than all of this); they end
+    in LF, CRLF or CR, as in SSE, and a line cut between two reads is completed by the next."""
+
+    __slots__ = (
+        "arrivals",
+        "calls",
+        "done",
+        "encoding",
+        "error",
+        "extras",
+        "finish",
+        "parts",
+        "rest",
+        "ttft",
+        "usage",
+    )
+
+    def __init__(self) -> None:
+        self.encoding = "utf-8"
+        self.rest = b""
+        self.parts: list[str] = []
+        self.arrivals: list[float] = []
+        self.calls: list[dict[str, Any]] = []
+        self.ttft: float | None = None
+        self.finish: str | None = None
+        self.usage: dict[str, Any] = {}
+        self.extras: dict[str, Any] = {}
+        self.done: float | None = None  # arrival of ``[DONE]``
+        self.error: str | None = None  # an ``error`` object sent in the stream
+
+    def feed(self, piece: bytes, now: float) -> bool:
+        """Parse the lines ``piece`` completes, all arrived at ``now``; True once the stream is
+        over (``[DONE]`` or an error object). A data line that is not a JSON object raises
+        ``ValueError``."""
+        if b"\r" in piece:
+            piece = piece.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+        lines = (self.rest + piece).split(b"\n") if self.rest else piece.split(b"\n")
+        self.rest = lines.pop()
+        for line in lines:
+            if not line.startswith(b"data:"):
+                continue
+            data = line[5:].strip()
+            if data == b"[DONE]":
+                self.done = now
+                return True
+            chunk = _json(data.decode(self.encoding, errors="replace"))
+            if not isinstance(chunk, dict):
+                raise ValueError(f"data line is not a JSON object: {data[:100]!r}")
+            if "error" in chunk:
+                self.error = str(chunk["error"])
+                return True
+            text, fin, new_calls = _delta_text(chunk)
+            if text or new_calls:
+                if self.ttft is None:
+                    self.ttft = now
+                self.arrivals.append(now)
+                self.parts.append(text)
+                if new_calls:
+                    self.calls.extend(new_calls)
+            if fin:
+                self.finish = fin
+            usage = chunk.get("usage")
+            if usage:
+                self.usage = usage
+            _merge_extras(self.extras, chunk)
+        return False
+
+    def response(self, done: float) -> StreamedResponse:
+        """The finished stream; ``done`` is its end when ``[DONE]`` never came."""
+        if self.error is not None:
+            return StreamedResponse("error", text="".join(self.parts), error=self.error)
+        done = self.done if self.done is not None else done
+        arrivals = self.arrivals
+        return StreamedResponse(
+            "ok",
+            "".join(self.parts),
+            self.finish,
+            self.usage.get("prompt_tokens"),
+            self.usage.get("completion_tokens"),
+            self.ttft,
+            arrivals[-1] if arrivals else done,
+            tuple(arrivals),
+            self.extras,
+            None,
+            tuple(self.calls),
+            done,
+        )
+
+
+Clock = Callable[[], float]
+# aiohttp's own timeouts off for a request: the whole-request deadline bounds it.
+_NO_TIMEOUT = aiohttp.ClientTimeout()
+
+
+async def _read_httpx(
     client: httpx.AsyncClient,
     url: str,
+    body: dict[str, Any],
+    events: _Events,
+    clock: Clock,
+    t0: float,
+) -> StreamedResponse | None:
+    """Send the request on httpx and feed the body to ``events``; a non-200 answer is returned."""
+    # httpx's own timeouts (timeout=None here) would arm and cancel a timer around every socket
+    # read; the caller's deadline bounds those reads as well.
+    async with client.stream("POST", url, json=body, timeout=None) as resp:
+        if resp.status_code != 200:
+            raw = (await resp.aread()).decode(errors="replace")
+            return StreamedResponse("error", error=f"HTTP {resp.status_code}: {raw[:500]}")
+        events.encoding = resp.encoding or "utf-8"
+        # Raw bytes are cheapest; a compressed body, or one already read into memory (a
+        # response built from bytes, as transports in tests do), goes through aiter_bytes.
+        decoded = "content-encoding" in resp.headers or resp.is_stream_consumed
+        pieces = resp.aiter_bytes() if decoded else resp.aiter_raw()
+        async for piece in pieces:
+            if events.feed(piece, clock() - t0):
+                # Not read to its end, the response closes its connection; reading on would
+                # keep it for reuse, but httpcore's pool scans every pooled connection at each
+                # request's start and end, and with hundreds of them that costs more than
+                # opening a new connection.
+                break
+    return None
+
+
+async def _read_aiohttp(
+    session: aiohttp.ClientSession,
+    url: str,
+    body: dict[str, Any],
+    events: _Events,
+    clock: Clock,
+    t0: float,
+) -> StreamedResponse | None:
+    """Send the request on aiohttp and feed the body to ``events``; a non-200 answer is
+    returned. The body comes decompressed. When ``[DONE]`` came with the end of the body, as it
+    usually does, leaving the response returns its connection to the pool; otherwise the
+    connection is closed."""
+    async with session.post(url, json=body, timeout=_NO_TIMEOUT) as resp:
+        if resp.status != 200:
+            raw = (await resp.read()).decode(errors="replace")
+            return StreamedResponse("error", error=f"HTTP {resp.status}: {raw[:500]}")
+        events.encoding = resp.charset or "utf-8"
+        async for piece in resp.content.iter_any():
+            if events.feed(piece, clock() - t0):
+                break
+    return None
+
+
+async def stream(
+    client: httpx.AsyncClient | aiohttp.ClientSession,
+    url: str,
     payload: dict[str, Any],
-    clock: Callable[[], float] = time.perf_counter,
+    clock: Clock = time.perf_counter,
     timeout_s: float = 600.0,
 ) -> StreamedResponse:
+    """POST ``payload`` as a streamed request to ``url`` and time its chunks (module docstring);
+    ``timeout_s`` bounds the whole request, from connecting to the end of the stream."""
     body = {**payload, "stream": True, "stream_options": {"include_usage": True}}
+    events = _Events()
     t0 = clock()
-    parts: list[str] = []
-    arrivals: list[float] = []
-    calls: list[dict[str, Any]] = []
-    ttft = None
-    finish = None
-    usage: dict[str, Any] = {}
-    extras: dict[str, Any] = {}
-    done: float | None = None
     try:
-        # One deadline for the whole request. httpx's own timeouts (timeout=None here) would arm
-        # and cancel a timer around every socket read; the deadline bounds those reads as well.
-        async with (
-            asyncio.timeout(timeout_s),
-            client.stream("POST", url, json=body, timeout=None) as resp,
-        ):
-            if resp.status_code != 200:
-                raw = (await resp.aread()).decode(errors="replace")
-                return StreamedResponse("error", error=f"HTTP {resp.status_code}: {raw[:500]}")
-            # Lines are split here from the raw bytes: httpx's text and line iterators cost more
-            # per chunk than all the rest of this loop. Lines end in LF, CRLF or CR, as in SSE.
-            encoding = resp.encoding or "utf-8"
-            # Raw bytes are cheapest; a compressed body, or one already read into memory (a
-            # response built from bytes, as transports in tests do), goes through aiter_bytes.
-            decoded = "content-encoding" in resp.headers or resp.is_stream_consumed
-            pieces = resp.aiter_bytes() if decoded else resp.aiter_raw()
-            rest = b""
-            async for piece in pieces:
-                now = clock() - t0  # arrival of the lines this piece completes
-                if b"\r" in piece:
-                    piece = piece.replace(b"\r\n", b"\n").replace(b"\r", b"\n")  # noqa: PLW2901
-                lines = (rest + piece).split(b"\n") if rest else piece.split(b"\n")
-                rest = lines.pop()
-                for line in lines:
-                    if not line.startswith(b"data:"):
-                        continue
-                    data = line[5:].strip()
-                    if data == b"[DONE]":
-                        done = now
-                        break
-                    chunk = _json(data.decode(encoding, errors="replace"))
-                    if "error" in chunk:
-                        text = "".join(parts)
-                        return StreamedResponse("error", text=text, error=str(chunk["error"]))
-                    text, fin, new_calls = _delta_text(chunk)
-                    if text or new_calls:
-                        ttft = now if ttft is None else ttft
-                        arrivals.append(now)
-                        parts.append(text)
-                        calls.extend(new_calls)
-                    finish = fin or finish
-                    usage = chunk.get("usage") or usage
-                    _merge_extras(extras, chunk)
-                if done is not None:
-                    # Not read to its end, the response closes its connection; reading on would
-                    # keep it for reuse, but httpcore's pool scans every pooled connection at each
-                    # request's start and end, and with hundreds of them that costs more than
-                    # opening a new connection.
-                    break
-    except (httpx.TimeoutException, TimeoutError) as exc:
-        if done is None:
+        async with asyncio.timeout(timeout_s):
+            if isinstance(client, httpx.AsyncClient):
+                failed = await _read_httpx(client, url, body, events, clock, t0)
+            else:
+                failed = await _read_aiohttp(client, url, body, events, clock, t0)
+        if failed is not None:
+            return failed
+    except (httpx.TimeoutException, TimeoutError) as exc:  # aiohttp's timeouts are TimeoutErrors
+        if events.done is None:
             reason = str(exc) or f"no complete answer within {timeout_s:g} s"
-            return StreamedResponse("timeout", text="".join(parts), error=f"timed out: {reason}")
-    except (httpx.HTTPError, ValueError) as exc:  # ValueError: a data line that is not JSON
-        if done is None:
+            text = "".join(events.parts)
+            return StreamedResponse("timeout", text=text, error=f"timed out: {reason}")
+    # ValueError: a data line that is not a JSON object
+    except (httpx.HTTPError, aiohttp.ClientError, ValueError) as exc:
+        if events.done is None:
             error = f"{type(exc).__name__}: {exc}"
-            return StreamedResponse("error", text="".join(parts), error=error)
-    if done is None:
-        done = clock() - t0
-    return StreamedResponse(
-        "ok",
-        "".join(parts),
-        finish,
-        usage.get("prompt_tokens"),
-        usage.get("completion_tokens"),
-        ttft,
-        arrivals[-1] if arrivals else done,
-        tuple(arrivals),
-        extras,
-        None,
-        tuple(calls),
-        done,
-    )
+            return StreamedResponse("error", text="".join(events.parts), error=error)
+    return events.response(clock() - t0 if events.done is None else events.done)
