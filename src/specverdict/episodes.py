@@ -37,6 +37,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import aiohttp
 import httpx
 
 from specverdict.engines.base import canonical_acceptance
@@ -51,7 +52,7 @@ AcceptanceOf = Callable[[dict[str, Any]], dict[str, Any] | None]
 
 
 def make_chat(
-    client: httpx.AsyncClient,
+    client: httpx.AsyncClient | aiohttp.ClientSession,
     url: str,
     body: dict[str, Any],
     clock: Callable[[], float] = time.perf_counter,
@@ -76,7 +77,7 @@ async def run_episode(
     run_id: str,
     suite: AgentSuite,
     sample: Sample,
-    client: httpx.AsyncClient,
+    client: httpx.AsyncClient | aiohttp.ClientSession,
     url: str,
     body: dict[str, Any],
     acceptance_of: AcceptanceOf,

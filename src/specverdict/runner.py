@@ -309,7 +309,7 @@ class Runner:
                             run.run_id,
                             suite,
                             sample,
-                            client,
+                            session,
                             base_url + path,
                             body,
                             adapter.per_request_acceptance,

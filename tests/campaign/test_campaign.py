@@ -169,8 +169,7 @@ def test_validate_command_exit_codes(tmp_path: Path) -> None:
     res = run_cli("validate", str(typo))
     assert res.returncode == 2
     assert (
-        "stages.function.suite: unknown suite 'humaneva@1'; did you mean humaneval@1?"
-        in res.stderr
+        "stages.function.suite: unknown suite 'humaneva@1'; did you mean humaneval@1?" in res.stderr
     )
     missing = run_cli("validate", str(tmp_path / "nope.yaml"))
     assert missing.returncode == 2 and "cannot read campaign file" in missing.stderr
