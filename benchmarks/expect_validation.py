@@ -73,7 +73,10 @@ def run(core: EngineCore, prompts: list[str], max_tokens: int) -> Tally:
     for i, prompt in enumerate(prompts):
         state = core.start(
             GenerationRequest(
-                f"r{i}", tuple(core.tokenizer.encode(prompt)), max_tokens, SamplingParams()
+                f"r{i}",
+                tuple(core.tokenizer.encode(prompt)),
+                max_tokens,
+                SamplingParams(temperature=0.0),
             )
         )
         while True:
