@@ -62,6 +62,7 @@ from typing import Any
 
 import httpx
 
+from _results import cpu_model, write_section
 from specverdict.engines.client import stream
 
 SECTION = "## Streaming client overhead"
@@ -547,16 +548,6 @@ def aiohttp_version() -> str:
     return aiohttp.__version__
 
 
-def cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown cpu"
-
-
 def start_server(core: int | None) -> tuple[subprocess.Popen[str], str]:
     cmd = [sys.executable, __file__, "--serve"]
     if core is not None:
@@ -723,12 +714,7 @@ def main() -> None:
             f"trip {rtt * 1e6:.0f} µs; baseline `{BASELINE}`\n\n"
         )
         section = header + text + "\n"
-        old = args.write.read_text() if args.write.exists() else "# Benchmark results\n\n"
-        if SECTION in old:
-            before, _, rest = old.partition(SECTION)
-            nxt = rest.find("\n## ")
-            old = before + (rest[nxt + 1 :] if nxt >= 0 else "")
-        args.write.write_text(old.rstrip() + "\n\n" + section)
+        write_section(args.write, SECTION, section)
 
 
 if __name__ == "__main__":

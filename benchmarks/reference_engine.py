@@ -19,6 +19,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from _results import cpu_model, write_section
 from specverdict.reference.config import EngineConfig, SpeculativeConfig
 from specverdict.reference.engine import EngineCore, GenerationRequest, RequestState
 from specverdict.reference.sampling import SamplingParams
@@ -56,16 +57,6 @@ class Tally:
     drafted: int = 0
     accepted: int = 0
     steps: int = 0
-
-
-def cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown cpu"
 
 
 def core_for(label: str, k: int) -> EngineCore:
@@ -158,13 +149,7 @@ def main() -> None:
             "prefill; medians over repeats run round-robin; baseline = method `none` in the same run\n\n"
         )
         section = header + table + "\n"
-        marker = "## Reference engine: decode speed by method and k"
-        old = args.write.read_text() if args.write.exists() else "# Benchmark results\n\n"
-        if marker in old:
-            before, _, rest = old.partition(marker)
-            nxt = rest.find("\n## ")
-            old = before + (rest[nxt + 1 :] if nxt >= 0 else "")
-        args.write.write_text(old.rstrip() + "\n\n" + section)
+        write_section(args.write, "## Reference engine: decode speed by method and k", section)
 
 
 if __name__ == "__main__":

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from _results import write_section
 from specverdict.reference.config import EngineConfig, SpeculativeConfig
 from specverdict.reference.engine import EngineCore, GenerationRequest, RequestOutput
 from specverdict.reference.model import MoESpec
@@ -142,9 +143,6 @@ def main() -> None:
     table = "\n".join(lines)
     print(table)
     if args.write:
-        text = args.write.read_text() if args.write.exists() else "# Benchmark results\n"
-        head, _, rest = text.partition(SECTION)
-        tail = rest[rest.find("\n## ") :] if "\n## " in rest else ""
         body = (
             f"{SECTION}\n\n- date: {time.strftime('%Y-%m-%d')}\n- command: `python "
             f"benchmarks/reference_realism.py --max-tokens {args.max_tokens} --repeats "
@@ -158,7 +156,7 @@ def main() -> None:
             "repeats; the baseline is "
             "`none` on the same target, weights and concurrency\n\n" + table + "\n"
         )
-        args.write.write_text(head.rstrip() + "\n\n" + body + tail)
+        write_section(args.write, SECTION, body)
 
 
 if __name__ == "__main__":
