@@ -525,7 +525,17 @@ def _audit_findings(manifests: Sequence[dict[str, Any]]) -> list[str]:
     return list(dict.fromkeys(lines))
 
 
-def _triage(cand: Arm, expected: float | None, identity: float | None) -> Reason | None:
+def _run_identity(base: Arm, run: Sequence[SampleRecord]) -> float | None:
+    """Share of one execution's greedy answers whose text equals the baseline's (None when
+    sampling, or with nothing to compare)."""
+    if base.spec.sampling.temperature != 0.0:
+        return None
+    b_by = {s.sample_id: s.text for s in base.first if s.status == "ok"}
+    pairs = [(b_by[s.sample_id], s.text) for s in run if s.status == "ok" and s.sample_id in b_by]
+    return sum(a == b for a, b in pairs) / len(pairs) if pairs else None
+
+
+def _triage(cand: Arm, expected: float | None, identity: dict[str, float | None]) -> Reason | None:
     """Acceptance that collapsed against an earlier run of the same configuration, or against
     the campaign's expectation. With outputs still identical to the baseline's, the verifier is
     fine and the drafts got worse: suspect the draft path (loader, patches, overrides) before
@@ -542,17 +552,18 @@ def _triage(cand: Arm, expected: float | None, identity: float | None) -> Reason
             ref_name, ref = "the campaign's expected_acceptance", expected
         if ref is None or not (rate < TRIAGE_RATIO * ref and ref - rate >= TRIAGE_MIN_GAP):
             continue
+        share = identity.get(run_id)
         against = ref_name if ref_name.startswith("the ") else f"run {ref_name}"
         msg = f"run {run_id}: acceptance {rate:.3f} against {ref:.3f} of {against}"
-        if identity is not None and identity >= 0.95:
+        if share is not None and share >= 0.95:
             msg += (
-                f"; greedy outputs still {100 * identity:.0f}% identical to the baseline's, so "
+                f"; greedy outputs still {100 * share:.0f}% identical to the baseline's, so "
                 "the target verifies correctly: suspect the draft path (loader, patches, "
                 "overrides) before the checkpoint"
             )
-        elif identity is not None:
+        elif share is not None:
             msg += (
-                f"; greedy outputs only {100 * identity:.0f}% identical: the target's path "
+                f"; greedy outputs only {100 * share:.0f}% identical: the target's path "
                 "changed too (numerics, a lossy mode, a different model)"
             )
         else:
@@ -645,8 +656,10 @@ def judge_pair(
     drift = _drift(cand, base)
     if drift is not None:
         reasons.append(drift)
-    share = ident.data.get("share") if ident is not None else None
-    triage = _triage(cand, expected_acceptance, share if isinstance(share, float) else None)
+    shares = {
+        rid: _run_identity(base, run) for rid, run in zip(cand.run_ids, cand.samples, strict=False)
+    }
+    triage = _triage(cand, expected_acceptance, shares)
     if triage is not None:
         reasons.append(triage)
     verdict: Verdict
