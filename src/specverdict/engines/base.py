@@ -123,6 +123,15 @@ def per_request_summary(samples: Sequence[SampleRecord]) -> AcceptanceSummary | 
     )
 
 
+async def fetch(client: httpx.AsyncClient, url: str) -> httpx.Response | str:
+    """GET for a probe: the 200 response, or a short reason why there is none."""
+    try:
+        resp = await client.get(url, timeout=10)
+    except httpx.HTTPError as exc:
+        return f"unavailable: {type(exc).__name__}"
+    return resp if resp.status_code == 200 else f"HTTP {resp.status_code}"
+
+
 class EngineAdapter(ABC):
     """One engine kind: its launch flags, the extra request fields it needs, and where its
     acceptance comes from (per-request fields, scraped counters, polled iteration stats)."""

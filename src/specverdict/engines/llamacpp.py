@@ -40,7 +40,7 @@ import httpx
 from prometheus_client.parser import text_string_to_metric_families
 
 from specverdict.campaign.spec import RunSpec
-from specverdict.engines.base import AcceptanceSummary, EngineAdapter, canonical_acceptance
+from specverdict.engines.base import AcceptanceSummary, EngineAdapter, canonical_acceptance, fetch
 from specverdict.store.records import MetricsSnapshot, SampleRecord
 
 #: our method -> the ``--spec-type`` values that implement it; the first is the default, another
@@ -285,7 +285,7 @@ class LlamaCppAdapter(EngineAdapter):
             "each answer (left out when the request drafted nothing)",
             "props_warning": PROPS_WARNING,
         }
-        props = await _get(client, base_url + "/props")
+        props = await fetch(client, base_url + "/props")
         if isinstance(props, httpx.Response):
             body = _json(props)
             settings = body.get("default_generation_settings", {})
@@ -300,14 +300,14 @@ class LlamaCppAdapter(EngineAdapter):
                 }
         else:
             found["/props"] = props
-        slots = await _get(client, base_url + "/slots")
+        slots = await fetch(client, base_url + "/slots")
         if isinstance(slots, httpx.Response):
             data = _json_list(slots)
             found["/slots"] = "ok"
             found["slots_speculative"] = [s.get("speculative") for s in data]
         else:
             found["/slots"] = slots
-        metrics = await _get(client, base_url + "/metrics")
+        metrics = await fetch(client, base_url + "/metrics")
         if isinstance(metrics, httpx.Response):
             try:
                 names = {
@@ -440,15 +440,6 @@ def _pollution(
             f"the run's answers {ours}"
         )
     return False, None
-
-
-async def _get(client: httpx.AsyncClient, url: str) -> httpx.Response | str:
-    """The 200 response, or a short reason why there is none."""
-    try:
-        resp = await client.get(url, timeout=10)
-    except httpx.HTTPError as exc:
-        return f"unavailable: {type(exc).__name__}"
-    return resp if resp.status_code == 200 else f"HTTP {resp.status_code}"
 
 
 def _json(resp: httpx.Response) -> dict[str, Any]:

@@ -61,6 +61,7 @@ from specverdict.engines.base import (
     AcceptanceSummary,
     EngineAdapter,
     canonical_acceptance,
+    fetch,
     per_request_summary,
 )
 from specverdict.store.records import MetricsSnapshot, SampleRecord, snapshot_key
@@ -234,12 +235,15 @@ class SGLangAdapter(EngineAdapter):
             "per_request": "sglext.spec_tokens_details, if the server knows "
             "return_spec_tokens_details (seen on the first answer)",
         }
-        try:
-            resp = await client.get(base_url + SERVER_INFO, timeout=10)
-            info = resp.json() if resp.status_code == 200 else None
-            found[SERVER_INFO] = "ok" if info is not None else f"HTTP {resp.status_code}"
-        except (httpx.HTTPError, ValueError) as exc:
-            info, found[SERVER_INFO] = None, f"unavailable: {type(exc).__name__}"
+        info = None
+        resp = await fetch(client, base_url + SERVER_INFO)
+        if isinstance(resp, str):
+            found[SERVER_INFO] = resp
+        else:
+            try:
+                info, found[SERVER_INFO] = resp.json(), "ok"
+            except ValueError as exc:
+                found[SERVER_INFO] = f"unavailable: {type(exc).__name__}"
         if isinstance(info, dict):
             found["speculative_settings"] = {
                 k: v
@@ -249,16 +253,13 @@ class SGLangAdapter(EngineAdapter):
             found["dp_size"] = info.get("dp_size")
             found["version"] = info.get("version")
             found["avg_spec_accept_length"] = rank_accept_lengths(info)
-        try:
-            resp = await client.get(base_url + "/metrics", timeout=10)
-        except httpx.HTTPError as exc:
-            found["/metrics"] = f"unavailable: {type(exc).__name__}"
-            return found
-        if resp.status_code != 200:
-            found["/metrics"] = f"HTTP {resp.status_code} (is --enable-metrics set?)"
+        metrics = await fetch(client, base_url + "/metrics")
+        if isinstance(metrics, str):
+            hint = " (is --enable-metrics set?)" if metrics.startswith("HTTP") else ""
+            found["/metrics"] = metrics + hint
             return found
         found["/metrics"] = "ok"
-        found["spec_gauges_last_interval"] = spec_gauges(resp.text)
+        found["spec_gauges_last_interval"] = spec_gauges(metrics.text)
         return found
 
     def summarize_acceptance(

@@ -31,7 +31,7 @@ import httpx
 import yaml
 
 from specverdict.campaign.spec import RunSpec
-from specverdict.engines.base import AcceptanceSummary, EngineAdapter
+from specverdict.engines.base import AcceptanceSummary, EngineAdapter, fetch
 from specverdict.store.records import MetricsSnapshot, SampleRecord
 
 #: the options file written into the run folder
@@ -196,38 +196,33 @@ class TRTLLMAdapter(EngineAdapter):
         found: dict[str, Any] = {
             "per_request": "none: trtllm-serve puts no acceptance in OpenAI responses"
         }
-        try:
-            resp = await client.get(base_url + "/version", timeout=10)
-            version = resp.json().get("version") if resp.status_code == 200 else None
-            found["version"] = version if isinstance(version, str) else None
-        except (httpx.HTTPError, ValueError, AttributeError):
-            found["version"] = None
-        try:
-            resp = await client.get(base_url + STATS_PATH, timeout=10)
-        except httpx.HTTPError as exc:
-            found[STATS_PATH] = f"unavailable: {type(exc).__name__}"
+        version_resp = await fetch(client, base_url + "/version")
+        version = None
+        if not isinstance(version_resp, str):
+            try:
+                version = version_resp.json().get("version")
+            except (ValueError, AttributeError):
+                version = None
+        found["version"] = version if isinstance(version, str) else None
+        resp = await fetch(client, base_url + STATS_PATH)
+        if isinstance(resp, str):
+            found[STATS_PATH] = resp
         else:
-            if resp.status_code != 200:
-                found[STATS_PATH] = f"HTTP {resp.status_code}"
+            try:
+                body = resp.json()
+            except ValueError:
+                body = None
+            if isinstance(body, list):
+                found[STATS_PATH] = "json"
+                found["iterations_read"] = len(body)
+                found["spec_decoding_stats_seen"] = any(
+                    isinstance(r, dict) and isinstance(r.get("specDecodingStats"), dict)
+                    for r in body
+                )
             else:
-                try:
-                    body = resp.json()
-                except ValueError:
-                    body = None
-                if isinstance(body, list):
-                    found[STATS_PATH] = "json"
-                    found["iterations_read"] = len(body)
-                    found["spec_decoding_stats_seen"] = any(
-                        isinstance(r, dict) and isinstance(r.get("specDecodingStats"), dict)
-                        for r in body
-                    )
-                else:
-                    found[STATS_PATH] = "not a JSON list"
-        try:
-            resp = await client.get(base_url + "/prometheus/metrics", timeout=10)
-            found["competing_stats_reader"] = resp.status_code == 200
-        except httpx.HTTPError:
-            found["competing_stats_reader"] = False
+                found[STATS_PATH] = "not a JSON list"
+        competing = await fetch(client, base_url + "/prometheus/metrics")
+        found["competing_stats_reader"] = not isinstance(competing, str)
         return found
 
     def summarize_acceptance(

@@ -32,6 +32,7 @@ from specverdict.engines.base import (
     AcceptanceSummary,
     EngineAdapter,
     canonical_acceptance,
+    fetch,
     per_request_summary,
 )
 from specverdict.engines.prometheus import PREFIX, SpecCounters, parse_spec_counters
@@ -124,12 +125,9 @@ class VLLMAdapter(EngineAdapter):
         )
 
     async def probe(self, client: httpx.AsyncClient, base_url: str) -> dict[str, Any]:
-        try:
-            resp = await client.get(base_url + "/metrics", timeout=10)
-        except httpx.HTTPError as exc:
-            return {"/metrics": f"unavailable: {type(exc).__name__}"}
-        if resp.status_code != 200:
-            return {"/metrics": f"HTTP {resp.status_code}"}
+        resp = await fetch(client, base_url + "/metrics")
+        if isinstance(resp, str):
+            return {"/metrics": resp}
         found = sorted(
             {
                 line.split("{")[0].split(" ")[0]
