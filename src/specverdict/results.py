@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from pydantic import BaseModel, ConfigDict
 
 from specverdict.engines.base import AcceptanceSummary
 from specverdict.engines.registry import adapter_for
 from specverdict.measure.summary import RunSummary, summarize_samples
 from specverdict.store.base import Store
-from specverdict.store.records import RunRecord
+from specverdict.store.records import RunRecord, SampleRecord
 
 
 class RunResults(BaseModel):
@@ -19,13 +21,24 @@ class RunResults(BaseModel):
     acceptance: AcceptanceSummary
 
 
+def run_acceptance(
+    store: Store, run: RunRecord, samples: Sequence[SampleRecord]
+) -> AcceptanceSummary:
+    """A run's acceptance from its already loaded samples and its stored snapshots."""
+    segments = run.manifest.get("segments", [])
+    last_requests = int(segments[-1]["requests"]) if segments else 0
+    return adapter_for(run.spec.engine.kind).summarize_acceptance(
+        run.spec, samples, store.snapshots(run.run_id), last_requests
+    )
+
+
 def run_results(store: Store, run_id: str) -> RunResults:
     run = store.get_run(run_id)
     samples = store.samples(run_id)
     segments = run.manifest.get("segments", [])
     wall = sum(float(s.get("wall_s", 0.0)) for s in segments) or None
-    last_requests = int(segments[-1]["requests"]) if segments else 0
-    acceptance = adapter_for(run.spec.engine.kind).summarize_acceptance(
-        run.spec, samples, store.snapshots(run_id), last_requests
+    return RunResults(
+        run=run,
+        summary=summarize_samples(samples, wall),
+        acceptance=run_acceptance(store, run, samples),
     )
-    return RunResults(run=run, summary=summarize_samples(samples, wall), acceptance=acceptance)

@@ -12,7 +12,7 @@ from dataclasses import replace
 from specverdict.campaign.model import Gates
 from specverdict.campaign.plan import Plan, speculations
 from specverdict.campaign.spec import RunSpec
-from specverdict.results import run_results
+from specverdict.results import run_acceptance, run_results
 from specverdict.store.base import Store
 from specverdict.store.records import RunRecord
 from specverdict.verdict.judge import Arm, judge_pair
@@ -24,19 +24,22 @@ def arm_from_runs(store: Store, runs: Sequence[RunRecord]) -> Arm | None:
     done = sorted((r for r in runs if r.status == "completed"), key=lambda r: r.repeat)
     if not done:
         return None
-    acceptances = tuple(run_results(store, r.run_id).acceptance for r in done)
+    samples = tuple(tuple(store.samples(r.run_id)) for r in done)
+    acceptances = tuple(run_acceptance(store, r, s) for r, s in zip(done, samples, strict=True))
     return Arm(
         spec=done[0].spec,
         run_ids=tuple(r.run_id for r in done),
-        samples=tuple(tuple(store.samples(r.run_id)) for r in done),
+        samples=samples,
         acceptance=acceptances[0],
         acceptances=acceptances,
         manifests=tuple(r.manifest for r in done),
     )
 
 
-def arm_for(store: Store, spec: RunSpec) -> Arm | None:
-    return arm_from_runs(store, [r for r in store.list_runs() if r.fingerprint == spec.fingerprint])
+def arm_for(store: Store, spec: RunSpec, runs: Sequence[RunRecord] | None = None) -> Arm | None:
+    """The arm of ``spec`` among ``runs`` (default: every stored run)."""
+    every = store.list_runs() if runs is None else runs
+    return arm_from_runs(store, [r for r in every if r.fingerprint == spec.fingerprint])
 
 
 def campaign_verdicts(store: Store, plan: Plan) -> list[PairVerdict]:
@@ -47,12 +50,21 @@ def campaign_verdicts(store: Store, plan: Plan) -> list[PairVerdict]:
     for cand in plan.campaign.candidates:
         for sp in speculations(cand):
             expected[sp] = cand.expected_acceptance
+    # The registry is listed once, and a baseline shared by several candidates is read once.
+    runs = store.list_runs()
+    arms: dict[str, Arm | None] = {}
+
+    def arm(spec: RunSpec) -> Arm | None:
+        if spec.fingerprint not in arms:
+            arms[spec.fingerprint] = arm_for(store, spec, runs)
+        return arms[spec.fingerprint]
+
     out = []
     for pair in plan.pairs:
         out.append(
             judge_pair(
-                arm_for(store, pair.baseline),
-                arm_for(store, pair.candidate),
+                arm(pair.baseline),
+                arm(pair.candidate),
                 gates,
                 seed,
                 stage=pair.candidate.stage,
