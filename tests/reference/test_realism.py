@@ -170,14 +170,14 @@ def test_the_device_model_paces_steps_without_changing_tokens() -> None:
 def test_moe_step_work_grows_with_the_tokens_verified() -> None:
     moe = core(moe=MoESpec(num_experts=8, top_k=2)).target
     dense = core().target
-    ids = moe_ids = list(range(10, 30))
+    ids = list(range(10, 30))
     reads = {}
     for name, m in (("moe", moe), ("dense", dense)):
         cache = m.new_cache()
         m.forward(ids, cache)
-        m.forward(moe_ids[:1], cache)
+        m.forward(ids[:1], cache)
         one = m.step_work(1)[0]
-        m.forward(moe_ids[1:5], cache)
+        m.forward(ids[1:5], cache)
         reads[name] = (one, m.step_work(4)[0])
     assert reads["dense"][0] == reads["dense"][1]  # a dense step reads every weight once
     assert reads["moe"][1] > reads["moe"][0]  # verifying more tokens reads more experts
