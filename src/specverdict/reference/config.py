@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from specverdict.reference.model import MoESpec
 from specverdict.reference.quant import Scheme
-from specverdict.reference.sampling import AcceptanceMode
+from specverdict.reference.sampling import AcceptanceMode, AcceptanceRule
 
 SpecMethod = Literal["ngram", "draft_model", "mtp"]
 PerRequestMetricsMode = Literal["none", "summary", "detailed"]
@@ -34,6 +34,20 @@ class SpeculativeConfig(BaseModel):
     prompt_lookup_min: int | None = Field(default=None, ge=1)
     prompt_lookup_max: int | None = Field(default=None, ge=1)
     acceptance: AcceptanceMode = "exact"
+    relaxed_topk: int = Field(
+        default=1, ge=1, description="relaxed: a draft among the target's top-k may be accepted"
+    )
+    relaxed_delta: float = Field(
+        default=0.0,
+        ge=0.0,
+        description="relaxed: ... if its log-probability is within delta of the top-1",
+    )
+    accept_threshold_single: float = Field(
+        default=1.0,
+        gt=0.0,
+        le=1.0,
+        description="threshold: a draft whose target probability reaches this is accepted",
+    )
 
     @model_validator(mode="after")
     def _check(self) -> SpeculativeConfig:
@@ -44,10 +58,20 @@ class SpeculativeConfig(BaseModel):
             raise ValueError("prompt_lookup_min/prompt_lookup_max apply to method 'ngram' only")
         if self.method == "ngram" and self.model is not None:
             raise ValueError("method 'ngram' takes no draft 'model'")
+        relaxed = self.relaxed_topk != 1 or self.relaxed_delta != 0.0
+        if relaxed and self.acceptance != "relaxed":
+            raise ValueError("relaxed_topk/relaxed_delta apply to acceptance 'relaxed' only")
+        if self.accept_threshold_single != 1.0 and self.acceptance != "threshold":
+            raise ValueError("accept_threshold_single applies to acceptance 'threshold' only")
         lo, hi = self.lookup_range
         if lo > hi:
             raise ValueError(f"prompt_lookup_min ({lo}) must be <= prompt_lookup_max ({hi})")
         return self
+
+    def rule(self) -> AcceptanceRule:
+        return AcceptanceRule(
+            self.acceptance, self.relaxed_topk, self.relaxed_delta, self.accept_threshold_single
+        )
 
     @property
     def lookup_range(self) -> tuple[int, int]:
@@ -76,6 +100,10 @@ class EngineConfig(BaseModel):
     override_dir: Path | None = None
     device_model: str | None = Field(
         default=None, description="pace steps to a device time model (device.PROFILES)"
+    )
+    verify_numerics: Literal["exact", "kernel"] = Field(
+        default="exact",
+        description="kernel: verify passes quantize activations like a low-precision GEMM",
     )
     fault_draft_skip: str | None = Field(
         default=None, description="loader fault: draft/MTP tensors matching this glob stay at init"

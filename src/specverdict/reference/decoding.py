@@ -18,6 +18,7 @@ from specverdict.reference.model import GPTModel
 from specverdict.reference.proposers import DraftContext, SequenceProposer
 from specverdict.reference.sampling import (
     AcceptanceMode,
+    AcceptanceRule,
     SamplingParams,
     probabilities,
     sample,
@@ -76,7 +77,7 @@ class SequenceDecoder:
         rng: np.random.Generator,
         proposer: SequenceProposer | None,
         k: int,
-        mode: AcceptanceMode = "exact",
+        mode: AcceptanceMode | AcceptanceRule = "exact",
         max_len: int | None = None,
     ) -> None:
         if not prompt:
@@ -90,7 +91,8 @@ class SequenceDecoder:
         self.rng = rng
         self.proposer = proposer
         self.k = k
-        self.mode = mode
+        self.rule = mode if isinstance(mode, AcceptanceRule) else AcceptanceRule(mode)
+        self.mode = self.rule.mode
         self.last_hidden: F64 = np.zeros(target.config.n_embd)
         self.prefilled = False
         self.last_drafts = 0  # drafts proposed by the last planned step
@@ -138,10 +140,15 @@ class SequenceDecoder:
             return StepResult([first], 0, 0)
         start, drafts, draft_probs = self._planned
         if self.params.greedy:
-            v = verify_greedy(drafts, logits)
+            v = verify_greedy(drafts, logits, self.rule)
         else:
             v = verify_stochastic(
-                drafts, draft_probs, probabilities(logits, self.params), self.rng, self.mode
+                drafts,
+                draft_probs,
+                probabilities(logits, self.params),
+                self.rng,
+                self.mode,
+                self.rule.threshold_single,
             )
         self.cache.rollback(start + 1 + v.accepted)
         valid_prefix = len(self.tokens) + v.accepted

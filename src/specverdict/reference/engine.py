@@ -29,7 +29,7 @@ from specverdict.reference.device import BYTES_PER_PARAM, PROFILES, DeviceModel
 from specverdict.reference.loading import LoadOptions
 from specverdict.reference.model import F64, GPTModel, KVCache, MTPHeadModel
 from specverdict.reference.proposers import DraftModelMethod, Method, MTPMethod, NgramMethod
-from specverdict.reference.sampling import SamplingParams
+from specverdict.reference.sampling import AcceptanceRule, SamplingParams
 from specverdict.reference.tokenizer import Detokenizer, RefTokenizer
 from specverdict.reference.weights import shipped
 
@@ -120,7 +120,9 @@ class EngineCore:
             build_method(spec, self.target, self.load_options) if spec else None
         )
         self.k = spec.num_speculative_tokens if spec else 0
-        self.acceptance = spec.acceptance if spec else "exact"
+        self.acceptance = spec.rule() if spec else AcceptanceRule()
+        if config.verify_numerics == "kernel" and config.quantization in ("fp8", "nvfp4", "int4"):
+            self.target.verify_activations = config.quantization
         self._seeds = np.random.default_rng(config.seed)
         #: how many requests each batched step carried (a histogram, bounded by max_num_seqs)
         self.batch_sizes: Counter[int] = Counter()

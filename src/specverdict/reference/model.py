@@ -15,7 +15,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from specverdict.reference.loading import LoadOptions, ModelLoad, load_checkpoint, read_config
-from specverdict.reference.quant import Scheme, fake_quantize, round_bf16
+from specverdict.reference.quant import Scheme, fake_quantize, quantize_activations, round_bf16
 
 F64 = NDArray[np.float64]
 _GELU_C = float(np.sqrt(2.0 / np.pi))
@@ -144,6 +144,11 @@ class GPTModel:
     ) -> None:
         self.config = config
         self.quantization = quantization
+        #: activation format of multi-token verify passes: ``none`` (the decode path's numerics,
+        #: lossless greedy speculation) or a scheme, as when an engine verifies k+1 tokens with a
+        #: low-precision GEMM that quantizes its input while single-token decode runs a
+        #: weight-only GEMV (set by the engine's ``verify_numerics``)
+        self.verify_activations: Scheme = "none"
         self.moe = moe
         self.load_report: ModelLoad | None = None
 
@@ -311,8 +316,21 @@ class GPTModel:
             for _, start, m in spans
         ]
         self.last_expert_load = []
+        # rows of multi-token verify passes (not prefills), when their kernels read activations
+        # at the weights' precision (see ``verify_activations``)
+        verify: NDArray[np.bool_] | None = None
+        if self.verify_activations != "none":
+            flags = [
+                np.full(m, m > 1 and not last_only)
+                for (_, _, m), (_, _, last_only) in zip(spans, items, strict=True)
+            ]
+            verify = np.concatenate(flags)
+            if not verify.any():
+                verify = None
         for li, layer in enumerate(self.layers):
             h = layer_norm(x, layer.ln1_w, layer.ln1_b, eps)
+            if verify is not None:
+                h[verify] = quantize_activations(h[verify], self.verify_activations)
             qkv = h @ layer.attn_w + layer.attn_b
             y = np.empty((row, cfg.n_embd))
             for (off, start, m), (_, cache, _), mask in zip(spans, items, masks, strict=True):
@@ -335,6 +353,8 @@ class GPTModel:
                 )
             x = x + y @ layer.attn_proj_w + layer.attn_proj_b
             h = layer_norm(x, layer.ln2_w, layer.ln2_b, eps)
+            if verify is not None:
+                h[verify] = quantize_activations(h[verify], self.verify_activations)
             x = x + self._mlp(li, h)
         out = []
         for (off, start, m), (_, cache, last_only) in zip(spans, items, strict=True):

@@ -120,3 +120,15 @@ def fake_quantize(w: F64, scheme: Scheme) -> F64:
         q = np.clip(np.rint(blocks / scale), -8, 7) * scale
         return _unblocks(q, pad, w.shape)
     raise ValueError(f"unknown quantization {scheme!r}; known: {', '.join(SCHEMES)}")
+
+
+def quantize_activations(x: F64, scheme: Scheme) -> F64:
+    """Quantize-dequantize activations ``[rows, features]`` the way a low-precision GEMM reads
+    them: per row for ``fp8`` (one E4M3 scale per token), in blocks of 16 features for ``nvfp4``
+    (W4A4), in groups of 32 for ``int4``; ``bf16`` rounds; ``none`` returns ``x``."""
+    if scheme == "none":
+        return x
+    if scheme == "bf16":
+        return round_bf16(x)
+    out: F64 = np.ascontiguousarray(fake_quantize(np.ascontiguousarray(x.T), scheme).T)
+    return out

@@ -14,7 +14,17 @@ Greedy requests accept a draft iff it equals the target's argmax (prefix match).
 ``relaxed`` verification is a deliberately lossy mode, like the lossy modes real engines offer:
 it accepts any draft token whose target probability is at least ``RELAXED_MIN_PROB``. It is faster
 and does not preserve the target's distribution; the tests show the frequency test failing on it.
-Greedy requests always verify by prefix match: ``relaxed`` changes sampled requests only.
+Greedy requests verify by prefix match under ``exact``. Two lossy rules act on greedy requests
+too, each after a real engine's option:
+
+* ``relaxed`` with ``relaxed_topk`` > 1 or ``relaxed_delta`` > 0 (TensorRT-LLM's relaxed MTP
+  acceptance, ``MTPDecodingConfig.relaxed_topk`` / ``relaxed_delta``): a draft is accepted if it
+  is among the target's top-k tokens and its log-probability is within delta of the top-1's;
+* ``threshold`` (SGLang's ``speculative_accept_threshold_single``): a draft is accepted if its
+  target probability reaches the threshold, or if it is the target's choice; sampled requests
+  accept it on that threshold too, else by the exact rule.
+
+With their defaults (top-k 1, delta 0, threshold 1.0) both are lossless.
 """
 
 from __future__ import annotations
@@ -26,8 +36,33 @@ import numpy as np
 from numpy.typing import NDArray
 
 F64 = NDArray[np.float64]
-AcceptanceMode = Literal["exact", "relaxed"]
+AcceptanceMode = Literal["exact", "relaxed", "threshold"]
 RELAXED_MIN_PROB = 0.05
+
+
+@dataclass(frozen=True)
+class AcceptanceRule:
+    mode: AcceptanceMode = "exact"
+    relaxed_topk: int = 1
+    relaxed_delta: float = 0.0
+    threshold_single: float = 1.0
+
+    def accepts_greedy(self, draft: int, logits: F64) -> bool:
+        """Whether a greedy request accepts ``draft`` against one position's logits."""
+        best = int(logits.argmax())
+        if draft == best:
+            return True
+        if self.mode == "relaxed" and (self.relaxed_topk > 1 or self.relaxed_delta > 0):
+            rank = int((logits > logits[draft]).sum())
+            if rank >= self.relaxed_topk:
+                return False
+            z = logits - logits.max()
+            logp = z - np.log(np.exp(z).sum())
+            return bool(logp[draft] >= logp[best] - self.relaxed_delta)
+        if self.mode == "threshold" and self.threshold_single < 1.0:
+            z = np.exp(logits - logits.max())
+            return bool(z[draft] / z.sum() >= self.threshold_single)
+        return False
 
 
 @dataclass(frozen=True)
@@ -73,12 +108,14 @@ class Verification:
     next_token: int  # the correction (on rejection) or the bonus token
 
 
-def verify_greedy(drafts: list[int], target_logits: F64) -> Verification:
+def verify_greedy(
+    drafts: list[int], target_logits: F64, rule: AcceptanceRule | None = None
+) -> Verification:
     """``target_logits[i]`` is the target's distribution for the position of ``drafts[i]``;
     ``target_logits[len(drafts)]`` the one after the last draft."""
     argmax = target_logits.argmax(axis=-1)
     for i, d in enumerate(drafts):
-        if int(argmax[i]) != d:
+        if int(argmax[i]) != d and (rule is None or not rule.accepts_greedy(d, target_logits[i])):
             return Verification(i, int(argmax[i]))
     return Verification(len(drafts), int(argmax[len(drafts)]))
 
@@ -89,6 +126,7 @@ def verify_stochastic(
     target_probs: F64,
     rng: np.random.Generator,
     mode: AcceptanceMode = "exact",
+    threshold_single: float = 1.0,
 ) -> Verification:
     """Speculative sampling over processed (temperature, top-p) distributions.
 
@@ -100,6 +138,8 @@ def verify_stochastic(
         q = draft_probs[i] if draft_probs is not None else None
         if mode == "relaxed":
             ok = p[d] >= RELAXED_MIN_PROB
+        elif mode == "threshold" and p[d] >= threshold_single:
+            ok = True
         else:
             qd = 1.0 if q is None else float(q[d])
             ok = qd > 0 and rng.random() < min(1.0, float(p[d]) / qd)

@@ -13,6 +13,7 @@ from specverdict.suites.humaneval import HumanEval, HumanEvalChat
 from specverdict.suites.prose import Prose
 from specverdict.suites.repository import Repository
 from specverdict.suites.repository.mutants import RepositoryMutants
+from specverdict.suites.synth.suites import SynthAgent, SynthFunction, SynthRepository
 from specverdict.suites.testgen import TestGen
 
 _REGISTRY: dict[str, Callable[[], Suite]] = {
@@ -28,6 +29,9 @@ _REGISTRY: dict[str, Callable[[], Suite]] = {
     "repository@1": Repository,
     "repository-mutants@1": RepositoryMutants,
     "testgen@1": TestGen,
+    "synth-function@1": SynthFunction,
+    "synth-agent@1": SynthAgent,
+    "synth-repository@1": SynthRepository,
 }
 
 

@@ -84,6 +84,14 @@ def parser() -> argparse.ArgumentParser:
         help="inject a loader fault: draft/MTP tensors matching GLOB stay at init, silently "
         f"(also from ${FAULT_ENV}, comma-separated: an environment that changes what loads)",
     )
+    p.add_argument(
+        "--verify-numerics",
+        choices=["exact", "kernel"],
+        default="exact",
+        help="'kernel': multi-token verify passes read activations at the weights' precision "
+        "(a low-precision GEMM) while single-token decode does not, as engines whose verify and "
+        "decode run different kernels; only a quantized target (--quantization) is affected",
+    )
     p.add_argument("--max-model-len", type=int, default=None)
     p.add_argument(
         "--per-request-spec-decode-metrics", choices=["none", "summary", "detailed"], default="none"
@@ -159,6 +167,7 @@ def build_config(args: argparse.Namespace) -> EngineConfig:
         override_dir=Path(args.override_dir) if args.override_dir else None,
         fault_draft_skip=skip,
         device_model=args.device_model,
+        verify_numerics=args.verify_numerics,
     )
 
 

@@ -47,6 +47,68 @@ def windows(data: np.ndarray, rng: np.random.Generator, batch: int, ctx: int) ->
     return torch.from_numpy(np.stack([data[s : s + ctx + 1] for s in starts]).astype(np.int64))
 
 
+class Packed:
+    """Training windows of ``ctx + 1`` tokens that each start at a document's first token
+    (a chat prompt is always at position 0 when served), with a loss mask per target token."""
+
+    def __init__(self, ids: np.ndarray, mask: np.ndarray) -> None:
+        self.ids, self.mask = ids, mask
+
+    @classmethod
+    def pack(
+        cls,
+        docs: list[tuple[np.ndarray, np.ndarray]],
+        fillers: list[np.ndarray],
+        ctx: int,
+        seed: int,
+        pad_id: int,
+    ) -> Packed:
+        rng = np.random.default_rng(seed)
+        order = rng.permutation(len(docs))
+        rows_ids: list[np.ndarray] = []
+        rows_mask: list[np.ndarray] = []
+        cur_ids: list[np.ndarray] = []
+        cur_mask: list[np.ndarray] = []
+        used = 0
+        width = ctx + 1
+
+        def flush() -> None:
+            nonlocal used
+            room = width - used
+            if room > 0:  # the rest of the row: a stdlib fragment, trained on
+                f = fillers[int(rng.integers(len(fillers)))]
+                start = int(rng.integers(0, max(1, len(f) - room)))
+                piece = f[start : start + room]
+                piece = np.concatenate([piece, np.full(room - len(piece), pad_id, np.int32)])
+                m = np.ones(room, np.bool_)
+                m[len(f[start : start + room]) :] = False
+                cur_ids.append(piece)
+                cur_mask.append(m)
+            rows_ids.append(np.concatenate(cur_ids))
+            rows_mask.append(np.concatenate(cur_mask))
+            cur_ids.clear()
+            cur_mask.clear()
+            used = 0
+
+        for i in order:
+            ids, mask = docs[int(i)]
+            ids, mask = ids[:width], mask[:width]
+            if used + len(ids) > width:
+                flush()
+            cur_ids.append(ids)
+            cur_mask.append(mask)
+            used += len(ids)
+        if cur_ids:
+            flush()
+        return cls(np.stack(rows_ids), np.stack(rows_mask))
+
+    def batch(self, rng: np.random.Generator, batch: int) -> tuple[torch.Tensor, torch.Tensor]:
+        rows = rng.integers(0, len(self.ids), size=batch)
+        ids = torch.from_numpy(self.ids[rows].astype(np.int64))
+        mask = torch.from_numpy(self.mask[rows][:, 1:])  # the mask of each predicted token
+        return ids, mask
+
+
 def make_optimizer(params: list[tuple[str, torch.nn.Parameter]], lr: float) -> torch.optim.AdamW:
     decay = [p for n, p in params if p.ndim >= 2]
     no_decay = [p for n, p in params if p.ndim < 2]
@@ -57,13 +119,13 @@ def make_optimizer(params: list[tuple[str, torch.nn.Parameter]], lr: float) -> t
 def run_steps(
     name: str,
     params: list[tuple[str, torch.nn.Parameter]],
-    loss_fn: Callable[[torch.Tensor], torch.Tensor],
-    data: np.ndarray,
+    loss_fn: Callable[[torch.Tensor, torch.Tensor], torch.Tensor],
+    data: Packed,
     steps: int,
     batch: int,
-    ctx: int,
     peak_lr: float,
     seed: int,
+    on_step: Callable[[int], None] | None = None,
 ) -> float:
     opt = make_optimizer(params, peak_lr)
     rng = np.random.default_rng(seed)
@@ -71,9 +133,9 @@ def run_steps(
     for step in range(steps):
         for group in opt.param_groups:
             group["lr"] = lr_at(step, steps, peak_lr, warmup=max(1, steps // 20))
-        idx = windows(data, rng, batch, ctx)
+        idx, mask = data.batch(rng, batch)
         with torch.autocast("cpu", dtype=torch.bfloat16):
-            loss = loss_fn(idx)
+            loss = loss_fn(idx, mask)
         opt.zero_grad(set_to_none=True)
         loss.backward()
         torch.nn.utils.clip_grad_norm_([p for _, p in params], 1.0)
@@ -82,21 +144,30 @@ def run_steps(
             log(
                 f"{name} step {step}/{steps} loss {loss.item():.3f} {time.perf_counter() - t0:.0f}s"
             )
+        if on_step is not None:
+            on_step(step + 1)
     return time.perf_counter() - t0
 
 
-def lm_loss(model: GPT) -> Callable[[torch.Tensor], torch.Tensor]:
-    def fn(idx: torch.Tensor) -> torch.Tensor:
-        logits = model(idx[:, :-1])
-        return F.cross_entropy(logits.flatten(0, 1).float(), idx[:, 1:].flatten())
+def masked_ce(logits: torch.Tensor, targets: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    losses = F.cross_entropy(logits.flatten(0, 1).float(), targets.flatten(), reduction="none")
+    m = mask.flatten().float()
+    return (losses * m).sum() / m.sum().clamp(min=1.0)
+
+
+def lm_loss(model: GPT) -> Callable[[torch.Tensor, torch.Tensor], torch.Tensor]:
+    def fn(idx: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        return masked_ce(model(idx[:, :-1]), idx[:, 1:], mask)
 
     return fn
 
 
-def mtp_loss(target: GPT, head: MTPHead, depth: int) -> Callable[[torch.Tensor], torch.Tensor]:
+def mtp_loss(
+    target: GPT, head: MTPHead, depth: int
+) -> Callable[[torch.Tensor, torch.Tensor], torch.Tensor]:
     wte = target.transformer.wte.weight
 
-    def fn(idx: torch.Tensor) -> torch.Tensor:
+    def fn(idx: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
         with torch.no_grad():
             h = target.hidden(idx[:, :-1])
         t = idx.shape[1] - 1 - depth
@@ -106,9 +177,7 @@ def mtp_loss(target: GPT, head: MTPHead, depth: int) -> Callable[[torch.Tensor],
             emb = target.transformer.wte(idx[:, 1 + s : 1 + s + t]).detach()
             h, out = head.step(h, emb)
             logits = out @ wte.detach().T
-            total = total + F.cross_entropy(
-                logits.flatten(0, 1).float(), idx[:, 2 + s : 2 + s + t].flatten()
-            )
+            total = total + masked_ce(logits, idx[:, 2 + s : 2 + s + t], mask[:, 1 + s : 1 + s + t])
         return total / depth
 
     return fn
@@ -118,7 +187,7 @@ def mtp_loss(target: GPT, head: MTPHead, depth: int) -> Callable[[torch.Tensor],
 def eval_loss(model: GPT, data: np.ndarray, ctx: int, n: int = 16) -> float:
     rng = np.random.default_rng(12345)
     idx = windows(data, rng, n, ctx)
-    return float(lm_loss(model)(idx))
+    return float(lm_loss(model)(idx, torch.ones(idx.shape[0], idx.shape[1] - 1)))
 
 
 @torch.no_grad()
@@ -230,6 +299,69 @@ def export_mtp(head: MTPHead, target_shape: GPTShape, out: Path, depth: int) -> 
 
 
 @torch.no_grad()
+def generate_greedy(model: GPT, prompt: list[int], stop_ids: list[int], max_new: int) -> list[int]:
+    """Greedy continuation by full recomputation (training-time checks only)."""
+    ids = list(prompt)
+    for _ in range(max_new):
+        nxt = int(model(torch.tensor([ids[-model.shape.n_positions :]]))[0, -1].argmax())
+        if nxt in stop_ids:
+            break
+        ids.append(nxt)
+    return ids[len(prompt) :]
+
+
+def function_pass_rate(
+    model: GPT, tok: Any, records: list[dict[str, Any]], stop_ids: list[int]
+) -> float:
+    """Greedy pass@1 of ``model`` on generated function tasks, tests run in one subprocess
+    (a training-time progress figure; the suites score in the sandbox)."""
+    import subprocess
+
+    from specverdict.suites.codeextract import FUNCTION_STOPS, completion_program
+    from specverdict.suites.values import decode
+
+    programs = []
+    for r in records:
+        out = tok.decode(generate_greedy(model, tok.encode(r["prompt"]).ids, stop_ids, 128))
+        program = completion_program(r["prompt"], out, FUNCTION_STOPS)
+        ref_ns: dict[str, Any] = {}
+        exec(r["solution"], ref_ns)
+        cases = []
+        for enc in r["inputs"]:
+            a = tuple(decode(enc))
+            cases.append((a, ref_ns[r["entry_point"]](*a)))
+        programs.append((program, r["entry_point"], cases))
+    script = (
+        "import json, signal, sys\n"
+        "def alarm(*_):\n    raise TimeoutError\n"
+        "signal.signal(signal.SIGALRM, alarm)\n"
+        "ok = 0\n"
+        "for program, entry, cases in json.loads(sys.stdin.read()):\n"
+        "    try:\n"
+        "        signal.setitimer(signal.ITIMER_REAL, 1.0)\n"
+        "        ns = {}\n"
+        "        exec(program, ns)\n"
+        "        good = all(json.dumps(ns[entry](*a)) == json.dumps(e) for a, e in cases)\n"
+        "    except BaseException:\n"
+        "        good = False\n"
+        "    finally:\n"
+        "        signal.setitimer(signal.ITIMER_REAL, 0)\n"
+        "    ok += bool(good)\n"
+        "print(ok)\n"
+    )
+    payload = json.dumps([(p or "", e, [(list(a), x) for a, x in c]) for p, e, c in programs])
+    done = subprocess.run(
+        [sys.executable, "-I", "-c", script],
+        input=payload,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    return int(done.stdout.strip() or 0) / len(records)
+
+
+@torch.no_grad()
 def golden(target: GPT, draft: GPT, head: MTPHead, tokens: list[int]) -> dict[str, Any]:
     idx = torch.tensor([tokens])
     h = target.hidden(idx)
@@ -246,20 +378,45 @@ def golden(target: GPT, draft: GPT, head: MTPHead, tokens: list[int]) -> dict[st
     }
 
 
+def encode_segments(
+    tok: Any, segments: tuple[tuple[str, bool], ...]
+) -> tuple[np.ndarray, np.ndarray]:
+    """Token ids and a loss mask for a document given as (text, trained on) segments."""
+    ids: list[int] = []
+    mask: list[bool] = []
+    for text, trained in segments:
+        seg = tok.encode(text).ids
+        ids.extend(seg)
+        mask.extend([trained] * len(seg))
+    return np.asarray(ids, np.int32), np.asarray(mask, np.bool_)
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m specverdict.reference.train", description=__doc__)
     p.add_argument("--out", type=Path, default=PACKAGE_WEIGHTS)
     p.add_argument("--golden", type=Path, default=Path("tests/fixtures/golden_logits.json"))
-    p.add_argument("--seed", type=int, default=20261130)
+    p.add_argument("--seed", type=int, default=20261201)
     p.add_argument("--vocab", type=int, default=2048)
     p.add_argument("--ctx", type=int, default=1024)
     p.add_argument("--batch", type=int, default=8)
-    p.add_argument("--target-steps", type=int, default=1500)
+    p.add_argument("--target-steps", type=int, default=1800)
     p.add_argument("--draft-steps", type=int, default=600)
-    p.add_argument("--mtp-steps", type=int, default=600)
+    p.add_argument("--mtp-steps", type=int, default=500)
     p.add_argument("--mtp-depth", type=int, default=3)
     p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--synth-function", type=int, default=40_000)
+    p.add_argument("--synth-agent", type=int, default=6_000)
+    p.add_argument("--synth-repository", type=int, default=6_000)
+    p.add_argument("--eval-every", type=int, default=600, help="target steps between pass@1 logs")
+    p.add_argument(
+        "--stdlib-fraction",
+        type=float,
+        default=0.5,
+        help="share of stdlib windows kept as documents",
+    )
     args = p.parse_args(argv)
+
+    from specverdict.suites.synth.build import FILES, eval_keys, load_eval, training_documents
 
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
@@ -267,7 +424,18 @@ def main(argv: list[str] | None = None) -> int:
     log("building corpus")
     corpus: Corpus = build_corpus(args.seed)
     log(f"{corpus.n_files} files, {corpus.n_chat} chat exchanges, sha256 {corpus.sha256[:12]}")
-    tok = train_tokenizer(corpus.train, args.vocab)
+    evals = {stage: load_eval(stage) for stage in FILES}
+    counts = {
+        "function": args.synth_function,
+        "agent": args.synth_agent,
+        "repository": args.synth_repository,
+    }
+    synth = list(training_documents(counts, eval_keys(evals)))
+    log(f"generated training documents: {counts}")
+    synth_texts = ["".join(t for t, _ in d.segments) for d in synth]
+    tok = train_tokenizer(
+        corpus.train + synth_texts[:: max(1, len(synth_texts) // 20_000)], args.vocab
+    )
     eos_id, im_end_id = tok.token_to_id(EOS_TOKEN), tok.token_to_id(IM_END)
     if eos_id is None or im_end_id is None:
         raise RuntimeError("the tokenizer lost its special tokens")
@@ -281,29 +449,58 @@ def main(argv: list[str] | None = None) -> int:
         return np.asarray(ids, dtype=np.int32)
 
     train_ids, valid_ids = encode(corpus.train), encode(corpus.valid)
-    chars = sum(len(d) for d in corpus.train)
+    # stdlib text as documents of at most one window, and as fillers of rows' tails
+    width = args.ctx + 1
+    stdlib_docs = [
+        (train_ids[i : i + width], np.ones(min(width, len(train_ids) - i), np.bool_))
+        for i in range(0, len(train_ids) - 1, width)
+    ]
+    keep = np.random.default_rng(args.seed).random(len(stdlib_docs)) < args.stdlib_fraction
+    docs: list[tuple[np.ndarray, np.ndarray]] = [
+        d for d, k in zip(stdlib_docs, keep, strict=False) if k
+    ]
+    synth_tokens = {k: 0 for k in counts}
+    for d in synth:
+        ids, mask = encode_segments(tok, (*d.segments, (EOS_TOKEN, d.stage == "function")))
+        synth_tokens[d.stage] += len(ids)
+        docs.append((ids, mask))
+    fillers = [ids for ids, _ in stdlib_docs]
+    data = Packed.pack(docs, fillers, args.ctx, args.seed, eos_id)
     log(
-        f"tokens: train {len(train_ids)}, valid {len(valid_ids)}, {chars / len(train_ids):.2f} chars/token"
+        f"tokens: stdlib {len(train_ids)}, generated {synth_tokens}, valid {len(valid_ids)}; "
+        f"{len(data.ids)} packed windows of {width}"
     )
 
-    target_shape = GPTShape(args.vocab, args.ctx, n_embd=128, n_layer=6, n_head=4)
+    target_shape = GPTShape(args.vocab, args.ctx, n_embd=160, n_layer=6, n_head=5)
     draft_shape = GPTShape(args.vocab, args.ctx, n_embd=64, n_layer=1, n_head=2)
     target, draft, head = GPT(target_shape), GPT(draft_shape), MTPHead(target_shape.n_embd)
     report: dict[str, Any] = {}
-    for name, model, steps, lr in (
-        ("target", target, args.target_steps, 3e-3),
-        ("draft", draft, args.draft_steps, 4e-3),
+    progress: list[dict[str, Any]] = []
+    fn_eval = evals["function"][:: max(1, len(evals["function"]) // 40)]
+
+    def eval_target(step: int) -> None:
+        if step % args.eval_every and step != args.target_steps:
+            return
+        target.eval()
+        rate = function_pass_rate(target, tok, fn_eval, stop_ids)
+        target.train()
+        progress.append({"step": step, "function_pass": round(rate, 3)})
+        log(f"target step {step}: greedy pass@1 {rate:.3f} on {len(fn_eval)} function tasks")
+
+    for name, model, steps, lr, hook in (
+        ("target", target, args.target_steps, 2e-3, eval_target),
+        ("draft", draft, args.draft_steps, 4e-3, None),
     ):
         seconds = run_steps(
             name,
             list(model.named_parameters()),
             lm_loss(model),
-            train_ids,
+            data,
             steps,
             args.batch,
-            args.ctx,
             lr,
             args.seed + len(name),
+            hook,
         )
         model.eval()
         report[name] = {
@@ -313,16 +510,16 @@ def main(argv: list[str] | None = None) -> int:
             "valid_loss": round(eval_loss(model, valid_ids, args.ctx), 4),
         }
         log(f"{name}: {report[name]}")
+    report["target"]["function_pass_by_step"] = progress
 
     target.requires_grad_(False)
     seconds = run_steps(
         "mtp",
         list(head.named_parameters()),
         mtp_loss(target, head, args.mtp_depth),
-        train_ids,
+        data,
         args.mtp_steps,
         args.batch,
-        args.ctx,
         3e-3,
         args.seed + 7,
     )
@@ -356,6 +553,9 @@ def main(argv: list[str] | None = None) -> int:
         "corpus_sha256": corpus.sha256,
         "train_tokens": len(train_ids),
         "valid_tokens": len(valid_ids),
+        "synth_documents": counts,
+        "synth_tokens": synth_tokens,
+        "packed_windows": len(data.ids),
         "batch": args.batch,
         "ctx": args.ctx,
         "vocab": args.vocab,

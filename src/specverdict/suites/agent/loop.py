@@ -115,6 +115,8 @@ def _execute(workspace: Workspace, name: str, args: Mapping[str, Any]) -> ToolRe
         return workspace.read_file(args["path"])
     if name == "write_file":
         return workspace.write_file(args["path"], args["content"])
+    if name == "replace_in_file":
+        return workspace.replace_in_file(args["path"], args["old"], args["new"])
     if name == "list_dir":
         return workspace.list_dir(args.get("path", ""))
     return workspace.search(args["text"], args.get("path", ""))
@@ -146,6 +148,8 @@ async def run_loop(
     """Run one episode. ``files`` is the starting workspace (tests apart: ``tests`` are shown to
     the model and read-only); ``run_tests`` runs in a worker thread (it waits on the sandbox)."""
     workspace = Workspace({**files, **tests}, read_only=frozenset(tests))
+    # only the tools offered to the model exist for it
+    offered = {t["function"]["name"]: t["function"]["parameters"] for t in tools}
     episode = Episode(messages=list(messages))
     m = episode.metrics
     seen: Counter[str] = Counter()
@@ -183,7 +187,7 @@ async def run_loop(
         )
         repeated = False
         for call in calls:
-            record, result = await _one_call(call, turn, workspace, tests, run_tests)
+            record, result = await _one_call(call, turn, workspace, tests, run_tests, offered)
             off = record.status != "parse_failure" and (
                 call.name not in ref_tools
                 or (call.name == "write_file" and (call.args or {}).get("path") not in ref_writes)
@@ -229,6 +233,7 @@ async def _one_call(
     workspace: Workspace,
     tests: Mapping[str, str],
     run_tests: TestRunner,
+    schemas: Mapping[str, dict[str, Any]] = SCHEMAS,
 ) -> tuple[CallRecord, str]:
     """Check and run one call: its record and the text sent back to the model."""
     if call.error is not None:
@@ -240,12 +245,12 @@ async def _one_call(
         return CallRecord(
             turn, call.name, call.arguments, "parse_failure", call.error
         ), f"error: {why}"
-    if call.name not in SCHEMAS:
-        known = ", ".join(SCHEMAS)
+    if call.name not in schemas:
+        known = ", ".join(schemas)
         text = f"error: there is no tool {call.name!r}; the tools are {known}"
         return CallRecord(turn, call.name, call.arguments, "unknown_tool"), text
     assert call.args is not None
-    problems = validate(call.args, SCHEMAS[call.name])
+    problems = validate(call.args, schemas[call.name])
     if problems:
         detail = "; ".join(problems)
         return (

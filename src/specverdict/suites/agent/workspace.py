@@ -76,9 +76,37 @@ TOOLS: tuple[dict[str, Any], ...] = (
     ),
     _function("run_tests", "Run the workspace's test suite and report the results.", {}, []),
 )
+
+
+def _compact(name: str, description: str, params: dict[str, Any]) -> dict[str, Any]:
+    """A tool without per-parameter descriptions (every parameter a required string): the
+    generated suite's tool list stays short enough for the reference models' context."""
+    return _function(
+        name,
+        description,
+        {p: {"type": "string", **extra} for p, extra in params.items()},
+        list(params),
+    )
+
+
+#: an edit tool in the style of coding agents' string-replace editors (``str_replace``): the
+#: model names the exact text to change instead of rewriting the whole file
+EDIT_TOOL = _compact(
+    "replace_in_file",
+    "Replace the text old, which must occur once, by new in the file at path.",
+    {"path": {}, "old": {"minLength": 1}, "new": {}},
+)
+
+#: the short tool set of the generated agent suite: read, edit, test
+EDIT_TOOLS: tuple[dict[str, Any], ...] = (
+    _compact("read_file", "Read the file at path.", {"path": {}}),
+    EDIT_TOOL,
+    _compact("run_tests", "Run the tests.", {}),
+)
+
 #: each tool's parameter schema, by name
 SCHEMAS: dict[str, dict[str, Any]] = {
-    t["function"]["name"]: t["function"]["parameters"] for t in TOOLS
+    t["function"]["name"]: t["function"]["parameters"] for t in (*TOOLS, EDIT_TOOL)
 }
 
 
@@ -132,6 +160,24 @@ class Workspace:
             self.files[where] = content
             self.revision += 1
         return ToolResult(True, f"wrote {len(content)} characters to {where}")
+
+    def replace_in_file(self, path: str, old: str, new: str) -> ToolResult:
+        where = confine(path)
+        if where is None or where not in self.files:
+            return ToolResult(False, f"error: {path} does not exist")
+        if where in self.read_only:
+            return ToolResult(False, f"error: {where} is a test file and is read-only")
+        count = self.files[where].count(old)
+        if count != 1:
+            times = "does not occur" if count == 0 else f"occurs {count} times"
+            return ToolResult(False, f"error: the old text {times} in {where}")
+        content = self.files[where].replace(old, new)
+        if len(content) > MAX_FILE_CHARS:
+            return ToolResult(False, f"error: content longer than {MAX_FILE_CHARS} characters")
+        if content != self.files[where]:
+            self.files[where] = content
+            self.revision += 1
+        return ToolResult(True, f"replaced 1 occurrence in {where}")
 
     def list_dir(self, path: str = "") -> ToolResult:
         where = confine(path)

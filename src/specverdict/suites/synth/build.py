@@ -1,0 +1,322 @@
+"""Build the generated suites' evaluation files and the training documents.
+
+``python -m specverdict.suites.synth.build`` writes the evaluation split of each stage to
+``specverdict/suites/synth/data/`` (shipped with the package) and a manifest with the seeds,
+counts and a SHA-256 of each file. Training documents are drawn at training time from another
+seed (``training_documents``) and never hold an evaluation prompt: every training draw whose
+prompt hashes like an evaluation prompt is dropped (``tests/suites/test_synth.py`` checks both
+splits).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from specverdict.suites.synth.functions import FAMILIES, Instance, example_of, make_instance
+from specverdict.suites.synth.tasks import (
+    AgentSpec,
+    RepoSpec,
+    agent_task,
+    repository_task,
+    search_replace_answer,
+)
+from specverdict.suites.values import encode
+
+DATA = Path(__file__).resolve().parent / "data"
+EVAL_SEED = 20261201
+TRAIN_SEED = 20261202
+COUNTS = {"function": 400, "agent": 120, "repository": 120}
+#: share of held-out combinations among pipeline-family evaluation instances (see functions)
+FILES = {
+    "function": "function-eval.jsonl",
+    "agent": "agent-eval.jsonl",
+    "repository": "repository-eval.jsonl",
+}
+
+
+def digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+# -- evaluation split ---------------------------------------------------------------------
+
+
+def function_record(instance: Instance, n: int) -> dict[str, Any]:
+    prompt = instance.prompt(example_of(instance))
+    return {
+        "task_id": f"synth-function/{n}",
+        "family": instance.family,
+        "combo": instance.combo,
+        "prompt": prompt,
+        "entry_point": instance.name,
+        "solution": prompt + instance.body,
+        "inputs": [encode(list(a)) for a in instance.inputs],
+    }
+
+
+def eval_functions(count: int, seed: int = EVAL_SEED) -> list[dict[str, Any]]:
+    """``count`` instances, round-robin over the families (balanced), unique prompts."""
+    rng = random.Random(seed)
+    names = list(FAMILIES)
+    out: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    i = 0
+    while len(out) < count:
+        family = names[i % len(names)]
+        i += 1
+        inst = make_instance(family, rng, "eval")
+        if inst is None:
+            continue
+        rec = function_record(inst, len(out))
+        if rec["prompt"] in seen:
+            continue
+        seen.add(rec["prompt"])
+        out.append(rec)
+    return out
+
+
+def agent_record(spec: AgentSpec) -> dict[str, Any]:
+    return {
+        "task_id": spec.id,
+        "family": spec.family,
+        "instruction": spec.instruction,
+        "files": spec.files,
+        "tests": spec.tests,
+        "gold": {"old": spec.old, "new": spec.new},
+    }
+
+
+def eval_agent(count: int, seed: int = EVAL_SEED + 1) -> list[dict[str, Any]]:
+    rng = random.Random(seed)
+    names = list(FAMILIES)
+    out: list[dict[str, Any]] = []
+    i = 0
+    while len(out) < count:
+        spec = agent_task(names[i % len(names)], rng, "eval", len(out))
+        i += 1
+        if spec is not None:
+            out.append(agent_record(spec))
+    return out
+
+
+def repository_record(spec: RepoSpec) -> dict[str, Any]:
+    return {
+        "task_id": spec.id,
+        "family": spec.family,
+        "issue": spec.issue,
+        "files": spec.files,
+        "hidden_tests": spec.hidden_tests,
+        "fix": [[spec.path, spec.old + "\n", spec.new + "\n"]],
+        "fail_to_pass": list(spec.fail_to_pass),
+        "pass_to_pass": list(spec.pass_to_pass),
+    }
+
+
+def eval_repository(count: int, seed: int = EVAL_SEED + 2) -> list[dict[str, Any]]:
+    rng = random.Random(seed)
+    out: list[dict[str, Any]] = []
+    while len(out) < count:
+        spec = repository_task(rng, "eval", len(out))
+        if spec is not None:
+            out.append(repository_record(spec))
+    return out
+
+
+def eval_keys(records: dict[str, list[dict[str, Any]]]) -> set[str]:
+    """Hashes of what must never appear in training: function prompts and solutions, agent
+    and repository source files."""
+    keys: set[str] = set()
+    for rec in records["function"]:
+        keys.add(digest(rec["prompt"]))
+        keys.add(digest(rec["solution"]))
+    for rec in records["agent"]:
+        keys.update(digest(t) for t in rec["files"].values())
+    for rec in records["repository"]:
+        keys.update(digest(t) for p, t in rec["files"].items() if t)
+    return keys
+
+
+def write_eval(out: Path = DATA) -> dict[str, Any]:
+    out.mkdir(parents=True, exist_ok=True)
+    records = {
+        "function": eval_functions(COUNTS["function"]),
+        "agent": eval_agent(COUNTS["agent"]),
+        "repository": eval_repository(COUNTS["repository"]),
+    }
+    manifest: dict[str, Any] = {
+        "generator": "specverdict.suites.synth",
+        "eval_seed": EVAL_SEED,
+        "train_seed": TRAIN_SEED,
+        "families": len(FAMILIES),
+        "files": {},
+    }
+    for stage, recs in records.items():
+        text = "".join(json.dumps(r, sort_keys=True) + "\n" for r in recs)
+        (out / FILES[stage]).write_text(text)
+        manifest["files"][stage] = {
+            "file": FILES[stage],
+            "count": len(recs),
+            "sha256": digest(text),
+        }
+    (out / "manifest.json").write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n")
+    return manifest
+
+
+def load_eval(stage: str, data: Path = DATA) -> list[dict[str, Any]]:
+    path = data / FILES[stage]
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def data_sha256(stage: str, data: Path = DATA) -> str:
+    return digest((data / FILES[stage]).read_text())
+
+
+# -- training documents ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Document:
+    """A training document as segments: (text, trained on). Segment boundaries fall on a
+    newline or a special token, where the tokenizer splits anyway, so tokenising segments apart
+    gives the tokens the whole text gives."""
+
+    stage: str
+    segments: tuple[tuple[str, bool], ...]
+    keys: tuple[str, ...]  # hashes checked against the evaluation split
+
+
+def function_document(instance: Instance) -> Document:
+    prompt = instance.prompt(example_of(instance))
+    return Document(
+        "function",
+        ((prompt, False), (instance.body, True)),
+        (digest(prompt), digest(prompt + instance.body)),
+    )
+
+
+def chat_segments(messages: list[dict[str, Any]], tools: Any) -> tuple[tuple[str, bool], ...]:
+    """The rendered conversation, assistant turns trained on, everything else context."""
+    from specverdict.reference.chat import render_chat
+
+    segments: list[tuple[str, bool]] = []
+    done = ""
+    for i, m in enumerate(messages):
+        if m["role"] != "assistant":
+            continue
+        before = render_chat(messages[:i], tools, add_generation_prompt=True)
+        upto = render_chat(messages[: i + 1], tools, add_generation_prompt=False)
+        assert before.startswith(done) and upto.startswith(before)
+        segments.append((before[len(done) :], False))
+        turn = upto[len(before) :]
+        assert turn.endswith("<|im_end|>\n")
+        segments.append((turn[: -len("\n")], True))
+        done = upto[: -len("\n")]
+    full = render_chat(messages, tools, add_generation_prompt=False)
+    segments.append((full[len(done) :], False))
+    return tuple(segments)
+
+
+def _call(name: str, args: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "function", "function": {"name": name, "arguments": args}}
+
+
+def agent_document(spec: AgentSpec) -> Document:
+    from specverdict.suites.agent.suite import SYSTEM_PROMPT
+    from specverdict.suites.agent.testrun import expected_tests
+    from specverdict.suites.agent.workspace import EDIT_TOOLS
+
+    path = next(iter(spec.files))
+    n_tests = len(expected_tests(spec.tests))
+    name = spec.instruction
+    messages: list[dict[str, Any]] = [
+        {"role": "system", "content": SYSTEM_PROMPT},
+        {"role": "user", "content": spec.instruction},
+        {"role": "assistant", "content": None, "tool_calls": [_call("read_file", {"path": path})]},
+        {"role": "tool", "content": spec.files[path]},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                _call("replace_in_file", {"path": path, "old": spec.old, "new": spec.new})
+            ],
+        },
+        {"role": "tool", "content": f"replaced 1 occurrence in {path}"},
+        {"role": "assistant", "content": None, "tool_calls": [_call("run_tests", {})]},
+        {"role": "tool", "content": f"{n_tests} passed, 0 failed"},
+        {"role": "assistant", "content": f"Fixed {path}: the tests pass."},
+    ]
+    del name
+    keys = tuple(digest(t) for t in spec.files.values())
+    return Document("agent", chat_segments(messages, list(EDIT_TOOLS)), keys)
+
+
+def repository_document(spec: RepoSpec) -> Document:
+    from specverdict.suites.synth.suites import repo_task_of, synth_repository_prompt
+
+    task = repo_task_of(repository_record(spec))
+    messages = [
+        {"role": "user", "content": synth_repository_prompt(task)},
+        {"role": "assistant", "content": search_replace_answer(spec)},
+    ]
+    keys = tuple(digest(t) for t in spec.files.values() if t)
+    return Document("repository", chat_segments(messages, None), keys)
+
+
+def training_documents(
+    counts: dict[str, int], forbidden: set[str], seed: int = TRAIN_SEED
+) -> Iterator[Document]:
+    """Training documents per stage, none of whose keys is in ``forbidden``."""
+    names = list(FAMILIES)
+    rng = random.Random(seed)
+    made = 0
+    while made < counts.get("function", 0):
+        inst = make_instance(rng.choice(names), rng, "train")
+        if inst is None:
+            continue
+        doc = function_document(inst)
+        if forbidden.intersection(doc.keys):
+            continue
+        made += 1
+        yield doc
+    rng = random.Random(seed + 1)
+    made = 0
+    while made < counts.get("agent", 0):
+        spec = agent_task(rng.choice(names), rng, "train", made)
+        if spec is None:
+            continue
+        doc = agent_document(spec)
+        if forbidden.intersection(doc.keys):
+            continue
+        made += 1
+        yield doc
+    rng = random.Random(seed + 2)
+    made = 0
+    while made < counts.get("repository", 0):
+        rspec = repository_task(rng, "train", made)
+        if rspec is None:
+            continue
+        doc = repository_document(rspec)
+        if forbidden.intersection(doc.keys):
+            continue
+        made += 1
+        yield doc
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m specverdict.suites.synth.build")
+    p.add_argument("--out", type=Path, default=DATA)
+    args = p.parse_args(argv)
+    manifest = write_eval(args.out)
+    print(json.dumps(manifest, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
