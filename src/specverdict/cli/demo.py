@@ -16,13 +16,24 @@ from specverdict.report import campaign_report, write_report_files
 from specverdict.store import SQLiteStore
 
 
+#: the demo's campaigns: the main one (written to --out), then the quantization pair (each
+#: written to --out/<campaign name>)
+DEMO_CAMPAIGNS = (
+    Path("examples/demo.yaml"),
+    Path("examples/demo-fp8.yaml"),
+    Path("examples/demo-nvfp4.yaml"),
+)
+
+
 @click.command()
 @click.option(
     "--campaign",
+    "campaigns",
     type=click.Path(path_type=Path, dir_okay=False),
-    default=Path("examples/demo.yaml"),
+    multiple=True,
+    default=DEMO_CAMPAIGNS,
     show_default=True,
-    help="the campaign to run (its engine must be kind: reference)",
+    help="a campaign to run (its engine must be kind: reference); repeat for several",
 )
 @click.option(
     "--out",
@@ -31,35 +42,44 @@ from specverdict.store import SQLiteStore
     show_default=True,
     help="folder for the fresh run registry, engine logs, report.md and demo.json",
 )
-def demo(campaign: Path, out: Path) -> None:
-    """Run the demo campaign on the embedded reference engine: baseline and candidates, one
-    server per run, then each run's summary and the verdicts, stage by stage.
+def demo(campaigns: tuple[Path, ...], out: Path) -> None:
+    """Run the demo campaigns on the embedded reference engine: baseline and candidates, one
+    server per run, then each run's summary and the verdicts, stage by stage. The first
+    campaign's report goes to OUT, each further campaign's to OUT/<its name>.
 
     Example: specverdict demo --out reports/demo
     """
-    plan = build_plan(load_campaign(campaign))
-    if plan.campaign.engine.kind != "reference" or plan.campaign.engine.base_url:
-        raise click.UsageError(
-            f"{campaign}: engine: the demo launches the reference engine itself; "
-            "expected kind: reference without base_url"
-        )
+    plans = []
+    for campaign in campaigns:
+        plan = build_plan(load_campaign(campaign))
+        if plan.campaign.engine.kind != "reference" or plan.campaign.engine.base_url:
+            raise click.UsageError(
+                f"{campaign}: engine: the demo launches the reference engine itself; "
+                "expected kind: reference without base_url"
+            )
+        plans.append((campaign, plan))
     console = Console()
-    console.print(
-        f"[bold]specverdict demo[/]: {len(plan.runs)} runs of {campaign}, "
-        "one reference server per run"
-    )
-    result = run_demo(
-        plan, out, log=lambda m: console.print(m, highlight=False), progress=progress_for(console)
-    )
-    for table in summary_tables(result.results):
-        console.print(table)
-    write_report(plan, result, out)  # demo.json (with the acceptance cross-check)
-    store = SQLiteStore(result.db)
-    try:
-        data = campaign_report(store, plan, source=str(campaign))
-    finally:
-        store.close()
-    files = write_report_files(data, out)
-    for table in verdict_tables(data):
-        console.print(table)
-    console.print(f"report: {files.html}")
+    for n, (campaign, plan) in enumerate(plans):
+        where = out if n == 0 else out / plan.campaign.name
+        console.print(
+            f"[bold]specverdict demo[/]: {len(plan.runs)} runs of {campaign}, "
+            "one reference server per run"
+        )
+        result = run_demo(
+            plan,
+            where,
+            log=lambda m: console.print(m, highlight=False),
+            progress=progress_for(console),
+        )
+        for table in summary_tables(result.results):
+            console.print(table)
+        write_report(plan, result, where)  # demo.json (with the acceptance cross-check)
+        store = SQLiteStore(result.db)
+        try:
+            data = campaign_report(store, plan, source=str(campaign))
+        finally:
+            store.close()
+        files = write_report_files(data, where)
+        for table in verdict_tables(data):
+            console.print(table)
+        console.print(f"report: {files.html}")

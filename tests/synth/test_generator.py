@@ -1,0 +1,140 @@
+"""The generators: families, bug planting, the split between training and evaluation."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+from specverdict.suites.synth.build import (
+    COUNTS,
+    DATA,
+    FILES,
+    data_sha256,
+    digest,
+    eval_keys,
+    load_eval,
+    training_documents,
+)
+from specverdict.suites.synth.functions import (
+    FAMILIES,
+    call,
+    compile_function,
+    held_out,
+    make_instance,
+)
+from specverdict.suites.synth.tasks import plant_bug
+
+
+@pytest.fixture(scope="module")
+def evals() -> dict[str, list[dict[str, Any]]]:
+    return {stage: load_eval(stage) for stage in FILES}
+
+
+def test_at_least_forty_families_and_the_shipped_counts(
+    evals: dict[str, list[dict[str, Any]]],
+) -> None:
+    assert len(FAMILIES) >= 40
+    assert {s: len(r) for s, r in evals.items()} == COUNTS
+    assert COUNTS["function"] >= 300 and COUNTS["agent"] >= 100 and COUNTS["repository"] >= 100
+    fams = {r["family"] for r in evals["function"]}
+    assert fams == set(FAMILIES)  # every family is evaluated
+
+
+def test_the_shipped_files_match_the_manifest_and_the_generator(tmp_path: Any) -> None:
+    """Regenerating from the recorded seed gives the shipped files byte for byte."""
+    from specverdict.suites.synth.build import write_eval
+
+    manifest = json.loads((DATA / "manifest.json").read_text())
+    for stage in FILES:
+        assert data_sha256(stage) == manifest["files"][stage]["sha256"]
+    fresh = write_eval(tmp_path)
+    assert fresh["files"] == manifest["files"]
+
+
+@pytest.mark.parametrize("family", sorted(FAMILIES))
+def test_each_family_draws_varied_instances_that_stubs_fail(family: str) -> None:
+    rng = random.Random(7)
+    made = [i for i in (make_instance(family, rng, "eval") for _ in range(20)) if i is not None]
+    assert len(made) >= 4
+    for inst in made:
+        fn = compile_function_of(inst)
+        outputs = {repr(call(fn, a)) for a in inst.inputs}
+        assert len(outputs) >= 2  # a constant answer fails at least one hidden test
+    assert len({(i.name, i.doc) for i in made}) >= 3
+
+
+def compile_function_of(inst: Any) -> Any:
+    from specverdict.suites.synth.functions import Draft
+
+    return compile_function(Draft(inst.name, inst.params, inst.doc, inst.body, lambda r: ()))
+
+
+def test_planted_bugs_are_caught_by_the_tests() -> None:
+    rng = random.Random(3)
+    planted = 0
+    for family in FAMILIES:
+        inst = make_instance(family, rng, "eval")
+        if inst is None:
+            continue
+        bug = plant_bug(inst, rng)
+        if bug is None:
+            continue
+        planted += 1
+        args, want, got = bug.failing
+        assert want != got and bug.buggy != bug.fixed
+        assert call(compile_function_of(inst), args) == want
+    assert planted >= len(FAMILIES) // 2
+
+
+def test_held_out_combinations_are_never_drawn_for_training() -> None:
+    rng = random.Random(11)
+    for _ in range(3000):
+        inst = make_instance(rng.choice(list(FAMILIES)), rng, "train")
+        assert inst is None or not (inst.combo and held_out(inst.combo))
+
+
+def test_evaluation_includes_held_out_combinations(
+    evals: dict[str, list[dict[str, Any]]],
+) -> None:
+    held = [r for r in evals["function"] if r["combo"] and held_out(r["combo"])]
+    assert len(held) >= 30
+
+
+def test_no_evaluation_prompt_or_solution_is_in_the_training_split(
+    evals: dict[str, list[dict[str, Any]]],
+) -> None:
+    """Hash the training documents' texts (not the keys they carry) and compare with both
+    splits' prompts, solutions and workspace files: the whole function split the training
+    script draws, and the first thousand agent and repository documents."""
+    forbidden = eval_keys(evals)
+    prompts = {digest(r["prompt"]) for r in evals["function"]}
+    solutions = {digest(r["solution"]) for r in evals["function"]}
+    files = {digest(t) for r in evals["agent"] for t in r["files"].values()}
+    files |= {digest(t) for r in evals["repository"] for t in r["files"].values() if t}
+    counts = {"function": 40_000, "agent": 1_000, "repository": 1_000}
+    seen = {"function": 0, "agent": 0, "repository": 0}
+    for doc in training_documents(counts, forbidden):
+        seen[doc.stage] += 1
+        text = "".join(t for t, _ in doc.segments)
+        if doc.stage == "function":
+            prompt = doc.segments[0][0]
+            assert digest(prompt) not in prompts
+            assert digest(text) not in solutions
+        else:
+            for segment, _ in doc.segments:
+                for block in _code_blocks(segment):
+                    assert digest(block) not in files
+    assert seen == counts
+
+
+def _code_blocks(text: str) -> list[str]:
+    """Workspace file texts inside a rendered document: tool results and fenced files."""
+    out = []
+    for part in text.split("<|im_start|>tool\n")[1:]:
+        out.append(part.split("<|im_end|>")[0])
+    for part in text.split("```python\n")[1:]:
+        out.append(part.split("```")[0])
+    return out
