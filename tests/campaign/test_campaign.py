@@ -58,11 +58,12 @@ def test_matrix_expansion_and_pairs() -> None:
 
 def test_the_demo_campaign_is_valid() -> None:
     plan = build_plan(parse_campaign(DEMO.read_text(), DEMO))
-    labels = ["none", "ngram k=4", "draft_model k=2", "draft_model k=4", "mtp k=2"]
+    relaxed = "mtp k=2 acceptance=relaxed relaxed_delta=2.0 relaxed_topk=3"
+    labels = ["none", "ngram k=4", "mtp k=2", "draft_model k=4", relaxed]
     assert [(r.stage, r.speculation.label) for r in plan.runs] == [
-        (stage, label) for stage in ("function", "prose") for label in labels
+        (stage, label) for stage in ("function", "agent", "prose") for label in labels
     ]
-    assert len(plan.pairs) == 8  # each candidate against the baseline of its own stage
+    assert len(plan.pairs) == 12  # each candidate against the baseline of its own stage
 
 
 @pytest.mark.parametrize(
@@ -155,7 +156,7 @@ def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
 def test_validate_command_exit_codes(tmp_path: Path) -> None:
     ok = run_cli("validate", str(DEMO), "--json")
     assert ok.returncode == 0, ok.stderr
-    assert '"executions": 10' in ok.stdout
+    assert '"executions": 15' in ok.stdout
     assert '"requests": 160' in ok.stdout  # 5 runs x 16 samples x 2 stages
     bad = tmp_path / "bad.yaml"
     bad.write_text(BASE.replace("quantization: fp8", "quantisation: fp8"))

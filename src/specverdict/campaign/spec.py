@@ -34,6 +34,10 @@ class ModelRef(Frozen):
     served_name: str
 
 
+#: parameter prefixes shown in a candidate's label (acceptance rules: lossless or not)
+LABELLED_PARAMS = ("acceptance", "relaxed_", "accept_threshold")
+
+
 class Speculation(Frozen):
     method: Method = "none"
     k: int | None = None
@@ -48,6 +52,8 @@ class Speculation(Frozen):
         parts = [self.method, f"k={self.k}"]
         if self.draft_quantization:
             parts.append(f"draft-q={self.draft_quantization}")
+        # acceptance rules change what a candidate is (lossy or not): always in its name
+        parts += [f"{k}={v}" for k, v in self.params if k.startswith(LABELLED_PARAMS)]
         return " ".join(parts)
 
 
