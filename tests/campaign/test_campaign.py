@@ -157,7 +157,7 @@ def test_validate_command_exit_codes(tmp_path: Path) -> None:
     ok = run_cli("validate", str(DEMO), "--json")
     assert ok.returncode == 0, ok.stderr
     assert '"executions": 15' in ok.stdout
-    assert '"requests": 1580' in ok.stdout  # 5 runs x 16 samples x 2 stages
+    assert '"requests": 1580' in ok.stdout  # 5 runs x (240 + 60 + 16 samples)
     bad = tmp_path / "bad.yaml"
     bad.write_text(BASE.replace("quantization: fp8", "quantisation: fp8"))
     res = run_cli("validate", str(bad))
@@ -166,11 +166,12 @@ def test_validate_command_exit_codes(tmp_path: Path) -> None:
         f"specverdict: error: {bad}:1: quantization: Field required (and 1 more)"
     ]
     typo = tmp_path / "typo.yaml"
-    typo.write_text(DEMO.read_text().replace("humaneval@1", "humaneva@1"))
+    typo.write_text(DEMO.read_text().replace("synth-function@1", "synth-functon@1"))
     res = run_cli("validate", str(typo))
     assert res.returncode == 2
     assert (
-        "stages.function.suite: unknown suite 'humaneva@1'; did you mean humaneval@1?" in res.stderr
+        "stages.function.suite: unknown suite 'synth-functon@1'; did you mean synth-function@1?"
+        in res.stderr
     )
     missing = run_cli("validate", str(tmp_path / "nope.yaml"))
     assert missing.returncode == 2 and "cannot read campaign file" in missing.stderr
