@@ -297,6 +297,7 @@ class Runner:
                 )
             semaphore = asyncio.Semaphore(conc if offsets is None else len(todo) or 1)
             failures = 0
+            sent = [0]  # requests sent (an agent sample sends one per turn)
             loop = asyncio.get_running_loop()
 
             async def one(sample: Sample, send_at: float) -> None:
@@ -329,6 +330,10 @@ class Runner:
                 if self.progress is not None:
                     self.progress.advance(record)
                 failures += record.status != "ok"
+                # an episode is several chat requests; the server's counters count each
+                episode = record.extra.get("episode") if record.extra else None
+                turns = episode.get("turn_timings") if isinstance(episode, dict) else None
+                sent[0] += len(turns) if isinstance(turns, list) and turns else 1
 
             if self.progress is not None:
                 self.progress.start(run.run_id, spec.label, len(todo))
@@ -350,7 +355,13 @@ class Runner:
                 await self._snapshot(client, base_url, run.run_id, "after", source)
         status: RunStatus = "failed" if todo and failures == len(todo) else "completed"
         load: dict[str, Any] = {"request_rate": rate} if rate else {"concurrency": conc}
-        segment = {"requests": len(todo), "failed": failures, "wall_s": wall, **load}
+        segment = {
+            "requests": sent[0],
+            "samples": len(todo),
+            "failed": failures,
+            "wall_s": wall,
+            **load,
+        }
         self.log(f"{run.run_id}: {len(todo)} requests, {failures} failed, {wall:.1f} s")
         return status, segment
 

@@ -133,3 +133,42 @@ def test_the_loop_transcript_is_accepted_by_the_reference_server(
     resp = asyncio.run(main())
     assert resp.status == "ok", resp.error
     assert resp.prompt_tokens is not None and resp.prompt_tokens > 100
+
+
+AGENT_CAMPAIGN = """\
+name: agent-counters
+engine: {kind: reference}
+model: {family: specverdict-reference, served_name: reference-target}
+quantization: fp32
+baseline: {method: none}
+candidates:
+  - {method: mtp, k: 1}
+stages:
+  agent: {suite: synth-agent@1, samples: {first: 3}}
+sampling: {temperature: 0.0, max_tokens: 48, seed: 0}
+load: {concurrency: [2]}
+"""
+
+
+def test_an_agent_run_counts_every_turn_so_its_acceptance_is_not_polluted(
+    tmp_path: Path,
+) -> None:
+    """The server's counters count chat requests; an episode sends one per turn. A run that
+    counted episodes would call its own turns foreign traffic."""
+    from specverdict.campaign import build_plan, parse_campaign
+    from specverdict.results import run_results
+    from specverdict.runner import Runner
+    from specverdict.store import SQLiteStore
+
+    plan = build_plan(parse_campaign(AGENT_CAMPAIGN, tmp_path / "c.yaml"))
+    store = SQLiteStore(tmp_path / "runs.db")
+    try:
+        records = Runner(store, log=lambda _: None, runs_dir=tmp_path / "runs").run_plan(plan)
+        for rec in records:
+            res = run_results(store, rec.run_id)
+            turns = sum(len(s.extra["episode"]["turn_timings"]) for s in store.samples(rec.run_id))
+            segment = res.run.manifest["segments"][-1]
+            assert segment["samples"] == 3 and segment["requests"] == turns > 3
+            assert not res.acceptance.polluted, res.acceptance.why
+    finally:
+        store.close()

@@ -409,6 +409,17 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--synth-repository", type=int, default=6_000)
     p.add_argument("--eval-every", type=int, default=600, help="target steps between pass@1 logs")
     p.add_argument(
+        "--init-target",
+        type=Path,
+        default=None,
+        help="warm start: an exported target directory whose weights and tokenizer are reused "
+        "(a second phase of training on fresh generated documents)",
+    )
+    p.add_argument(
+        "--synth-seed", type=int, default=None, help="seed of the generated training documents"
+    )
+    p.add_argument("--target-lr", type=float, default=2e-3)
+    p.add_argument(
         "--stdlib-fraction",
         type=float,
         default=0.5,
@@ -416,7 +427,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = p.parse_args(argv)
 
-    from specverdict.suites.synth.build import FILES, eval_keys, load_eval, training_documents
+    from specverdict.suites.synth.build import (
+        FILES,
+        TRAIN_SEED,
+        eval_keys,
+        load_eval,
+        training_documents,
+    )
 
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
@@ -430,12 +447,18 @@ def main(argv: list[str] | None = None) -> int:
         "agent": args.synth_agent,
         "repository": args.synth_repository,
     }
-    synth = list(training_documents(counts, eval_keys(evals)))
+    synth_seed = args.synth_seed if args.synth_seed is not None else TRAIN_SEED
+    synth = list(training_documents(counts, eval_keys(evals), synth_seed))
     log(f"generated training documents: {counts}")
     synth_texts = ["".join(t for t, _ in d.segments) for d in synth]
-    tok = train_tokenizer(
-        corpus.train + synth_texts[:: max(1, len(synth_texts) // 20_000)], args.vocab
-    )
+    if args.init_target is not None:
+        from tokenizers import Tokenizer
+
+        tok = Tokenizer.from_file(str(args.init_target / "tokenizer.json"))
+    else:
+        tok = train_tokenizer(
+            corpus.train + synth_texts[:: max(1, len(synth_texts) // 20_000)], args.vocab
+        )
     eos_id, im_end_id = tok.token_to_id(EOS_TOKEN), tok.token_to_id(IM_END)
     if eos_id is None or im_end_id is None:
         raise RuntimeError("the tokenizer lost its special tokens")
@@ -474,6 +497,12 @@ def main(argv: list[str] | None = None) -> int:
     target_shape = GPTShape(args.vocab, args.ctx, n_embd=160, n_layer=6, n_head=5)
     draft_shape = GPTShape(args.vocab, args.ctx, n_embd=64, n_layer=1, n_head=2)
     target, draft, head = GPT(target_shape), GPT(draft_shape), MTPHead(target_shape.n_embd)
+    if args.init_target is not None:
+        from safetensors.torch import load_file
+
+        state = load_file(str(args.init_target / "model.safetensors"))
+        target.load_state_dict(state)
+        log(f"target initialised from {args.init_target}")
     report: dict[str, Any] = {}
     progress: list[dict[str, Any]] = []
     fn_eval = evals["function"][:: max(1, len(evals["function"]) // 40)]
@@ -488,7 +517,7 @@ def main(argv: list[str] | None = None) -> int:
         log(f"target step {step}: greedy pass@1 {rate:.3f} on {len(fn_eval)} function tasks")
 
     for name, model, steps, lr, hook in (
-        ("target", target, args.target_steps, 2e-3, eval_target),
+        ("target", target, args.target_steps, args.target_lr, eval_target),
         ("draft", draft, args.draft_steps, 4e-3, None),
     ):
         seconds = run_steps(
@@ -554,6 +583,8 @@ def main(argv: list[str] | None = None) -> int:
         "train_tokens": len(train_ids),
         "valid_tokens": len(valid_ids),
         "synth_documents": counts,
+        "synth_seed": synth_seed,
+        "init_target": str(args.init_target) if args.init_target else None,
         "synth_tokens": synth_tokens,
         "packed_windows": len(data.ids),
         "batch": args.batch,

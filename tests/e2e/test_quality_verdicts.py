@@ -1,0 +1,129 @@
+"""Verdicts decided by data: the reference models on the generated function suite, measured on
+real reference servers (device-paced, so that speed does not move with the host's load) and
+scored in the sandbox.
+
+What each test asserts is what the data must show at these sample sizes: a lossless MTP is
+adopted (quality provably held, speed-up clear), a relaxed acceptance rule is rejected on
+quality with the discordant samples listed, a slow draft model is rejected on speed, and the
+same MTP head keeps quality at fp8 and loses it at nvfp4 while the nvfp4 baseline does not.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from specverdict.campaign import build_plan, parse_campaign
+from specverdict.runner import Runner
+from specverdict.store import SQLiteStore
+from specverdict.verdict import PairVerdict, campaign_verdicts
+
+pytestmark = pytest.mark.slow
+
+RELAXED = "mtp k=2 acceptance=relaxed relaxed_delta=2.0 relaxed_topk=3"
+N = 200
+
+
+def campaign(name: str, quantization: str, candidates: str, extra_args: str = "") -> str:
+    return f"""\
+name: {name}
+engine:
+  kind: reference
+  launch: {{args: ["--device-model", "accel-2b"{extra_args}]}}
+model: {{family: specverdict-reference, served_name: reference-target}}
+quantization: {quantization}
+baseline: {{method: none}}
+candidates:
+{candidates}
+stages:
+  function: {{suite: synth-function@1, samples: {{first: {N}}}}}
+sampling: {{temperature: 0.0, max_tokens: 160, seed: 0}}
+load: {{concurrency: [8], warmup: 2}}
+gates: {{alpha: 0.05, margin: 0.03, min_speedup: 1.05}}
+"""
+
+
+def measure(root: Path, text: str) -> dict[str, PairVerdict]:
+    plan = build_plan(parse_campaign(text, root / "campaign.yaml"))
+    store = SQLiteStore(root / "runs.db")
+    try:
+        Runner(store, log=lambda _: None, runs_dir=root / "runs").run_plan(plan)
+        return {v.candidate: v for v in campaign_verdicts(store, plan)}
+    finally:
+        store.close()
+
+
+@pytest.fixture(scope="module")
+def fp32(tmp_path_factory: pytest.TempPathFactory) -> dict[str, PairVerdict]:
+    candidates = (
+        "  - {method: mtp, k: 2}\n"
+        "  - {method: draft_model, k: 4}\n"
+        "  - {method: mtp, k: 2, params: {acceptance: relaxed, relaxed_topk: 3, "
+        "relaxed_delta: 2.0}}\n"
+    )
+    return measure(tmp_path_factory.mktemp("fp32"), campaign("e2e-fp32", "fp32", candidates))
+
+
+def status(v: PairVerdict, gate: str) -> str | None:
+    r = v.reason(gate)
+    return None if r is None else r.status
+
+
+def test_the_baseline_can_do_the_work(fp32: dict[str, PairVerdict]) -> None:
+    rate = fp32["mtp k=2"].base_pass_rate
+    assert rate is not None and 0.40 <= rate <= 0.90
+
+
+def test_lossless_mtp_is_adopted_because_quality_provably_held(
+    fp32: dict[str, PairVerdict],
+) -> None:
+    v = fp32["mtp k=2"]
+    assert v.verdict == "ADOPT", [r.message for r in v.reasons]
+    assert status(v, "quality.noninferiority") == "pass"
+    assert v.base_pass_rate == v.cand_pass_rate and not v.supplement
+    assert v.reason("identity").data["share"] == 1.0  # type: ignore[union-attr]
+
+
+def test_relaxed_acceptance_is_rejected_on_quality_with_its_discordant_samples(
+    fp32: dict[str, PairVerdict],
+) -> None:
+    v = fp32[RELAXED]
+    assert v.verdict == "REJECT"
+    mc = v.reason("quality.mcnemar")
+    assert mc is not None and mc.status == "reject"  # decided, not vacuous
+    assert mc.data["b"] > mc.data["c"]
+    lost = [d for d in v.supplement if d.base_passed and not d.cand_passed]
+    assert len(lost) == mc.data["b"] and all(d.base_text != d.cand_text for d in lost)
+    # it is faster than the lossless MTP: the rule trades quality for speed
+    assert v.speedup is not None and fp32["mtp k=2"].speedup is not None
+    assert v.speedup > fp32["mtp k=2"].speedup
+
+
+def test_a_slow_draft_model_is_rejected_on_speed(fp32: dict[str, PairVerdict]) -> None:
+    v = fp32["draft_model k=4"]
+    assert v.verdict == "REJECT"
+    assert status(v, "speed.tpot") == "reject"
+    assert status(v, "quality.noninferiority") == "pass"  # lossless: quality held
+
+
+@pytest.fixture(scope="module")
+def quantized(tmp_path_factory: pytest.TempPathFactory) -> dict[str, PairVerdict]:
+    out = {}
+    for q in ("fp8", "nvfp4"):
+        text = campaign(
+            f"e2e-{q}", q, "  - {method: mtp, k: 2}\n", ', "--verify-numerics", "kernel"'
+        )
+        out[q] = measure(tmp_path_factory.mktemp(q), text)["mtp k=2"]
+    return out
+
+
+def test_the_quantization_not_the_method_breaks_mtp(
+    quantized: dict[str, PairVerdict], fp32: dict[str, PairVerdict]
+) -> None:
+    fp8, nvfp4 = quantized["fp8"], quantized["nvfp4"]
+    assert status(fp8, "quality.noninferiority") == "pass"
+    assert nvfp4.verdict == "REJECT" and status(nvfp4, "quality.mcnemar") == "reject"
+    # the nvfp4 baseline itself (no verify passes) is about as good as fp32
+    base32, base4 = fp32["mtp k=2"].base_pass_rate, nvfp4.base_pass_rate
+    assert base32 is not None and base4 is not None and abs(base32 - base4) <= 0.08
