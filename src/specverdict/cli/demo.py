@@ -15,7 +15,6 @@ from specverdict.demo import run_demo, write_report
 from specverdict.report import campaign_report, write_report_files
 from specverdict.store import SQLiteStore
 
-
 #: the demo's campaigns: the main one (written to --out), then the quantization pair (each
 #: written to --out/<campaign name>)
 DEMO_CAMPAIGNS = (
