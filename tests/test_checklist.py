@@ -93,3 +93,12 @@ def test_claims_are_checked_against_a_measured_run(tmp_path: Path) -> None:
         Runner(store, log=lambda _: None).run_one(plan, spec, 0)
     after = {i.name: i.why for i in evaluate(plan, store)}["claims are not expectations"]
     assert "vendor blog: mtp k=2 9x: unattainable: 9.00x at k=2" in after, after
+
+
+def test_episode_suites_count_as_scored() -> None:
+    from specverdict.checklist import has_scorer
+    from specverdict.suites.registry import get_suite
+
+    assert has_scorer(get_suite("agent-tasks@1")) and has_scorer(get_suite("synth-agent@1"))
+    assert has_scorer(get_suite("synth-function@1")) and has_scorer(get_suite("synth-repository@1"))
+    assert not has_scorer(get_suite("builtin-code@1"))

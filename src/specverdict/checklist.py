@@ -30,7 +30,11 @@ class Item:
 
 def has_scorer(suite: Suite) -> bool:
     kind = type(suite)
-    return kind.score is not Suite.score or kind.score_records is not Suite.score_records
+    methods = ("score", "score_batch", "score_records")
+    if any(getattr(kind, m) is not getattr(Suite, m) for m in methods):
+        return True
+    # multi-turn suites judge whole episodes
+    return callable(getattr(kind, "score_episode", None))
 
 
 def evaluate(plan: Plan, store: Store | None = None) -> list[Item]:

@@ -29,6 +29,7 @@ from specverdict.reference.device import BYTES_PER_PARAM, PROFILES, DeviceModel
 from specverdict.reference.loading import LoadOptions
 from specverdict.reference.model import F64, GPTModel, KVCache, MTPHeadModel
 from specverdict.reference.proposers import DraftModelMethod, Method, MTPMethod, NgramMethod
+from specverdict.reference.quant import Scheme
 from specverdict.reference.sampling import AcceptanceRule, SamplingParams
 from specverdict.reference.tokenizer import Detokenizer, RefTokenizer
 from specverdict.reference.weights import shipped
@@ -96,6 +97,11 @@ def build_method(
     return MTPMethod(MTPHeadModel.from_dir(path, target, options, quant))
 
 
+#: the activation format a low-precision verify GEMM reads, by weight format: 4-bit formats
+#: quantize activations too (W4A4, as NVFP4 GEMMs do); an fp8 GEMM reads them as bf16
+VERIFY_ACTIVATIONS: dict[str, Scheme] = {"fp8": "bf16", "nvfp4": "nvfp4", "int4": "int4"}
+
+
 class EngineCore:
     def __init__(self, config: EngineConfig, sink: MetricsSink | None = None) -> None:
         self.config = config
@@ -121,8 +127,8 @@ class EngineCore:
         )
         self.k = spec.num_speculative_tokens if spec else 0
         self.acceptance = spec.rule() if spec else AcceptanceRule()
-        if config.verify_numerics == "kernel" and config.quantization in ("fp8", "nvfp4", "int4"):
-            self.target.verify_activations = config.quantization
+        if config.verify_numerics == "kernel":
+            self.target.verify_activations = VERIFY_ACTIVATIONS.get(config.quantization, "none")
         self._seeds = np.random.default_rng(config.seed)
         #: how many requests each batched step carried (a histogram, bounded by max_num_seqs)
         self.batch_sizes: Counter[int] = Counter()
