@@ -124,7 +124,7 @@ def test_exact_rule_preserves_the_target_distribution(real_distributions: Dists)
 
 def test_relaxed_rule_is_caught_by_the_same_frequency_test(real_distributions: Dists) -> None:
     p, q, p_next = real_distributions
-    assert max(pvalues(p, q, p_next, "relaxed")) < 1e-6
+    assert max(pvalues(p, q, p_next, "relaxed")) < 1e-4  # every stream rejects
 
 
 def test_one_hot_drafts_are_accepted_with_the_target_probability(real_distributions: Dists) -> None:

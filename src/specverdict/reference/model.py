@@ -256,10 +256,13 @@ class GPTModel:
         active = shared + expert * self.moe.top_k * len(self.layers)
         return float(read), float(active * rows)
 
-    def _mlp(self, li: int, h: F64) -> F64:
+    def _mlp(self, li: int, h: F64, verify: NDArray[np.bool_] | None = None) -> F64:
         layer = self.layers[li]
         if self.moe is None:
-            out: F64 = gelu(h @ layer.fc_w + layer.fc_b) @ layer.proj_w + layer.proj_b
+            inner = gelu(h @ layer.fc_w + layer.fc_b)
+            if verify is not None:  # the second GEMM of a verify pass reads its input quantized
+                inner[verify] = quantize_activations(inner[verify], self.verify_activations)
+            out: F64 = inner @ layer.proj_w + layer.proj_b
             return out
         scores = h @ self.routers[li]
         top = np.argsort(-scores, axis=-1, kind="stable")[:, : self.moe.top_k]
@@ -351,11 +354,13 @@ class GPTModel:
                 y[off : off + m] = (
                     (att @ cache.v[li, :, :end]).transpose(1, 0, 2).reshape(m, cfg.n_embd)
                 )
+            if verify is not None:
+                y[verify] = quantize_activations(y[verify], self.verify_activations)
             x = x + y @ layer.attn_proj_w + layer.attn_proj_b
             h = layer_norm(x, layer.ln2_w, layer.ln2_b, eps)
             if verify is not None:
                 h[verify] = quantize_activations(h[verify], self.verify_activations)
-            x = x + self._mlp(li, h)
+            x = x + self._mlp(li, h, verify)
         out = []
         for (off, start, m), (_, cache, last_only) in zip(spans, items, strict=True):
             cache.length = start + m

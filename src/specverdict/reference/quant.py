@@ -57,17 +57,17 @@ def round_e4m3(x: F64) -> F64:
 _E2M1 = np.array([0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0])
 
 
+_E2M1_MID = (_E2M1[1:] + _E2M1[:-1]) / 2
+
+
 def round_e2m1(x: F64) -> F64:
     """Round to the nearest FP4 E2M1 value (ties to the even code), saturating at ±6."""
     a = np.minimum(np.abs(np.asarray(x, dtype=np.float64)), E2M1_MAX)
-    # distance to every grid value; ties resolve to the lower index with an even code
-    d = np.abs(a[..., None] - _E2M1)
-    best = d.min(axis=-1, keepdims=True)
-    tie = np.isclose(d, best, rtol=0, atol=1e-12)
-    codes = np.arange(len(_E2M1))
-    # among tied grid points prefer an even code (mantissa bit 0), then the smaller one
-    score = np.where(tie, (codes % 2) * 16 + codes, 10**6)
-    out: F64 = np.copysign(_E2M1[score.argmin(axis=-1)], x)
+    # code j covers (mid[j-1], mid[j]]; a value exactly on mid[j] goes to the even of j, j+1
+    code = np.searchsorted(_E2M1_MID, a, side="left")
+    on_mid = (code < len(_E2M1_MID)) & (a == _E2M1_MID[np.minimum(code, len(_E2M1_MID) - 1)])
+    code = code + (on_mid & (code % 2 == 1))
+    out: F64 = np.copysign(_E2M1[code], x)
     return out
 
 
