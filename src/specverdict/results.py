@@ -26,7 +26,9 @@ def run_acceptance(
 ) -> AcceptanceSummary:
     """A run's acceptance from its already loaded samples and its stored snapshots."""
     segments = run.manifest.get("segments", [])
-    last_requests = int(segments[-1]["requests"]) if segments else 0
+    # the requests the server finished (older manifests: every request sent)
+    last = segments[-1] if segments else {}
+    last_requests = int(last.get("answered", last.get("requests", 0)))
     return adapter_for(run.spec.engine.kind).summarize_acceptance(
         run.spec, samples, store.snapshots(run.run_id), last_requests
     )

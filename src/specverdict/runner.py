@@ -298,6 +298,7 @@ class Runner:
             semaphore = asyncio.Semaphore(conc if offsets is None else len(todo) or 1)
             failures = 0
             sent = [0]  # requests sent (an agent sample sends one per turn)
+            answered = [0]  # ... of which the server answered
             loop = asyncio.get_running_loop()
 
             async def one(sample: Sample, send_at: float) -> None:
@@ -333,7 +334,11 @@ class Runner:
                 # an episode is several chat requests; the server's counters count each
                 episode = record.extra.get("episode") if record.extra else None
                 turns = episode.get("turn_timings") if isinstance(episode, dict) else None
-                sent[0] += len(turns) if isinstance(turns, list) and turns else 1
+                n = len(turns) if isinstance(turns, list) and turns else 1
+                sent[0] += n
+                # a failed request (the last one of a failed episode) is not one the server
+                # finished, and its counters do not count it
+                answered[0] += n - (record.status != "ok")
 
             if self.progress is not None:
                 self.progress.start(run.run_id, spec.label, len(todo))
@@ -357,6 +362,7 @@ class Runner:
         load: dict[str, Any] = {"request_rate": rate} if rate else {"concurrency": conc}
         segment = {
             "requests": sent[0],
+            "answered": answered[0],
             "samples": len(todo),
             "failed": failures,
             "wall_s": wall,
