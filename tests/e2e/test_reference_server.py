@@ -102,8 +102,8 @@ def test_openai_sdk_chat_streaming_and_not(servers: Servers) -> None:
     messages = [
         {
             "role": "user",
-            "content": "Complete the following Python function.\n"
-            '```python\ndef square(x):\n    """Return x squared."""\n```',
+            # the phrasing of the chat exchanges the reference models were trained on
+            "content": "Write a Python function `square(x)`. Return x squared.",
         }
     ]
     full = client.chat.completions.create(
