@@ -25,7 +25,9 @@ stages:
 def items(
     kind: str = "reference", suite: str = "humaneval@1", baseline: str = ""
 ) -> dict[str, tuple[str, str]]:
-    base = ", base_url: 'http://127.0.0.1:9'" if kind != "reference" else ""
+    base = (
+        ", base_url: 'http://127.0.0.1:9', reconfigure: between-runs" if kind != "reference" else ""
+    )
     text = CAMPAIGN.format(kind=kind, base=base, suite=suite, baseline=baseline)
     plan = build_plan(parse_campaign(text, Path("c.yaml")))
     return {i.name: (i.status, i.why) for i in evaluate(plan)}

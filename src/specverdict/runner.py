@@ -1,9 +1,10 @@
 """The runner: from a plan to stored, measured runs.
 
-For every run and repeat: find an unfinished execution of the same fingerprint to resume (or
-create one), launch the engine (or attach), record the manifest, send warm-up requests (not
-stored), snapshot ``/metrics``, send the remaining samples at the run's concurrency and store each
-as it completes, snapshot again, stop the engine. Failed requests are samples with a status, not
+For every run and repeat, in the interleaved order of ``campaign.plan.interleaved``: find an
+unfinished execution of the same fingerprint to resume (or create one), launch the engine (or
+attach), record the manifest, send warm-up requests (not stored), snapshot ``/metrics``, send
+the remaining samples at the run's concurrency and store each as it completes, snapshot again,
+stop the engine. Failed requests are samples with a status, not
 exceptions; an engine that dies mid-run leaves every finished sample stored and the run marked
 ``failed``. The runner depends on the adapter, suite and store interfaces only.
 """
@@ -28,7 +29,7 @@ import httpx
 from specverdict import __version__
 from specverdict.audit.preflight import run_audits
 from specverdict.campaign.model import Campaign
-from specverdict.campaign.plan import Plan
+from specverdict.campaign.plan import Plan, interleaved
 from specverdict.campaign.spec import RunSpec
 from specverdict.engines.base import EngineAdapter
 from specverdict.engines.client import StreamedResponse, stream
@@ -111,10 +112,16 @@ class Runner:
         request_timeout_s: float = 600.0,
         runs_dir: Path | None = None,
         progress: Progress | None = None,
+        reconfigure: Callable[[str], None] | None = None,
     ) -> None:
         """``runs_dir``: where each run's folder (engine log) goes; None keeps no engine log
-        beyond the tail stored in the manifest."""
+        beyond the tail stored in the manifest. ``reconfigure``: asks the user to reconfigure
+        a shared attached server and returns when done (``engine.reconfigure: between-runs``);
+        without it such a campaign is refused."""
         self.store = store
+        self.reconfigure = reconfigure
+        #: attached server -> the speculation it was last declared to run
+        self._configured: dict[str, str] = {}
         self.runs_dir = runs_dir
         self.progress = progress
         self.campaign: Campaign | None = None  # set per run: audits are configured there
@@ -128,7 +135,8 @@ class Runner:
         speculation (``function``, ``mtp``, ``mtp k=2``) together with their baselines."""
         specs = select_runs(plan, only) if only else list(plan.runs)
         return [
-            self.run_one(plan, spec, repeat) for spec in specs for repeat in range(plan.repeats)
+            self.run_one(plan, e.spec, e.repeat, order=(e.round, e.position))
+            for e in interleaved(specs, plan.repeats)
         ]
 
     def _run_dir(self, run_id: str) -> Path:
@@ -156,7 +164,11 @@ class Runner:
             return run
         return self.run_one(plan, spec, run.repeat)
 
-    def run_one(self, plan: Plan, spec: RunSpec, repeat: int) -> RunRecord:
+    def run_one(
+        self, plan: Plan, spec: RunSpec, repeat: int, order: tuple[int, int] | None = None
+    ) -> RunRecord:
+        """One execution; ``order`` (round, position in its group) is recorded in the manifest
+        when the execution is part of a campaign's interleaved order."""
         self.campaign = plan.campaign
         try:
             suite = get_suite(str(spec.suite))
@@ -164,6 +176,7 @@ class Runner:
             adapter = adapter_for(spec.engine.kind)
         except (KeyError, ValueError) as exc:
             raise ConfigError(str(exc).strip("'\"")) from None
+        self._ask_to_reconfigure(plan, spec, repeat)
         run = self.store.resumable(spec.fingerprint, repeat)
         if run is None:
             done = [
@@ -182,13 +195,17 @@ class Runner:
             self.log(f"{run.run_id} {spec.label} (repeat {repeat}): resuming")
         run_dir = self._run_dir(run.run_id)
         self.store.update_run(
-            run.run_id, manifest={"speculative_args": adapter.speculative_args(spec, str(run_dir))}
+            run.run_id,
+            manifest={
+                "speculative_args": adapter.speculative_args(spec, str(run_dir)),
+                **({"order": {"round": order[0], "position": order[1]}} if order else {}),
+            },
         )
         finished = self.store.finished_sample_ids(run.run_id)
         todo = [s for s in samples if s.id not in finished]
         engine = plan.campaign.engine
         server = None
-        if engine.base_url is None:
+        if spec.engine.base_url is None:
             port = free_port()
             files = adapter.launch_files(spec)
             for name, text in files.items():
@@ -230,7 +247,7 @@ class Runner:
             # Recorded so that an engine orphaned by a killed runner can be found and stopped.
             pid = server.process.pid if server.process else None
             self.store.update_run(run.run_id, manifest={"engine_pid": pid})
-        base_url = engine.base_url or (server.base_url if server else "")
+        base_url = spec.engine.base_url or (server.base_url if server else "")
         try:
             status, segment = asyncio.run(self._measure(run, spec, adapter, base_url, todo, suite))
         finally:
@@ -250,6 +267,27 @@ class Runner:
             else run.manifest.get("segments", [])
         )
         return self.store.update_run(run.run_id, status=status, manifest={"segments": segments})
+
+    def _ask_to_reconfigure(self, plan: Plan, spec: RunSpec, repeat: int) -> None:
+        """With ``engine.reconfigure: between-runs``, pause before a run whose speculation is
+        not the one its shared server was last set up for."""
+        url = spec.engine.base_url
+        if plan.campaign.engine.reconfigure != "between-runs" or url is None:
+            return
+        label = spec.speculation.label
+        if self._configured.get(url) == label:
+            return
+        if self.reconfigure is None:
+            raise ConfigError(
+                "engine.reconfigure: between-runs needs someone to reconfigure the server: run "
+                "from a terminal, or give each configuration its own base_url"
+            )
+        what = "no speculation" if label == "none" else f"speculation {label}"
+        self.reconfigure(
+            f"set the server at {url} up for {what} ({spec.stage}, {spec.load.label}, repeat "
+            f"{repeat}); the run starts when you confirm"
+        )
+        self._configured[url] = label
 
     async def _measure(
         self,

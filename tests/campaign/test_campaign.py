@@ -17,6 +17,7 @@ from specverdict.campaign import (
     differing_axes,
     parse_campaign,
 )
+from specverdict.campaign.plan import interleaved
 from specverdict.errors import ConfigError
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -25,8 +26,8 @@ DEMO = ROOT / "examples" / "demo.yaml"
 BASE = """\
 name: t
 engine:
-  kind: vllm
-  base_url: http://127.0.0.1:8000
+  {kind: vllm, reconfigure: between-runs,
+   base_url: http://127.0.0.1:8000}
 model: {family: qwen3-moe, served_name: Qwen/Qwen3-30B-A3B-FP8}
 quantization: fp8
 candidates:
@@ -88,7 +89,7 @@ def test_the_demo_campaign_is_valid() -> None:
             "c.yaml:7: quantization: duplicate key",
         ),
         (
-            ("  kind: vllm", "  kind: vllm\n  launch: {command: x}"),
+            ("{kind: vllm,", "{kind: vllm, launch: {command: x},"),
             "c.yaml:2: engine: Value error, give either",
         ),
         (
@@ -109,6 +110,53 @@ def test_errors_name_file_line_and_key_path(edit: tuple[str, str], expected: str
     message = str(info.value)
     assert message.startswith(expected), message
     assert "\n" not in message
+
+
+ATTACHED = """\
+name: a
+engine: {kind: llamacpp, base_url: 'http://127.0.0.1:8080'}
+model: {family: f, served_name: m}
+quantization: bf16
+candidates:
+  - {method: draft_model, k: 3, draft: d}
+stages:
+  prose: {suite: prose@1}
+"""
+
+
+def test_attach_mode_refuses_one_unchanged_server_for_baseline_and_candidate() -> None:
+    with pytest.raises(ConfigError) as info:
+        parse(ATTACHED)
+    message = str(info.value)
+    assert message.startswith(
+        "c.yaml:6: candidates[0]: draft_model would be measured on the baseline's server "
+        "http://127.0.0.1:8080: one unchanged server cannot be both"
+    ), message
+    assert "engine.reconfigure: between-runs" in message
+    # its own server: measured there, and still paired with the baseline
+    own = ATTACHED.replace("draft: d}", "draft: d, base_url: 'http://127.0.0.1:8081/'}")
+    plan = build_plan(parse_campaign(own, Path("c.yaml")))
+    assert [r.engine.base_url for r in plan.runs] == [
+        "http://127.0.0.1:8080",
+        "http://127.0.0.1:8081",
+    ]
+    (pair,) = plan.pairs
+    axes = ["speculation.draft", "speculation.k", "speculation.method"]
+    assert check_pair(pair.baseline, pair.candidate) == axes  # engine.base_url is no axis
+    # or one server, reconfigured between runs when asked
+    shared = ATTACHED.replace(
+        "base_url: 'http://127.0.0.1:8080'}",
+        "base_url: 'http://127.0.0.1:8080', reconfigure: between-runs}",
+    )
+    assert len(build_plan(parse_campaign(shared, Path("c.yaml"))).pairs) == 1
+    # the baseline may have a server of its own, and every configuration needs one
+    no_engine_url = ATTACHED.replace(", base_url: 'http://127.0.0.1:8080'", "").replace(
+        "draft: d}", "draft: d, base_url: 'http://127.0.0.1:8081'}"
+    )
+    with pytest.raises(ConfigError, match=r"^c.yaml:1: baseline: no base_url"):
+        parse(no_engine_url)
+    with_base = no_engine_url + "baseline: {base_url: 'http://127.0.0.1:8080'}\n"
+    assert len(build_plan(parse_campaign(with_base, Path("c.yaml"))).pairs) == 1
 
 
 def test_pairing_refuses_more_than_one_axis_and_names_them() -> None:
@@ -175,3 +223,21 @@ def test_validate_command_exit_codes(tmp_path: Path) -> None:
     )
     missing = run_cli("validate", str(tmp_path / "nope.yaml"))
     assert missing.returncode == 2 and "cannot read campaign file" in missing.stderr
+
+
+def test_executions_are_interleaved_so_run_order_cannot_make_a_speed_up() -> None:
+    plan = build_plan(parse_campaign(BASE, Path("c.yaml")))
+    order = interleaved(plan.runs, plan.repeats)
+    assert len(order) == plan.executions
+    first = [(e.spec.speculation.label, e.repeat) for e in order[:10]]
+    labels = ["none", "mtp k=1", "mtp k=2", "mtp k=3", "eagle3 k=3"]
+    # one group (function, concurrency 1): forwards, then backwards
+    assert first == [(label, 0) for label in labels] + [(label, 1) for label in labels[::-1]]
+    assert [e.position for e in order[5:10]] == [0, 1, 2, 3, 4]
+    assert {(e.spec.stage, e.spec.load.concurrency) for e in order[:10]} == {("function", 1)}
+    # every run and repeat exactly once
+    assert sorted((e.spec.fingerprint, e.repeat) for e in order) == sorted(
+        (r.fingerprint, k) for r in plan.runs for k in range(plan.repeats)
+    )
+    # and a cold server is never one arm's handicap: two warm-up requests unless asked
+    assert {r.load.warmup for r in plan.runs} == {2}

@@ -4,11 +4,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from specverdict.campaign import build_plan, parse_campaign
 from specverdict.cli.runs import override_drift
+from specverdict.engines.launcher import LaunchedServer, free_port
+from specverdict.errors import ConfigError
 from specverdict.runner import Runner
 from specverdict.store import SQLiteStore
 from specverdict.verdict import campaign_verdicts
+from tests.conftest import server_cmd
 from tests.e2e.test_runner import campaign_text, quiet
 
 
@@ -78,3 +83,94 @@ def test_an_override_lost_between_runs_makes_the_verdict_invalid(tmp_path: Path)
     last = max(store.list_runs(), key=lambda r: r.created_at)
     (line,) = override_drift(store, last)
     assert line.startswith("overrides drifted: draft/generation_config.json") and "missing" in line
+
+
+def test_a_speculative_config_the_server_silently_drops_is_invalid(tmp_path: Path) -> None:
+    """Launch mode, real reference servers: the candidate's server accepts its speculative
+    config and runs without it (a lost override). Its speed-up can only be drift: the verdict
+    is INVALID with the server's own draft count, and the baseline is checked the same way."""
+    text = campaign_text(samples="{first: 6}", max_tokens=24).replace(
+        "engine: {kind: reference}",
+        "engine: {kind: reference, launch: {env: {SPECVERDICT_REFERENCE_FAULT: speculation-off}}}",
+    )
+    plan = build_plan(parse_campaign(text, Path("s.yaml")))
+    store = SQLiteStore(tmp_path / "runs.db")
+    Runner(store, log=quiet).run_plan(plan)
+    (v,) = campaign_verdicts(store, plan)
+    assert v.verdict == "INVALID", [str(r) for r in v.reasons]
+    (gate,) = [r for r in v.reasons if r.gate == "speculation"]
+    assert gate.status == "invalid"
+    assert gate.message.startswith(f"candidate run {v.candidate_run_ids[0]} (")
+    assert "drafted 0 tokens in 6 requests: speculation is off on this server" in gate.message
+    # without the fault the same campaign's servers speculate as declared
+    clean = build_plan(
+        parse_campaign(campaign_text(samples="{first: 6}", max_tokens=24), Path("c.yaml"))
+    )
+    store2 = SQLiteStore(tmp_path / "clean.db")
+    Runner(store2, log=quiet).run_plan(clean)
+    (ok,) = campaign_verdicts(store2, clean)
+    good = ok.reason("speculation")
+    assert good is not None and good.status == "pass", [str(r) for r in ok.reasons]
+    assert good.message == "actual speculation matches the declared one in 2 execution(s)"
+
+
+class OneServer:
+    """One reference server on one port that a person reconfigures between runs: the pause
+    restarts it with the flags of the configuration announced (or, when ``forgetful``, leaves
+    it as it is, as someone who pressed Enter without reconfiguring)."""
+
+    MTP = ("--speculative-config", '{"method": "mtp", "num_speculative_tokens": 2}')
+
+    def __init__(self, forgetful: bool = False) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.forgetful = forgetful
+        self.asked: list[str] = []
+        self.server: LaunchedServer | None = None
+
+    def reconfigure(self, message: str) -> None:
+        self.asked.append(message)
+        if self.server is not None and self.forgetful:
+            return
+        if self.server is not None:
+            self.server.stop()
+        flags = () if "no speculation" in message else self.MTP
+        self.server = LaunchedServer(
+            server_cmd(self.port, "--per-request-spec-decode-metrics", "summary", *flags), self.url
+        ).start()
+
+    def stop(self) -> None:
+        if self.server is not None:
+            self.server.stop()
+
+
+@pytest.mark.parametrize("forgetful", [False, True])
+def test_one_attached_server_reconfigured_between_runs_is_checked(
+    tmp_path: Path, forgetful: bool
+) -> None:
+    text = campaign_text(
+        samples="{first: 4}",
+        max_tokens=24,
+        engine_extra=", base_url: '{url}', reconfigure: between-runs",
+    )
+    one = OneServer(forgetful)
+    plan = build_plan(parse_campaign(text.replace("{url}", one.url), Path("r.yaml")))
+    store = SQLiteStore(tmp_path / "runs.db")
+    with pytest.raises(ConfigError, match="needs someone to reconfigure the server"):
+        Runner(store, log=quiet).run_plan(plan)
+    try:
+        Runner(store, log=quiet, reconfigure=one.reconfigure).run_plan(plan)
+    finally:
+        one.stop()
+    assert [m.split(" (")[0] for m in one.asked] == [
+        f"set the server at {one.url} up for no speculation",
+        f"set the server at {one.url} up for speculation mtp k=2",
+    ]
+    (v,) = campaign_verdicts(store, plan)
+    gate = v.reason("speculation")
+    assert gate is not None
+    if forgetful:  # the candidate ran on the plain server
+        assert v.verdict == "INVALID" and gate.status == "invalid"
+        assert "drafted 0 tokens in 4 requests" in gate.message
+    else:
+        assert gate.status == "pass", [str(r) for r in v.reasons]

@@ -96,7 +96,7 @@ def test_a_campaign_runs_end_to_end_and_stores_every_sample(tmp_path: Path) -> N
         assert res.summary.tokens_per_s and res.summary.tokens_per_s > 0
         assert res.run.manifest["engine_version"] == {"version": "0.1.0"}
         assert res.run.manifest["segments"][0]["concurrency"] == 2
-    assert baseline.acceptance.source == "none" and baseline.acceptance.acceptance_rate is None
+    assert baseline.acceptance.drafted is False and baseline.acceptance.acceptance_rate is None
     assert mtp.run.manifest["speculative_args"] == [
         "--speculative-config",
         '{"method":"mtp","num_speculative_tokens":2}',
@@ -114,6 +114,7 @@ def test_counter_acceptance_is_invalid_when_foreign_traffic_pollutes_it(
     # A server without per-request metrics: the runner must fall back to /metrics deltas.
     base_url = servers.get("--speculative-config", '{"method": "mtp", "num_speculative_tokens": 2}')
     text = campaign_text(engine_extra=f", base_url: '{base_url}'", max_tokens=24)
+    text += "baseline: {base_url: 'http://127.0.0.1:1'}\n"  # not run here
     plan = build_plan(parse_campaign(text, Path("e2e.yaml")))
     store = SQLiteStore(tmp_path / "runs.db")
     clean = Runner(store, log=quiet).run_one(plan, plan.runs[1], 0)

@@ -24,7 +24,7 @@ FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "llamacpp"
 
 CAMPAIGN = """\
 name: llamacpp-unit
-engine: {{kind: llamacpp, base_url: "http://127.0.0.1:8080"}}
+engine: {{kind: llamacpp, base_url: "http://127.0.0.1:8080", reconfigure: between-runs}}
 model: {{family: qwen3, served_name: qwen3-8b}}
 quantization: q4_k_m
 candidates:
@@ -378,9 +378,24 @@ def test_no_fields_and_no_counters_is_no_acceptance() -> None:
     assert got.why is not None and "drafted no token" in got.why
 
 
-def test_the_baseline_has_no_acceptance_source() -> None:
-    got = adapter.summarize_acceptance(baseline(), answered(), fixture_snaps(), 2)
-    assert (got.source, got.valid, got.why) == ("none", True, "no speculation")
+def test_a_baseline_on_a_speculating_server_is_seen_drafting() -> None:
+    """Answers recorded from a server started with a draft model: a baseline sent there has
+    drafted, by the answers' own timings; its acceptance is not asked for."""
+    samples = answered()
+    got = adapter.summarize_acceptance(baseline(), samples, fixture_snaps(), 2)
+    drafted = sum(s.acceptance["num_draft_tokens"] for s in samples if s.acceptance)
+    assert (got.source, got.valid, got.drafted) == ("per-request", True, True)
+    assert got.draft_tokens == drafted > 0
+    assert got.acceptance_rate is not None  # the truth: this "baseline" speculated
+
+
+def test_a_baseline_on_a_plain_server_drafted_nothing() -> None:
+    samples = [sample(0, 40, None), sample(1, 64, None)]
+    before = fixture("metrics_before.txt")
+    got = adapter.summarize_acceptance(baseline(), samples, snaps(before, before), 2)
+    assert (got.source, got.drafted, got.draft_tokens) == ("metrics-delta", False, 0.0)
+    got = adapter.summarize_acceptance(baseline(), samples, {}, 2)
+    assert (got.source, got.drafted) == ("none", None)  # nothing to tell from
 
 
 def test_counters_past_a_million_are_rounded_and_the_delta_is_approximate() -> None:

@@ -26,7 +26,7 @@ from tests.conftest import FIXTURES
 ADAPTER = SGLangAdapter()
 CAMPAIGN = """\
 name: sglang-unit
-engine: {{kind: sglang, base_url: "http://127.0.0.1:30000"}}
+engine: {{kind: sglang, base_url: "http://127.0.0.1:30000", reconfigure: between-runs}}
 model: {{family: qwen3, served_name: qwen3-8b}}
 quantization: {quantization}
 candidates:
@@ -350,11 +350,14 @@ def test_nothing_to_report_is_source_none(snapshots: dict[str, MetricsSnapshot])
     assert acc.source == "none" and not acc.valid and acc.why
 
 
-def test_the_baseline_has_source_none() -> None:
+def test_a_baseline_whose_answers_carry_spec_counts_is_seen_drafting() -> None:
     baseline = specs("{method: mtp, k: 3}")[0]
     snapshots = {"after /get_server_info": snap("after", server_info(2.6))}
     acc = ADAPTER.summarize_acceptance(baseline, samples(COUNTS), snapshots, 1)
-    assert acc.source == "none" and acc.valid and acc.why == "no speculation"
+    assert acc.source == "per-request" and acc.valid and acc.drafted
+    assert acc.why == "no speculation declared"
+    plain = ADAPTER.summarize_acceptance(baseline, samples(None), {}, 1)
+    assert plain.source == "none" and plain.drafted is None
 
 
 # --- probe --------------------------------------------------------------------------------------

@@ -40,7 +40,7 @@ from specverdict.store.records import MetricsSnapshot
 
 CAMPAIGN = """\
 name: trt
-engine: {{kind: trtllm, base_url: 'http://127.0.0.1:8000'}}
+engine: {{kind: trtllm, base_url: 'http://127.0.0.1:8000', reconfigure: between-runs}}
 model: {{family: llama3, served_name: Llama-3.1-8B-Instruct}}
 quantization: bf16
 candidates:
@@ -380,7 +380,10 @@ def test_the_baseline_has_no_acceptance_source() -> None:
     acc = TRTLLMAdapter().summarize_acceptance(
         spec, [], snaps(snap("poll-000000", POLL_BODY)), segment_requests=1
     )
-    assert (acc.source, acc.valid) == ("none", True)
+    # the poll carried specDecodingStats: this baseline's server speculates
+    assert (acc.source, acc.valid, acc.drafted) == ("iteration-stats", True, True)
+    quiet = TRTLLMAdapter().summarize_acceptance(spec, [], {}, segment_requests=1)
+    assert (quiet.source, quiet.drafted) == ("none", None)
 
 
 def test_adapter_polls_and_snapshots_the_iteration_stats() -> None:

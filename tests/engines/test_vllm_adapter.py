@@ -273,7 +273,8 @@ def test_a_foreign_request_between_the_scrapes_pollutes_the_run(prefix: str) -> 
 def test_a_foreign_request_during_a_baseline_run_is_flagged_too() -> None:
     sample = sample_of("baseline")
     clean = adapter.summarize_acceptance(baseline(), [sample], snapshots("baseline"), 1)
-    assert clean.source == "none" and not clean.polluted
+    assert clean.source == "metrics-delta" and not clean.polluted
+    assert clean.drafted is False  # a plain server: no speculative counters moved
     dirty = adapter.summarize_acceptance(
         baseline(), [sample], snapshots("baseline", after="end"), 1
     )

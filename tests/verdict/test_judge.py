@@ -336,3 +336,60 @@ def test_a_shifted_output_distribution_under_sampling_rejects() -> None:
     assert "baseline 6/16, candidate 16/16" in shift.message
     same = judge_pair(base, arm(cand_spec, finishing("c", 7)), GATES)
     assert same.reason("quality.distribution").status == "info"  # type: ignore[union-attr]
+
+
+def counts(draft_tokens: float | None, accepted: float = 0.0) -> AcceptanceSummary:
+    return AcceptanceSummary(
+        source="metrics-delta" if draft_tokens is not None else "none",
+        valid=True,
+        draft_tokens=draft_tokens,
+        accepted=accepted if draft_tokens is not None else None,
+    )
+
+
+def test_a_candidate_that_drafted_nothing_is_invalid_however_fast(
+    specs: dict[str, RunSpec],
+) -> None:
+    """Speculation lost on the server (an override gone with a re-created container): the
+    1.7x 'speed-up' is drift between two identical configurations, never an ADOPT."""
+    n = 200
+    passed = [i % 2 == 0 for i in range(n)]
+    base = arm(specs["none"], samples("b", noisy(n, 0.02, 1), passed), acc=counts(0.0))
+    cand = arm(specs["mtp"], samples("c", noisy(n, 0.012, 2), passed), acc=counts(0.0))
+    v = judge_pair(base, cand, GATES)
+    assert v.verdict == "INVALID"
+    (gate,) = [r for r in v.reasons if r.gate == "speculation"]
+    assert gate.status == "invalid"
+    assert gate.message.startswith("candidate run r0 (mtp k=2) drafted 0 tokens in 200 requests")
+    assert "speculation is off on this server" in gate.message
+    # the same pair with the drafts on the candidate's side is decided on its merits
+    cand = arm(specs["mtp"], samples("c", noisy(n, 0.012, 2), passed), acc=counts(900.0, 600.0))
+    v = judge_pair(base, cand, GATES)
+    assert v.verdict == "ADOPT", [str(r) for r in v.reasons]
+    assert v.reason("speculation").status == "pass"  # type: ignore[union-attr]
+
+
+def test_a_baseline_that_drafted_is_no_baseline(specs: dict[str, RunSpec]) -> None:
+    n = 200
+    passed = [i % 2 == 0 for i in range(n)]
+    base = arm(specs["none"], samples("b", noisy(n, 0.02, 1), passed), acc=counts(1210.0, 340.0))
+    cand = arm(specs["mtp"], samples("c", noisy(n, 0.012, 2), passed), acc=counts(900.0, 600.0))
+    v = judge_pair(base, cand, GATES)
+    assert v.verdict == "INVALID"
+    msg = v.reason("speculation").message  # type: ignore[union-attr]
+    assert msg.startswith("baseline run r0 drafted 1210 tokens (340 accepted) in 200 requests")
+
+
+def test_unverifiable_speculation_is_said_not_assumed(specs: dict[str, RunSpec]) -> None:
+    n = 200
+    passed = [i % 2 == 0 for i in range(n)]
+    base = arm(specs["none"], samples("b", noisy(n, 0.02, 1), passed), acc=counts(None))
+    cand = arm(specs["mtp"], samples("c", noisy(n, 0.012, 2), passed), acc=counts(900.0, 600.0))
+    v = judge_pair(base, cand, GATES)
+    gate = v.reason("speculation")
+    assert gate is not None and gate.status == "pass"
+    assert "in 1 execution(s); not verifiable for baseline run r0" in gate.message
+    # a polluted count of zero is still zero: nobody drafted
+    polluted = counts(0.0).model_copy(update={"polluted": True})
+    assert polluted.drafted is False
+    assert counts(5.0).model_copy(update={"polluted": True}).drafted is None

@@ -45,7 +45,7 @@ ACCEPTANCE_TOLERANCE = 0.02
 @pytest.fixture(scope="module")
 def draft_server() -> Iterator[str]:
     """vLLM with the exported draft, k=3, started with the adapter's built-in command."""
-    plan = plan_of("{kind: vllm, base_url: 'http://127.0.0.1:1'}", f"  - {DRAFT_K3}")
+    plan = plan_of(attached("http://127.0.0.2:1"), f"  - {DRAFT_K3}")
     port = free_port()
     command = VLLMAdapter().builtin_command(plan.runs[1], str(TARGET), "127.0.0.1", port, ".")
     assert command is not None
@@ -60,7 +60,9 @@ def draft_server() -> Iterator[str]:
 
 
 def attached(base_url: str) -> str:
-    return f"{{kind: vllm, base_url: '{base_url}'}}"
+    """The engine section of a campaign measuring its candidate on the server at ``base_url``
+    (these tests run the candidate only; the baseline would need a plain server of its own)."""
+    return f"{{kind: vllm, base_url: '{base_url}'}}\nbaseline: {{base_url: 'http://127.0.0.1:1'}}"
 
 
 @pytest.mark.parametrize(("temperature", "concurrency"), [(0.0, 1), (0.0, 4), (0.7, 1), (0.7, 4)])

@@ -13,7 +13,7 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
-from specverdict.campaign.model import Campaign
+from specverdict.campaign.model import Campaign, FieldError
 from specverdict.errors import ConfigError
 
 Path_ = tuple[str | int, ...]
@@ -83,6 +83,9 @@ def parse_campaign(text: str, file: Path) -> Campaign:
         err = exc.errors()[0]
         loc = _clean_loc(tuple(err["loc"]))
         what = "unknown key" if err["type"] == "extra_forbidden" else err["msg"]
+        cause = err.get("ctx", {}).get("error")
+        if isinstance(cause, FieldError):  # a cross-field check that names its field
+            loc, what = (*loc, *cause.loc), str(cause)
         more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
         raise ConfigError(f"{file}:{_line_for(loc, lines)}: {_dotted(loc)}: {what}{more}") from None
 

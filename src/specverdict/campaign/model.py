@@ -42,10 +42,41 @@ class Launch(Strict):
     startup_timeout_s: float = Field(default=600.0, gt=0, description="give up after this long")
 
 
+class FieldError(ValueError):
+    """A cross-field check's error that names the field it is about (``loc``, a path in the
+    campaign), so that the loader points at its line."""
+
+    def __init__(self, loc: tuple[str | int, ...], message: str) -> None:
+        super().__init__(message)
+        self.loc = loc
+
+
+URL_PATTERN = r"^https?://[^\s/]+"
+
+
+def _url(v: str | None) -> str | None:
+    if v is not None and not re.match(URL_PATTERN, v):
+        raise ValueError(f"base_url {v!r} must look like http://host:port")
+    return v.rstrip("/") if v is not None else None
+
+
+AttachUrl = Annotated[str | None, AfterValidator(_url)]
+
+
 class EngineSection(Strict):
     kind: EngineKind = Field(description="which adapter drives the engine")
-    base_url: str | None = Field(default=None, description="attach to a running server")
+    base_url: AttachUrl = Field(
+        default=None,
+        description="attach to a running server (the baseline's and, unless a candidate names "
+        "its own, every candidate's)",
+    )
     launch: Launch | None = Field(default=None, description="start one server per run")
+    reconfigure: Literal["never", "between-runs"] = Field(
+        default="never",
+        description="attach mode: 'between-runs' lets a baseline and candidates share one "
+        "base_url, the runner pausing before each run until you have reconfigured the server "
+        "(the engine's own draft counts then check that you did)",
+    )
 
     @model_validator(mode="after")
     def _one_way_in(self) -> EngineSection:
@@ -56,10 +87,6 @@ class EngineSection(Strict):
             )
         if self.base_url is not None and self.launch is not None:
             raise ValueError("give either base_url (attach) or launch (start per run), not both")
-        if self.base_url is None and self.launch is None and self.kind != "reference":
-            raise ValueError(f"engine kind {self.kind!r} needs base_url or launch")
-        if self.base_url is not None and not re.match(r"^https?://[^\s/]+", self.base_url):
-            raise ValueError(f"base_url {self.base_url!r} must look like http://host:port")
         return self
 
 
@@ -85,6 +112,11 @@ class Candidate(Strict):
     )
     params: dict[str, ParamValue] = Field(
         default_factory=dict, description="method parameters passed to the engine as they are"
+    )
+    base_url: AttachUrl = Field(
+        default=None,
+        description="attach mode: this candidate's own server, started with its speculation "
+        "(default engine.base_url)",
     )
     expected_acceptance: float | None = Field(
         default=None,
@@ -125,6 +157,9 @@ class Candidate(Strict):
 
 class Baseline(Strict):
     method: Literal["none"] = "none"
+    base_url: AttachUrl = Field(
+        default=None, description="attach mode: the baseline's own server (default engine.base_url)"
+    )
 
 
 class First(Strict):
@@ -169,8 +204,11 @@ class Load(Strict):
     request_rate: float | list[float] | None = Field(
         default=None, description="requests/s, Poisson arrivals"
     )
-    warmup: int = Field(
-        default=0, ge=0, description="requests sent first and excluded from figures"
+    warmup: int | None = Field(
+        default=None,
+        ge=0,
+        description="requests sent before every measured execution and excluded from figures "
+        "(default 2: a cold server must not be the baseline's handicap)",
     )
     repeats: int = Field(default=1, ge=1, description="executions of every run")
 
@@ -277,3 +315,43 @@ class Campaign(Strict):
             if c.method == "none":
                 raise ValueError(f"candidate {i} has method 'none': that is the baseline")
         return v
+
+    def baseline_url(self) -> str | None:
+        """The server the baseline is measured on in attach mode (None: launched per run)."""
+        own = self.baseline.base_url if self.baseline is not None else None
+        return own or self.engine.base_url
+
+    def candidate_url(self, candidate: Candidate) -> str | None:
+        return candidate.base_url or self.engine.base_url
+
+    @model_validator(mode="after")
+    def _servers(self) -> Campaign:
+        """Attach mode must be able to be right: each configuration on a server started with
+        it, or a declared pause to reconfigure one shared server between runs."""
+        urls = [self.baseline_url(), *(self.candidate_url(c) for c in self.candidates)]
+        attached = any(u is not None for u in urls)
+        if attached and self.engine.launch is not None:
+            raise ValueError(
+                "give either base_url (attach) or engine.launch (start per run), not both"
+            )
+        if not attached:
+            if self.engine.launch is None and self.engine.kind != "reference":
+                raise ValueError(f"engine kind {self.engine.kind!r} needs base_url or launch")
+            return self
+        if self.baseline is not None and self.baseline_url() is None:
+            raise FieldError(("baseline",), "no base_url (give it one, or engine.base_url)")
+        for i, c in enumerate(self.candidates):
+            if self.candidate_url(c) is None:
+                raise FieldError(("candidates", i), "no base_url (give it one, or engine.base_url)")
+        if self.engine.reconfigure == "between-runs" or self.baseline is None:
+            return self
+        for i, c in enumerate(self.candidates):
+            if self.candidate_url(c) == self.baseline_url():
+                raise FieldError(
+                    ("candidates", i),
+                    f"{c.method} would be measured on the baseline's server "
+                    f"{self.baseline_url()}: one unchanged server cannot be both; give this "
+                    "candidate its own base_url (a server started with its speculation), or set "
+                    "engine.reconfigure: between-runs to be asked to reconfigure it between runs",
+                )
+        return self

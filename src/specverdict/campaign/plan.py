@@ -7,6 +7,7 @@ plan never holds a comparison that changes more than speculation.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import product
 
 from pydantic import BaseModel, ConfigDict
@@ -47,7 +48,37 @@ class Plan(BaseModel):
         return len(self.runs) * self.repeats
 
 
+class Execution(BaseModel):
+    """One execution of a run in the campaign's order: its repeat, the round of its group
+    (stage and load level) and its position within the round."""
+
+    model_config = ConfigDict(frozen=True)
+
+    spec: RunSpec
+    repeat: int
+    round: int
+    position: int
+
+
+def interleaved(runs: Sequence[RunSpec], repeats: int) -> list[Execution]:
+    """Executions in an order that cannot make a speed-up: per group of runs that are compared
+    (same stage and load level, the baseline first), round r runs the group forwards when r is
+    even and backwards when odd (baseline, candidates; candidates, baseline; ...), so that a
+    drift over time (a server warming, a machine heating, a neighbour's load) lands on both
+    sides of every pair instead of on the arm that ran first."""
+    groups: dict[tuple[str, LoadPoint], list[RunSpec]] = {}
+    for run in runs:
+        groups.setdefault((run.stage, run.load), []).append(run)
+    out: list[Execution] = []
+    for group in groups.values():
+        for r in range(repeats):
+            ordered = group if r % 2 == 0 else group[::-1]
+            out += [Execution(spec=s, repeat=r, round=r, position=i) for i, s in enumerate(ordered)]
+    return out
+
+
 def speculations(candidate: Candidate) -> list[Speculation]:
+    """The speculation axes one candidate entry expands to (a list of k, of draft quantizations)."""
     params = tuple(sorted(candidate.params.items()))
     return [
         Speculation(
@@ -57,11 +88,16 @@ def speculations(candidate: Candidate) -> list[Speculation]:
     ]
 
 
+#: warm-up requests before every measured execution unless the campaign says otherwise
+DEFAULT_WARMUP = 2
+
+
 def load_points(campaign: Campaign) -> list[LoadPoint]:
     load = campaign.load
+    warmup = DEFAULT_WARMUP if load.warmup is None else load.warmup
     if load.request_rate is not None:
-        return [LoadPoint(request_rate=float(r), warmup=load.warmup) for r in load.levels()]
-    return [LoadPoint(concurrency=int(c), warmup=load.warmup) for c in load.levels()]
+        return [LoadPoint(request_rate=float(r), warmup=warmup) for r in load.levels()]
+    return [LoadPoint(concurrency=int(c), warmup=warmup) for c in load.levels()]
 
 
 def build_plan(campaign: Campaign) -> Plan:
@@ -77,12 +113,15 @@ def build_plan(campaign: Campaign) -> Plan:
     sampling = SamplingRef(
         temperature=s.temperature, top_p=s.top_p, max_tokens=s.max_tokens, seed=s.seed
     )
-    specs: list[Speculation] = [Speculation()] if campaign.baseline is not None else []
-    seen: set[Speculation] = set(specs)
+    # each configuration with the server it is measured on (attach mode; None: launched)
+    specs: list[tuple[Speculation, str | None]] = []
+    if campaign.baseline is not None:
+        specs.append((Speculation(), campaign.baseline_url()))
+    seen: set[Speculation] = {sp for sp, _ in specs}
     for cand in campaign.candidates:
         for sp in speculations(cand):
             if sp not in seen:  # the same candidate listed twice runs once
-                specs.append(sp)
+                specs.append((sp, campaign.candidate_url(cand)))
                 seen.add(sp)
     runs: list[RunSpec] = []
     pairs: list[Pair] = []
@@ -91,7 +130,7 @@ def build_plan(campaign: Campaign) -> Plan:
             group = [
                 RunSpec(
                     campaign=campaign.name,
-                    engine=engine,
+                    engine=engine.model_copy(update={"base_url": url}),
                     model=model,
                     quantization=campaign.quantization,
                     speculation=sp,
@@ -101,7 +140,7 @@ def build_plan(campaign: Campaign) -> Plan:
                     sampling=sampling,
                     load=load,
                 )
-                for sp in specs
+                for sp, url in specs
             ]
             runs.extend(group)
             if campaign.baseline is None:

@@ -154,7 +154,8 @@ def check_pair(base: RunSpec, cand: RunSpec) -> list[str]:
     compared only when they differ in exactly one speculation axis (method, k, draft, draft
     quantization or parameters). Returns the speculation axes that differ.
     """
-    axes = differing_axes(base, cand)
+    # in attach mode each configuration may have its own server: where, not what it runs
+    axes = [a for a in differing_axes(base, cand) if a != "engine.base_url"]
     if not axes:
         raise PairingError("the two runs have the same fingerprint: nothing to compare")
     outside = [a for a in axes if not a.startswith("speculation.")]

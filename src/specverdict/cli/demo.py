@@ -51,7 +51,7 @@ def demo(campaigns: tuple[Path, ...], out: Path) -> None:
     plans = []
     for campaign in campaigns:
         plan = build_plan(load_campaign(campaign))
-        if plan.campaign.engine.kind != "reference" or plan.campaign.engine.base_url:
+        if plan.campaign.engine.kind != "reference" or any(r.engine.base_url for r in plan.runs):
             raise click.UsageError(
                 f"{campaign}: engine: the demo launches the reference engine itself; "
                 "expected kind: reference without base_url"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import click
@@ -15,6 +17,18 @@ from specverdict.cli.runs import DB_OPTION, summary_tables
 from specverdict.results import run_results
 from specverdict.runner import Runner
 from specverdict.store import SQLiteStore
+
+
+def ask_on_terminal(console: Console) -> Callable[[str], None] | None:
+    """A pause for ``engine.reconfigure: between-runs`` when a person is at the terminal."""
+    if not sys.stdin.isatty():
+        return None
+
+    def ask(message: str) -> None:
+        console.print(f"[bold]reconfigure[/]: {message}", highlight=False)
+        click.prompt("press Enter when the server is ready", default="", show_default=False)
+
+    return ask
 
 
 @click.command()
@@ -51,6 +65,7 @@ def run(campaign: Path, db: Path, only: str | None, resume_id: str | None, force
         log=lambda m: console.print(m, highlight=False),
         runs_dir=db.parent / "runs",
         progress=progress_for(console),
+        reconfigure=ask_on_terminal(console),
     )
     if resume_id is not None:
         records = [runner.resume(plan, resume_id)]

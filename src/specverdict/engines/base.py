@@ -49,6 +49,18 @@ class AcceptanceSummary(BaseModel):
     accepted_per_pos: tuple[float, ...] = ()
 
     @property
+    def drafted(self) -> bool | None:
+        """Whether the engine drafted any token during the run, by its own account: the
+        evidence of its actual speculation, beside the declared one. None when it gave no
+        counts, or when it drafted but other traffic may have been the one drafting (no
+        draft at all is certain whoever else was served)."""
+        if self.draft_tokens is None:
+            return None
+        if self.draft_tokens == 0:
+            return False
+        return None if self.polluted else True
+
+    @property
     def acceptance_rate(self) -> float | None:
         """accepted / drafted tokens (the bonus token is not a draft)."""
         if not self.valid or not self.draft_tokens or self.accepted is None:
@@ -90,6 +102,26 @@ def canonical_acceptance(
         "acceptance_histogram": hist,
         "raw": dict(raw),
     }
+
+
+def baseline_summary(
+    source: AcceptanceSourceName,
+    drafts: float | None = None,
+    draft_tokens: float | None = None,
+    accepted: float | None = None,
+    polluted: str | None = None,
+) -> AcceptanceSummary:
+    """A baseline's summary: no acceptance figure is asked of it, but the engine's counts of
+    what it drafted during the run are kept, since a baseline that drafts is not one."""
+    return AcceptanceSummary(
+        source=source if draft_tokens is not None else "none",
+        valid=True,
+        polluted=polluted is not None,
+        why=polluted or "no speculation declared",
+        drafts=drafts,
+        draft_tokens=draft_tokens,
+        accepted=accepted,
+    )
 
 
 def per_request_summary(samples: Sequence[SampleRecord]) -> AcceptanceSummary | None:

@@ -40,7 +40,13 @@ import httpx
 from prometheus_client.parser import text_string_to_metric_families
 
 from specverdict.campaign.spec import RunSpec
-from specverdict.engines.base import AcceptanceSummary, EngineAdapter, canonical_acceptance, fetch
+from specverdict.engines.base import (
+    AcceptanceSummary,
+    EngineAdapter,
+    baseline_summary,
+    canonical_acceptance,
+    fetch,
+)
 from specverdict.store.records import MetricsSnapshot, SampleRecord
 
 #: our method -> the ``--spec-type`` values that implement it; the first is the default, another
@@ -335,13 +341,13 @@ class LlamaCppAdapter(EngineAdapter):
         """Per-request ``timings`` when any answer carries them (verify steps and per-position
         figures are added from the counter delta when it matches the answers exactly), else the
         ``/metrics`` counter delta, checked against the answers' generated tokens."""
-        if spec.speculation.method == "none":
-            return AcceptanceSummary(source="none", valid=True, why="no speculation")
         delta = None
         if "before" in snapshots and "after" in snapshots:
             delta = counter_delta(snapshots["before"].text, snapshots["after"].text)
         answered = [s for s in samples if s.status == "ok"]
         found = [s.acceptance for s in answered if s.acceptance]
+        if spec.speculation.method == "none":
+            return _baseline(samples, segment_requests, delta, found)
         if found:
             return _per_request(len(answered), found, delta)
         if delta is None:
@@ -380,6 +386,33 @@ class LlamaCppAdapter(EngineAdapter):
             why="; ".join(notes) or None,
             **common,
         )
+
+
+def _baseline(
+    samples: Sequence[SampleRecord],
+    segment_requests: int,
+    delta: CounterDelta | None,
+    found: list[dict[str, Any]],
+) -> AcceptanceSummary:
+    """What a baseline's server drafted: the answers' ``timings`` when any carries draft
+    fields, else the counter delta (within its rounding slack, nothing drafted is zero)."""
+    if found:
+        return baseline_summary(
+            "per-request",
+            draft_tokens=float(sum(m["num_draft_tokens"] for m in found)),
+            accepted=float(sum(m["num_accepted_draft_tokens"] for m in found)),
+        )
+    if delta is None:
+        return baseline_summary("none")
+    polluted, _ = _pollution(samples, segment_requests, delta)
+    drafted = delta.draft_tokens > delta.slack
+    return baseline_summary(
+        "metrics-delta",
+        delta.drafts if drafted else 0.0,
+        delta.draft_tokens if drafted else 0.0,
+        delta.accepted if drafted else 0.0,
+        "polluted: other traffic reached the server during the run" if polluted else None,
+    )
 
 
 def _per_request(

@@ -60,6 +60,7 @@ from specverdict.campaign.spec import RunSpec
 from specverdict.engines.base import (
     AcceptanceSummary,
     EngineAdapter,
+    baseline_summary,
     canonical_acceptance,
     fetch,
     per_request_summary,
@@ -269,9 +270,16 @@ class SGLangAdapter(EngineAdapter):
         snapshots: dict[str, MetricsSnapshot],
         segment_requests: int,
     ) -> AcceptanceSummary:
-        if spec.speculation.method == "none":
-            return AcceptanceSummary(source="none", valid=True, why="no speculation")
         per_request = per_request_summary(samples)
+        if spec.speculation.method == "none":
+            if per_request is not None:
+                return baseline_summary(
+                    "per-request",
+                    per_request.drafts,
+                    per_request.draft_tokens,
+                    per_request.accepted,
+                )
+            return baseline_summary("none")
         if per_request is not None:
             return per_request
         after = rank_accept_lengths(_server_info(snapshots.get(snapshot_key("after", SERVER_INFO))))

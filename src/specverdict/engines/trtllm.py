@@ -31,7 +31,7 @@ import httpx
 import yaml
 
 from specverdict.campaign.spec import RunSpec
-from specverdict.engines.base import AcceptanceSummary, EngineAdapter, fetch
+from specverdict.engines.base import AcceptanceSummary, EngineAdapter, baseline_summary, fetch
 from specverdict.store.records import MetricsSnapshot, SampleRecord
 
 #: the options file written into the run folder
@@ -237,9 +237,20 @@ class TRTLLMAdapter(EngineAdapter):
         not add up to the run's requests: more means other traffic (polluted), fewer means
         iterations were missed (dropped from the bounded queue, read by another client, not
         yet published at the last read, or requests that failed before reaching the engine)."""
-        if spec.speculation.method == "none":
-            return AcceptanceSummary(source="none", valid=True, why="no speculation")
         window = window_snapshots(snapshots)
+        if spec.speculation.method == "none":
+            rows, unreadable = iteration_rows(window)
+            if not rows or unreadable:
+                return baseline_summary("none")
+            stats = [
+                r["specDecodingStats"] for r in rows if isinstance(r.get("specDecodingStats"), dict)
+            ]
+            return baseline_summary(
+                "iteration-stats",
+                sum(_count(s.get("numRequestsWithDraftTokens")) for s in stats),
+                sum(_count(s.get("numDraftTokens")) for s in stats),
+                sum(_count(s.get("numAcceptedTokens")) for s in stats),
+            )
         if not window:
             return AcceptanceSummary(
                 source="none", valid=False, why="no /metrics reads during the run"

@@ -31,6 +31,7 @@ from specverdict.campaign.spec import RunSpec
 from specverdict.engines.base import (
     AcceptanceSummary,
     EngineAdapter,
+    baseline_summary,
     canonical_acceptance,
     fetch,
     per_request_summary,
@@ -160,14 +161,21 @@ class VLLMAdapter(EngineAdapter):
                 f"polluted: the server finished {delta.requests:g} requests during the run, "
                 f"the run sent {segment_requests}"
             )
-        if spec.speculation.method == "none":
-            return AcceptanceSummary(
-                source="none",
-                valid=True,
-                polluted=polluted is not None,
-                why=polluted or "no speculation",
-            )
         per_request = per_request_summary(samples)
+        if spec.speculation.method == "none":
+            if per_request is not None:
+                return baseline_summary(
+                    "per-request",
+                    per_request.drafts,
+                    per_request.draft_tokens,
+                    per_request.accepted,
+                    polluted,
+                )
+            if delta is not None:
+                return baseline_summary(
+                    "metrics-delta", delta.drafts, delta.draft_tokens, delta.accepted, polluted
+                )
+            return baseline_summary("none", polluted=polluted)
         if per_request is not None:
             if polluted is not None:
                 # The answers' own counts are still this run's; its timings are not.

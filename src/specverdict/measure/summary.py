@@ -1,7 +1,8 @@
 """Latency, throughput and outcome summaries of one run's samples.
 
 - TTFT: time to the first chunk that carried output.
-- TPOT (vLLM's definition): (e2e - TTFT) / (completion_tokens - 1), for samples with >= 2 tokens.
+- TPOT (vLLM's definition): (e2e - TTFT) / (completion_tokens - 1), for samples with >= 2 tokens
+  that did not arrive in a single event (then it is not measured: None, never 0).
 - Output tokens/s of a run: its completion tokens / the wall time from the first send to the last
   arrival (``wall_s``, measured by the runner); per-request figures are not averaged into it.
 - Percentiles: linear interpolation between order statistics (numpy's default), None when there
@@ -26,7 +27,9 @@ def percentile(values: Sequence[float], q: float) -> float | None:
 def tpot(sample: SampleRecord) -> float | None:
     if sample.ttft_s is None or sample.e2e_s is None or not sample.completion_tokens:
         return None
-    if sample.completion_tokens < 2:
+    if sample.completion_tokens < 2 or sample.e2e_s <= sample.ttft_s:
+        # all tokens in one event (a short answer under speculation, a server that buffers):
+        # the time per token after the first is not measured, not zero
         return None
     return (sample.e2e_s - sample.ttft_s) / (sample.completion_tokens - 1)
 

@@ -122,6 +122,67 @@ def _validity(base: Arm, cand: Arm, gates: Gates) -> list[Reason]:
                         data={"source": acc.source, "arm": name, "run_id": run_id},
                     )
                 )
+    reasons.extend(_actual_speculation(base, cand))
+    return reasons
+
+
+def _actual_speculation(base: Arm, cand: Arm) -> list[Reason]:
+    """Declared against actual: the engine's own count of drafted tokens in each execution. A
+    baseline whose server drafted, or a candidate whose server drafted nothing, did not run
+    the configuration it is compared as (a launch flag or override lost when a container was
+    re-created, a baseline sent to a speculating server): its speed-up, if any, is drift."""
+    reasons: list[Reason] = []
+    unknown: list[str] = []
+    for name, arm in (("baseline", base), ("candidate", cand)):
+        declared = arm.spec.speculation.method != "none"
+        accs = arm.acceptances or (arm.acceptance,)
+        for run_id, acc, samples in zip(arm.run_ids, accs, arm.samples, strict=False):
+            answered = sum(s.status == "ok" for s in samples)
+            drafted = acc.drafted if acc is not None else None
+            if drafted is None or answered == 0:
+                unknown.append(f"{name} run {run_id}")
+                continue
+            assert acc is not None and acc.draft_tokens is not None
+            data = {
+                "arm": name,
+                "run_id": run_id,
+                "declared": arm.spec.speculation.label,
+                "draft_tokens": acc.draft_tokens,
+                "accepted": acc.accepted,
+                "requests": answered,
+                "source": acc.source,
+            }
+            if drafted and not declared:
+                msg = (
+                    f"baseline run {run_id} drafted {acc.draft_tokens:g} tokens "
+                    f"({acc.accepted or 0:g} accepted) in {answered} requests: the server "
+                    "speculates, so it is no baseline (a speculative flag or override it should "
+                    "not have)"
+                )
+                reasons.append(Reason(gate="speculation", status="invalid", message=msg, data=data))
+            elif declared and not drafted:
+                msg = (
+                    f"candidate run {run_id} ({arm.spec.speculation.label}) drafted 0 tokens in "
+                    f"{answered} requests: speculation is off on this server (a launch flag or "
+                    "override lost, or sent to a server without it)"
+                )
+                findings = _audit_findings(arm.manifests)
+                if findings:
+                    msg += "; audits: " + "; ".join(findings)
+                reasons.append(Reason(gate="speculation", status="invalid", message=msg, data=data))
+    if not reasons:
+        checked = len(base.run_ids) + len(cand.run_ids) - len(unknown)
+        msg = f"actual speculation matches the declared one in {checked} execution(s)"
+        if unknown:
+            msg += f"; not verifiable for {', '.join(unknown)} (the engine gave no draft counts)"
+        reasons.append(
+            Reason(
+                gate="speculation",
+                status="pass" if checked else "info",
+                message=msg,
+                data={"checked": checked, "unverified": unknown},
+            )
+        )
     return reasons
 
 

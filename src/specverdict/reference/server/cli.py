@@ -80,8 +80,10 @@ def parser() -> argparse.ArgumentParser:
         "--fault",
         action="append",
         default=[f for f in os.environ.get(FAULT_ENV, "").split(",") if f],
-        metavar="draft-skip=GLOB",
-        help="inject a loader fault: draft/MTP tensors matching GLOB stay at init, silently "
+        metavar="draft-skip=GLOB|speculation-off",
+        help="inject a fault: draft/MTP tensors matching GLOB stay at init, silently; or "
+        "'speculation-off': --speculative-config is accepted and then not applied, silently "
+        "(a lost override or launch flag) "
         f"(also from ${FAULT_ENV}, comma-separated: an environment that changes what loads)",
     )
     p.add_argument(
@@ -143,8 +145,11 @@ def build_config(args: argparse.Namespace) -> EngineConfig:
     skip = None
     for fault in args.fault:
         kind, _, value = fault.partition("=")
+        if fault == "speculation-off":
+            spec = None  # parsed and accepted, then not applied: a lost override
+            continue
         if kind != "draft-skip" or not value:
-            fail(f"--fault {fault}: expected draft-skip=GLOB")
+            fail(f"--fault {fault}: expected draft-skip=GLOB or speculation-off")
         skip = value
     if args.override_dir is not None and not Path(args.override_dir).is_dir():
         fail(f"--override-dir {args.override_dir}: not a directory")
