@@ -60,6 +60,12 @@ class AcceptanceSummary(BaseModel):
             return False
         return None if self.polluted else True
 
+    def as_baseline(self, polluted: str | None = None) -> AcceptanceSummary:
+        """These counts, as a baseline's evidence of what it drafted (see baseline_summary)."""
+        return baseline_summary(
+            self.source, self.drafts, self.draft_tokens, self.accepted, polluted
+        )
+
     @property
     def acceptance_rate(self) -> float | None:
         """accepted / drafted tokens (the bonus token is not a draft)."""

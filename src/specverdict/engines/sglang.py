@@ -272,14 +272,7 @@ class SGLangAdapter(EngineAdapter):
     ) -> AcceptanceSummary:
         per_request = per_request_summary(samples)
         if spec.speculation.method == "none":
-            if per_request is not None:
-                return baseline_summary(
-                    "per-request",
-                    per_request.drafts,
-                    per_request.draft_tokens,
-                    per_request.accepted,
-                )
-            return baseline_summary("none")
+            return per_request.as_baseline() if per_request else baseline_summary("none")
         if per_request is not None:
             return per_request
         after = rank_accept_lengths(_server_info(snapshots.get(snapshot_key("after", SERVER_INFO))))

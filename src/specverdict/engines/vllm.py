@@ -164,13 +164,7 @@ class VLLMAdapter(EngineAdapter):
         per_request = per_request_summary(samples)
         if spec.speculation.method == "none":
             if per_request is not None:
-                return baseline_summary(
-                    "per-request",
-                    per_request.drafts,
-                    per_request.draft_tokens,
-                    per_request.accepted,
-                    polluted,
-                )
+                return per_request.as_baseline(polluted)
             if delta is not None:
                 return baseline_summary(
                     "metrics-delta", delta.drafts, delta.draft_tokens, delta.accepted, polluted

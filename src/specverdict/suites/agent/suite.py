@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import threading
 from abc import abstractmethod
+from collections.abc import Sequence
 from typing import Any
 
 from specverdict.sandbox import Sandbox
@@ -105,23 +106,31 @@ def episode_detail(episode: Episode) -> dict[str, Any]:
 
 
 class AgentTasks(AgentSuite):
+    """Coding episodes on small workspaces; a subclass brings other tasks (``load_tasks``),
+    tools (``tools``, the schemas offered to the model) and a default ``max_turns``."""
+
     name = "agent-tasks"
     version = 1
     source = "written for specverdict (22 coding tasks with tools)"
     licence = "Apache-2.0, as specverdict"
+    tools: tuple[dict[str, Any], ...] = tuple(TOOLS)
+    default_max_turns = 12
 
     def __init__(
         self,
         sandbox: Sandbox | None = None,
-        max_turns: int = 12,
+        max_turns: int | None = None,
         run_tests: TestRunner | None = None,
     ) -> None:
         """``run_tests`` replaces the sandboxed test runner (tests of the loop only)."""
         self._sandbox = sandbox
         self._run_tests = run_tests
         self._lock = threading.Lock()
-        self.max_turns = max_turns
-        self.tasks: dict[str, AgentTask] = {t.id: t for t in TASKS}
+        self.max_turns = self.default_max_turns if max_turns is None else max_turns
+        self.tasks: dict[str, AgentTask] = {t.id: t for t in self.load_tasks()}
+
+    def load_tasks(self) -> Sequence[AgentTask]:
+        return TASKS
 
     def samples(self) -> list[Sample]:
         return [
@@ -133,9 +142,9 @@ class AgentTasks(AgentSuite):
                     {"role": "user", "content": t.instruction},
                 ),
                 task_id=t.id,
-                tools=TOOLS,
+                tools=self.tools,
             )
-            for t in TASKS
+            for t in self.tasks.values()
         ]
 
     def test_runner(self) -> TestRunner:
@@ -159,6 +168,7 @@ class AgentTasks(AgentSuite):
             self.test_runner(),
             task.trajectory,
             self.max_turns,
+            tools=self.tools,
         )
 
     def score_episode(self, sample: Sample, episode: Episode) -> Score:

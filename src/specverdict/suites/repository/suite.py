@@ -106,12 +106,16 @@ class RepositorySuite(Suite):
             raise ValueError(f"suite {self.name}@{self.version} has no task {task_id!r}")
         return by_id[task_id]
 
+    def prompt(self, task: RepoTask) -> str:
+        """The user message of a task: the issue and the files shown."""
+        return render_prompt(task)
+
     def samples(self) -> list[Sample]:
         return [
             Sample(
                 id=t.task_id,
                 endpoint="chat",
-                messages=({"role": "user", "content": render_prompt(t)},),
+                messages=({"role": "user", "content": self.prompt(t)},),
                 task_id=t.task_id,
             )
             for t in self.tasks()

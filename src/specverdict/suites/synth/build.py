@@ -274,39 +274,32 @@ def training_documents(
 ) -> Iterator[Document]:
     """Training documents per stage, none of whose keys is in ``forbidden``."""
     names = list(FAMILIES)
-    rng = random.Random(seed)
-    made = 0
-    while made < counts.get("function", 0):
+
+    def function(rng: random.Random, made: int) -> Document | None:
         inst = make_instance(rng.choice(names), rng, "train")
-        if inst is None:
-            continue
-        doc = function_document(inst)
-        if forbidden.intersection(doc.keys):
-            continue
-        made += 1
-        yield doc
-    rng = random.Random(seed + 1)
-    made = 0
-    while made < counts.get("agent", 0):
+        return function_document(inst) if inst is not None else None
+
+    def agent(rng: random.Random, made: int) -> Document | None:
         spec = agent_task(rng.choice(names), rng, "train", made)
-        if spec is None:
-            continue
-        doc = agent_document(spec)
-        if forbidden.intersection(doc.keys):
-            continue
-        made += 1
-        yield doc
-    rng = random.Random(seed + 2)
-    made = 0
-    while made < counts.get("repository", 0):
-        rspec = repository_task(rng, "train", made)
-        if rspec is None:
-            continue
-        doc = repository_document(rspec)
-        if forbidden.intersection(doc.keys):
-            continue
-        made += 1
-        yield doc
+        return agent_document(spec) if spec is not None else None
+
+    def repository(rng: random.Random, made: int) -> Document | None:
+        spec = repository_task(rng, "train", made)
+        return repository_document(spec) if spec is not None else None
+
+    # one generator per stage, each from its own seed (seed, seed + 1, seed + 2): the agent
+    # documents do not change when the function count does
+    for offset, (stage, draw) in enumerate(
+        (("function", function), ("agent", agent), ("repository", repository))
+    ):
+        rng = random.Random(seed + offset)
+        made = 0
+        while made < counts.get(stage, 0):
+            doc = draw(rng, made)
+            if doc is None or forbidden.intersection(doc.keys):
+                continue
+            made += 1
+            yield doc
 
 
 def main(argv: list[str] | None = None) -> int:

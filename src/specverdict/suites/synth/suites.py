@@ -17,16 +17,16 @@ against the manifest and recorded with the suite (``data_sha256``).
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from functools import cache
 from typing import Any, ClassVar
 
 from specverdict.errors import ConfigError
-from specverdict.suites.agent.loop import Chat, Episode, Step, run_loop
-from specverdict.suites.agent.suite import SYSTEM_PROMPT, AgentSample, AgentTasks
+from specverdict.suites.agent.loop import Step
+from specverdict.suites.agent.suite import AgentTasks
 from specverdict.suites.agent.tasks import AgentTask
 from specverdict.suites.agent.workspace import EDIT_TOOLS
 from specverdict.suites.amplify import AmplifyConfig
-from specverdict.suites.base import Sample
 from specverdict.suites.functional import FunctionSuite, Mode
 from specverdict.suites.repository.suite import RepositorySuite
 from specverdict.suites.repository.task import RepoTask
@@ -107,38 +107,11 @@ class SynthAgent(AgentTasks):
     source = SOURCE
     licence = LICENCE
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        kwargs.setdefault("max_turns", 8)
-        super().__init__(*args, **kwargs)
-        self.tasks = {t.id: t for t in agent_tasks()}
+    tools = tuple(EDIT_TOOLS)
+    default_max_turns = 8
 
-    def samples(self) -> list[Sample]:
-        return [
-            AgentSample(
-                id=t.id,
-                endpoint="chat",
-                messages=(
-                    {"role": "system", "content": SYSTEM_PROMPT},
-                    {"role": "user", "content": t.instruction},
-                ),
-                task_id=t.id,
-                tools=EDIT_TOOLS,
-            )
-            for t in self.tasks.values()
-        ]
-
-    async def run_episode(self, sample: Sample, chat: Chat) -> Episode:
-        task = self.tasks[sample.id]
-        return await run_loop(
-            chat,
-            sample.messages or (),
-            task.files,
-            task.tests,
-            self.test_runner(),
-            task.trajectory,
-            self.max_turns,
-            tools=EDIT_TOOLS,
-        )
+    def load_tasks(self) -> Sequence[AgentTask]:
+        return agent_tasks()
 
 
 # -- repository -------------------------------------------------------------------------------
@@ -199,13 +172,5 @@ class SynthRepository(RepositorySuite):
     def load_tasks(self) -> list[RepoTask]:
         return list(repository_tasks())
 
-    def samples(self) -> list[Sample]:
-        return [
-            Sample(
-                id=t.task_id,
-                endpoint="chat",
-                messages=({"role": "user", "content": synth_repository_prompt(t)},),
-                task_id=t.task_id,
-            )
-            for t in self.tasks()
-        ]
+    def prompt(self, task: RepoTask) -> str:
+        return synth_repository_prompt(task)
