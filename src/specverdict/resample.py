@@ -89,6 +89,13 @@ def resample(
     verdict = judge_pair(base_arm, cand_arm, plan.campaign.gates)
     if base_arm is None or cand_arm is None:
         raise ConfigError(f"run {cand_run.run_id}: the pair has no completed baseline run")
+    if verdict.verdict != "INCONCLUSIVE":
+        # a second look at a decided pair is a second test of the same hypothesis: it would
+        # spend error the verdict has already used
+        raise ConfigError(
+            f"run {cand_run.run_id}: the pair's verdict is {verdict.verdict}; resample is for "
+            "INCONCLUSIVE pairs only"
+        )
     if verdict.base_pass_rate is None:
         raise ConfigError(
             f"nothing to resample: suite {pair.candidate.suite} has no scores for this pair"

@@ -49,3 +49,33 @@ def test_resample_reruns_discordant_and_drawn_concordant_samples(
     assert again.evidence == result.evidence and len(store.list_runs()) == n_runs
     with pytest.raises(ConfigError, match="not a candidate"):
         resample(store, plan, base, runner, seeds=1, concordant=1)
+
+
+def test_a_decided_pair_is_not_resampled(tmp_path: Path) -> None:
+    """A second look at a REJECT (or an ADOPT) would test the same hypothesis again: refused
+    before anything is sent."""
+    from specverdict.store import SampleRecord, Score
+
+    plan = build_plan(parse_campaign(campaign_text(samples="{first: 40}"), Path("d.yaml")))
+    store = SQLiteStore(tmp_path / "runs.db")
+    runs = []
+    for spec, passes in ((plan.runs[0], True), (plan.runs[1], False)):
+        run = store.create_run(spec, 0)
+        for i in range(40):
+            store.add_sample(
+                SampleRecord(
+                    run_id=run.run_id,
+                    sample_id=f"s{i}",
+                    status="ok",
+                    text="x",
+                    completion_tokens=20,
+                    ttft_s=0.1,
+                    e2e_s=0.1 + 19 * (0.02 if spec is plan.runs[0] else 0.01),
+                    score=Score(passed=passes, outcome="passed" if passes else "failed"),
+                )
+            )
+        runs.append(store.update_run(run.run_id, status="completed"))
+    runner = Runner(store, log=quiet)
+    with pytest.raises(ConfigError, match="verdict is REJECT; resample is for INCONCLUSIVE"):
+        resample(store, plan, runs[1], runner, seeds=2, concordant=2)
+    assert len(store.list_runs()) == 2  # nothing re-run

@@ -393,3 +393,33 @@ def test_unverifiable_speculation_is_said_not_assumed(specs: dict[str, RunSpec])
     polluted = counts(0.0).model_copy(update={"polluted": True})
     assert polluted.drafted is False
     assert counts(5.0).model_copy(update={"polluted": True}).drafted is None
+
+
+@pytest.mark.parametrize("n", [4, 6, 10, 19])
+def test_a_tiny_pair_is_never_adopted(specs: dict[str, RunSpec], n: int) -> None:
+    """The audit's case: baseline 0 of 4, candidate 4 of 4, twice as fast, was ADOPT."""
+    base = arm(specs["none"], samples("b", noisy(n, 0.02, 1), [False] * n))
+    cand = arm(specs["mtp"], samples("c", noisy(n, 0.01, 2), [True] * n))
+    v = judge_pair(base, cand, GATES)
+    assert v.verdict == "INCONCLUSIVE", [str(r) for r in v.reasons]
+    speed = v.reason("speed.tpot")
+    assert speed is not None and speed.status == "inconclusive"
+    assert f"n = {n} < 20 paired samples" in speed.message
+    ni = v.reason("quality.noninferiority")
+    assert ni is not None and ni.status == "inconclusive"
+
+
+def test_min_speedup_is_tested_by_the_lower_bound_not_the_point(
+    specs: dict[str, RunSpec],
+) -> None:
+    n = 200
+    passed = [i % 2 == 0 for i in range(n)]
+    base = arm(specs["none"], samples("b", noisy(n, 0.02, 1, spread=0.05), passed))
+    # a true speed-up of 1.06 against a bar of 1.05: the point clears it, the interval does not
+    cand = arm(specs["mtp"], samples("c", noisy(n, 0.02 / 1.06, 2, spread=0.05), passed))
+    v = judge_pair(base, cand, GATES)
+    assert v.speedup is not None and v.speedup > 1.05
+    assert v.speedup_interval is not None and v.speedup_interval[0] < 1.05
+    assert v.verdict == "INCONCLUSIVE"
+    msg = v.reason("speed.tpot").message  # type: ignore[union-attr]
+    assert "lower bound does not clear min_speedup 1.05" in msg
