@@ -423,3 +423,36 @@ def test_min_speedup_is_tested_by_the_lower_bound_not_the_point(
     assert v.verdict == "INCONCLUSIVE"
     msg = v.reason("speed.tpot").message  # type: ignore[union-attr]
     assert "lower bound does not clear min_speedup 1.05" in msg
+
+
+def test_an_adopt_is_held_to_the_campaigns_family(specs: dict[str, RunSpec]) -> None:
+    from specverdict.verdict.collect import family_control
+
+    n = 240
+    passed = [i % 2 == 0 for i in range(n)]
+    base = arm(specs["none"], samples("b", noisy(n, 0.02, 1), passed))
+    # lossless and identical outputs, a clear 1.25x: ADOPT alone at margin 3 pp
+    cand = arm(specs["mtp"], samples("c", noisy(n, 0.016, 2), passed))
+    gates = Gates(alpha=0.05, margin=0.03, min_speedup=1.05)
+    v = judge_pair(base, cand, gates)
+    assert v.verdict == "ADOPT" and v.p_adopt is not None and v.p_adopt < 0.025
+    # twelve pairs in the campaign, the others not adopted: this p must clear 0.025 / 12
+    others = [v.model_copy(update={"verdict": "INCONCLUSIVE", "p_adopt": 0.5}) for _ in range(11)]
+    (kept, *_) = family_control([v, *others], gates)
+    family = kept.reason("family")
+    assert family is not None
+    if v.p_adopt <= 0.025 / 12:
+        assert kept.verdict == "ADOPT" and family.status == "pass"
+    else:
+        assert kept.verdict == "INCONCLUSIVE" and family.status == "inconclusive"
+        assert "not after Holm (family-wise error) over the campaign's 12 pair(s)" in family.message
+    # with b = c = 0 at n = 240 the quality p is what binds: Tango's bound at 99.8% is 3.3 pp
+    q = v.reason("quality.noninferiority")
+    assert q is not None and q.data["p_value"] > 0.025 / 12
+    assert kept.verdict == "INCONCLUSIVE"
+    # alone (gates.family none, or a one-pair family) it stands
+    (alone,) = family_control([v], gates)
+    assert alone.verdict == "ADOPT"
+    loose = gates.model_copy(update={"family": "none"})
+    (none,) = family_control([v, *others], loose)[:1]
+    assert none.verdict == "ADOPT" and "no family control" in none.reason("family").message  # type: ignore[union-attr]

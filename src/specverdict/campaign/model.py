@@ -242,6 +242,11 @@ class Gates(Strict):
         lt=1.0,
         description="above this share of failed requests in either arm, a comparison is invalid",
     )
+    family: Literal["holm", "bh", "none"] = Field(
+        default="holm",
+        description="error control over the campaign's pairs for ADOPT: holm (family-wise), "
+        "bh (false-discovery rate) or none (each pair alone)",
+    )
 
 
 class LoaderAuditSection(Strict):

@@ -13,10 +13,11 @@ from specverdict.campaign.model import Gates
 from specverdict.campaign.plan import Plan, speculations
 from specverdict.campaign.spec import RunSpec
 from specverdict.results import run_acceptance, run_results
+from specverdict.stats.multiplicity import adjust
 from specverdict.store.base import Store
 from specverdict.store.records import RunRecord
 from specverdict.verdict.judge import Arm, judge_pair
-from specverdict.verdict.model import PairVerdict
+from specverdict.verdict.model import PairVerdict, Reason
 
 
 def arm_from_runs(store: Store, runs: Sequence[RunRecord]) -> Arm | None:
@@ -59,7 +60,7 @@ def campaign_verdicts(store: Store, plan: Plan) -> list[PairVerdict]:
             arms[spec.fingerprint] = arm_for(store, spec, runs)
         return arms[spec.fingerprint]
 
-    out = []
+    out: list[PairVerdict] = []
     for pair in plan.pairs:
         out.append(
             judge_pair(
@@ -75,6 +76,74 @@ def campaign_verdicts(store: Store, plan: Plan) -> list[PairVerdict]:
                 expected_acceptance=expected.get(pair.candidate.speculation),
             )
         )
+    return family_control(out, gates)
+
+
+#: what each family option controls, in words for the reasons
+FAMILY_WORDS = {"holm": "Holm (family-wise error)", "bh": "Benjamini-Hochberg (false discoveries)"}
+
+
+def family_control(verdicts: list[PairVerdict], gates: Gates) -> list[PairVerdict]:
+    """Hold every ADOPT of a campaign to the family's level: the family is every pair judged
+    (candidates x stages x load levels), each one-sided at alpha/2; a pair that is not ADOPT on
+    its own counts as a hypothesis not rejected (p = 1). An ADOPT that does not survive becomes
+    INCONCLUSIVE and says at which level it would have; one that does says so too."""
+    m = len(verdicts)
+    level = gates.alpha / 2.0
+    ps = [v.p_adopt if v.verdict == "ADOPT" and v.p_adopt is not None else 1.0 for v in verdicts]
+    if gates.family == "none":
+        return [
+            v.model_copy(
+                update={
+                    "reasons": (
+                        *v.reasons,
+                        Reason(
+                            gate="family",
+                            status="info",
+                            message=f"no family control (gates.family: none): {m} pair(s) "
+                            f"each at one-sided {level:g}",
+                            data={"pairs": m},
+                        ),
+                    )
+                }
+            )
+            if v.verdict == "ADOPT"
+            else v
+            for v in verdicts
+        ]
+    decided = adjust(ps, level, gates.family)
+    out = []
+    for v, a in zip(verdicts, decided, strict=True):
+        if v.verdict != "ADOPT":
+            out.append(v)
+            continue
+        how = f"{FAMILY_WORDS[gates.family]} over the campaign's {m} pair(s)"
+        data = {"p_value": a.p_value, "level": a.threshold, "pairs": m, "family": gates.family}
+        if a.rejected:
+            reason = Reason(
+                gate="family",
+                status="pass",
+                message=f"holds after {how}: p = {a.p_value:.2g} <= {a.threshold:.2g}",
+                data=data,
+            )
+            out.append(v.model_copy(update={"reasons": (*v.reasons, reason)}))
+        else:
+            reason = Reason(
+                gate="family",
+                status="inconclusive",
+                message=f"ADOPT for this pair alone (p = {a.p_value:.2g}), not after {how} "
+                f"(its level {a.threshold:.2g}): more samples, fewer candidates, or a wider "
+                "margin",
+                data=data,
+            )
+            out.append(
+                v.model_copy(
+                    update={
+                        "verdict": "INCONCLUSIVE",
+                        "reasons": (*v.reasons, reason),
+                    }
+                )
+            )
     return out
 
 

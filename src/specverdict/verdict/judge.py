@@ -50,6 +50,7 @@ from specverdict.stats import (
     throughput_ratio,
 )
 from specverdict.stats.acceptance import acceptance_interval, mal_interval
+from specverdict.stats.multiplicity import noninferiority_p, ratio_p
 from specverdict.store.records import SampleRecord
 from specverdict.verdict.model import DiscordantSample, PairVerdict, Reason, Verdict
 
@@ -85,6 +86,10 @@ class Arm:
     @property
     def first(self) -> tuple[SampleRecord, ...]:
         return self.samples[0] if self.samples else ()
+
+
+def _find(reasons: Sequence[Reason], gate: str) -> Reason | None:
+    return next((r for r in reasons if r.gate == gate), None)
 
 
 def _pp(x: float) -> str:
@@ -325,6 +330,7 @@ def _quality(
         )
     ni = paired_noninferiority(**table, margin=gates.margin, alpha=gates.alpha)
     ni_data = {
+        "p_value": noninferiority_p(table["base_only"], table["cand_only"], n, gates.margin),
         "drop": ni.drop,
         "lower": ni.lower,
         "upper": ni.upper,
@@ -430,6 +436,9 @@ def _speed(
         return "inconclusive", reasons, est.point, interval, means
     lo, hi = est.interval.lower, est.interval.upper
     ci = f"{est.point:.3f}x [{lo:.3f}, {hi:.3f}]"
+    if est.n >= MIN_SPEED_SAMPLES and est.point > 0 and lo > 0:
+        bar = max(check.threshold, gates.min_speedup)
+        data["p_value"] = ratio_p(est.point, lo, hi, bar, est.confidence)
     if est.n < MIN_SPEED_SAMPLES:
         status = "inconclusive"
         msg = (
@@ -759,6 +768,10 @@ def judge_pair(
         verdict = "ADOPT"
     else:
         verdict = "INCONCLUSIVE"
+    p_adopt = None
+    q_gate, s_gate = _find(reasons, "quality.noninferiority"), _find(reasons, "speed.tpot")
+    if q_gate and s_gate and "p_value" in q_gate.data and "p_value" in s_gate.data:
+        p_adopt = max(float(q_gate.data["p_value"]), float(s_gate.data["p_value"]))
     keep_supplement = verdict != "ADOPT" or any(r.status == "vacuous" for r in reasons)
     return PairVerdict(
         **head,
@@ -770,5 +783,6 @@ def judge_pair(
         cand_pass_rate=cand_rate,
         acceptance_rate=rate,
         mean_accepted_length=mal,
+        p_adopt=p_adopt,
         supplement=supplement if keep_supplement else (),
     )

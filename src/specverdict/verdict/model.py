@@ -68,6 +68,9 @@ class PairVerdict(Frozen):
     cand_pass_rate: float | None = None
     acceptance_rate: float | None = None
     mean_accepted_length: float | None = None
+    #: one-sided p-value of the pair's ADOPT (the larger of quality's and speed's), None when
+    #: either gate has none; the campaign's family control holds it to an adjusted level
+    p_adopt: float | None = None
     supplement: tuple[DiscordantSample, ...] = ()
 
     def reason(self, gate: str) -> Reason | None:
