@@ -136,7 +136,7 @@ class Runner:
         specs = select_runs(plan, only) if only else list(plan.runs)
         return [
             self.run_one(plan, e.spec, e.repeat, order=(e.round, e.position))
-            for e in interleaved(specs, plan.repeats)
+            for e in interleaved(specs, plan.repeats, plan.campaign.load.baseline_executions())
         ]
 
     def _run_dir(self, run_id: str) -> Path:

@@ -89,7 +89,11 @@ def test_fast_and_non_inferior_is_adopted_even_with_a_vacuous_mcnemar(
 ) -> None:
     n = 400
     passed = [i % 2 == 0 for i in range(n)]  # 50% pass in both arms, no discordance
-    base = arm(specs["none"], samples("b", noisy(n, 0.02, 1), passed))
+    base = arm(
+        specs["none"],
+        samples("b", noisy(n, 0.02, 1), passed),
+        samples("b2", noisy(n, 0.02, 5), passed),
+    )
     cand = arm(specs["mtp"], samples("c", noisy(n, 0.012, 2), passed))
     v = judge_pair(base, cand, GATES)
     assert v.verdict == "ADOPT", [str(r) for r in v.reasons]
@@ -107,7 +111,11 @@ def test_a_significant_quality_drop_rejects_however_fast(specs: dict[str, RunSpe
     n = 200
     base_pass = [True] * n
     cand_pass = [i >= 30 for i in range(n)]  # 30 samples lost, none gained
-    base = arm(specs["none"], samples("b", noisy(n, 0.02, 1), base_pass))
+    base = arm(
+        specs["none"],
+        samples("b", noisy(n, 0.02, 1), base_pass),
+        samples("b2", noisy(n, 0.02, 5), base_pass),
+    )
     cand = arm(specs["mtp"], samples("c", noisy(n, 0.005, 2), cand_pass))
     v = judge_pair(base, cand, GATES)
     assert v.verdict == "REJECT"
@@ -141,7 +149,7 @@ def test_small_samples_are_inconclusive_with_the_evidence_needed(
 
 def test_no_scorer_means_no_quality_signal_and_never_adopt(specs: dict[str, RunSpec]) -> None:
     n = 100
-    base = arm(specs["none"], samples("b", noisy(n, 0.02, 1)))
+    base = arm(specs["none"], samples("b", noisy(n, 0.02, 1)), samples("b2", noisy(n, 0.02, 5)))
     cand = arm(specs["mtp"], samples("c", noisy(n, 0.01, 2)))
     v = judge_pair(base, cand, GATES)
     assert v.verdict == "INCONCLUSIVE"
@@ -354,7 +362,12 @@ def test_a_candidate_that_drafted_nothing_is_invalid_however_fast(
     1.7x 'speed-up' is drift between two identical configurations, never an ADOPT."""
     n = 200
     passed = [i % 2 == 0 for i in range(n)]
-    base = arm(specs["none"], samples("b", noisy(n, 0.02, 1), passed), acc=counts(0.0))
+    base = arm(
+        specs["none"],
+        samples("b", noisy(n, 0.02, 1), passed),
+        samples("b2", noisy(n, 0.02, 5), passed),
+        acc=counts(0.0),
+    )
     cand = arm(specs["mtp"], samples("c", noisy(n, 0.012, 2), passed), acc=counts(0.0))
     v = judge_pair(base, cand, GATES)
     assert v.verdict == "INVALID"
@@ -430,7 +443,11 @@ def test_an_adopt_is_held_to_the_campaigns_family(specs: dict[str, RunSpec]) -> 
 
     n = 240
     passed = [i % 2 == 0 for i in range(n)]
-    base = arm(specs["none"], samples("b", noisy(n, 0.02, 1), passed))
+    base = arm(
+        specs["none"],
+        samples("b", noisy(n, 0.02, 1), passed),
+        samples("b2", noisy(n, 0.02, 5), passed),
+    )
     # lossless and identical outputs, a clear 1.25x: ADOPT alone at margin 3 pp
     cand = arm(specs["mtp"], samples("c", noisy(n, 0.016, 2), passed))
     gates = Gates(alpha=0.05, margin=0.03, min_speedup=1.05)
@@ -456,3 +473,25 @@ def test_an_adopt_is_held_to_the_campaigns_family(specs: dict[str, RunSpec]) -> 
     loose = gates.model_copy(update={"family": "none"})
     (none,) = family_control([v, *others], loose)[:1]
     assert none.verdict == "ADOPT" and "no family control" in none.reason("family").message  # type: ignore[union-attr]
+
+
+def test_a_baseline_run_once_cannot_give_a_speed_adopt(specs: dict[str, RunSpec]) -> None:
+    """Run-to-run drift is invisible to a bootstrap over one execution's samples."""
+    n = 200
+    passed = [i % 2 == 0 for i in range(n)]
+    once = arm(specs["none"], samples("b", noisy(n, 0.02, 1), passed))
+    cand = arm(specs["mtp"], samples("c", noisy(n, 0.012, 2), passed))
+    v = judge_pair(once, cand, GATES)
+    assert v.verdict == "INCONCLUSIVE"
+    assert "the baseline ran once" in v.reason("speed.tpot").message  # type: ignore[union-attr]
+    # a second execution 3% slower: the drift is measured and the speed-up clears it
+    twice = arm(
+        specs["none"],
+        samples("b", noisy(n, 0.02, 1), passed),
+        samples("b2", noisy(n, 0.0206, 3), passed),
+    )
+    v = judge_pair(twice, cand, GATES)
+    assert v.verdict == "ADOPT", [str(r) for r in v.reasons]
+    speed = v.reason("speed.tpot")
+    assert speed is not None and 0.025 < speed.data["noise_floor"] < 0.04
+    assert f"clears {1 + speed.data['noise_floor']:.3f}" in speed.message

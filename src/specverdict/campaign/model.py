@@ -211,6 +211,17 @@ class Load(Strict):
         "(default 2: a cold server must not be the baseline's handicap)",
     )
     repeats: int = Field(default=1, ge=1, description="executions of every run")
+    baseline_repeats: int | None = Field(
+        default=None,
+        ge=1,
+        description="executions of the baseline (default: repeats, and at least 2): its "
+        "run-to-run drift is the noise floor a speed-up must clear; 1 means no speed ADOPT",
+    )
+
+    def baseline_executions(self) -> int:
+        if self.baseline_repeats is not None:
+            return self.baseline_repeats
+        return max(2, self.repeats)
 
     @model_validator(mode="after")
     def _one_load(self) -> Load:

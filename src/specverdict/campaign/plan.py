@@ -43,9 +43,16 @@ class Plan(BaseModel):
     def repeats(self) -> int:
         return self.campaign.load.repeats
 
+    def repeats_of(self, spec: RunSpec) -> int:
+        """Executions of one run: the baseline's own count (its drift is the noise floor),
+        every other run ``load.repeats``."""
+        if spec.speculation.method == "none" and self.campaign.baseline is not None:
+            return self.campaign.load.baseline_executions()
+        return self.repeats
+
     @property
     def executions(self) -> int:
-        return len(self.runs) * self.repeats
+        return sum(self.repeats_of(r) for r in self.runs)
 
 
 class Execution(BaseModel):
@@ -60,19 +67,28 @@ class Execution(BaseModel):
     position: int
 
 
-def interleaved(runs: Sequence[RunSpec], repeats: int) -> list[Execution]:
+def interleaved(
+    runs: Sequence[RunSpec], repeats: int, baseline_repeats: int | None = None
+) -> list[Execution]:
     """Executions in an order that cannot make a speed-up: per group of runs that are compared
     (same stage and load level, the baseline first), round r runs the group forwards when r is
     even and backwards when odd (baseline, candidates; candidates, baseline; ...), so that a
     drift over time (a server warming, a machine heating, a neighbour's load) lands on both
-    sides of every pair instead of on the arm that ran first."""
+    sides of every pair instead of on the arm that ran first. A baseline with more executions
+    than the candidates (``baseline_repeats``) runs alone in the extra rounds: with one repeat
+    and two baseline executions the group is baseline, candidates, baseline."""
     groups: dict[tuple[str, LoadPoint], list[RunSpec]] = {}
     for run in runs:
         groups.setdefault((run.stage, run.load), []).append(run)
+    base_n = repeats if baseline_repeats is None else baseline_repeats
+
+    def count(spec: RunSpec) -> int:
+        return base_n if spec.speculation.method == "none" else repeats
+
     out: list[Execution] = []
     for group in groups.values():
-        for r in range(repeats):
-            ordered = group if r % 2 == 0 else group[::-1]
+        for r in range(max(count(s) for s in group)):
+            ordered = [s for s in (group if r % 2 == 0 else group[::-1]) if r < count(s)]
             out += [Execution(spec=s, repeat=r, round=r, position=i) for i, s in enumerate(ordered)]
     return out
 

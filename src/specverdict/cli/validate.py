@@ -52,8 +52,9 @@ def plan_json(plan: Plan, counts: dict[str, int]) -> dict[str, object]:
             for p in plan.pairs
         ],
         "repeats": plan.repeats,
+        "baseline_repeats": plan.campaign.load.baseline_executions(),
         "executions": plan.executions,
-        "requests": sum(counts.values()) * plan.repeats,
+        "requests": sum(counts[r.fingerprint] * plan.repeats_of(r) for r in plan.runs),
     }
 
 
@@ -72,9 +73,10 @@ def validate(campaign: Path, as_json: bool) -> None:
         return
     console = Console()
     c = plan.campaign
+    requests = sum(counts[r.fingerprint] * plan.repeats_of(r) for r in plan.runs)
     console.print(
-        f"[bold]{c.name}[/]: {len(plan.runs)} runs x {plan.repeats} repeat(s) = "
-        f"{plan.executions} executions, {sum(counts.values()) * plan.repeats} requests; "
+        f"[bold]{c.name}[/]: {len(plan.runs)} runs x {plan.repeats} repeat(s), baselines x "
+        f"{c.load.baseline_executions()} = {plan.executions} executions, {requests} requests; "
         f"{len(plan.pairs)} baseline-candidate pairs",
         highlight=False,
     )

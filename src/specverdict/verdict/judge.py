@@ -452,6 +452,13 @@ def _speed(
             else f"gain under min_speedup {gates.min_speedup:g}"
         )
         status, msg = "reject", f"no worthwhile speed-up: {ci}, {what}"
+    elif check.cleared and lo > gates.min_speedup and noise is None:
+        status, msg = (
+            "inconclusive",
+            f"speed-up {ci} clears 1 and min_speedup {gates.min_speedup:g}, but the baseline "
+            "ran once: its run-to-run drift (the noise floor a speed-up must clear) is not "
+            "measured (load.baseline_repeats: 2 or more)",
+        )
     elif check.cleared and lo > gates.min_speedup:
         # the bar is a hypothesis: the interval's lower bound must clear it, not the point
         status, msg = (
