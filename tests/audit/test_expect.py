@@ -21,7 +21,7 @@ candidates:
 stages:
   function: {suite: builtin-code@1, samples: {first: 4}}
 sampling: {temperature: 0.0, max_tokens: 24, seed: 0}
-load: {concurrency: [1], warmup: 1}
+load: {concurrency: [1], warmup: 1, baseline_repeats: 1}
 gates: {alpha: 0.05, margin: 0.02, min_speedup: 1.05}
 """
 

@@ -25,7 +25,14 @@ def test_the_demo_campaign_runs_every_config_and_writes_a_report(tmp_path: Path)
 
     out = tmp_path / "demo"
     result = run_demo(plan, out, log=lambda _: None)
-    assert [r.run.status for r in result.results] == ["completed"] * 15
+    # 15 runs, each baseline executed twice (before and after its candidates)
+    assert [r.run.status for r in result.results] == ["completed"] * 18
+    order = [
+        (r.run.spec.speculation.label, r.run.repeat)
+        for r in result.results
+        if r.run.spec.stage == "function"
+    ]
+    assert order[0] == ("none", 0) and order[-1] == ("none", 1) and len(order) == 6
     for res in result.results:
         assert res.summary.samples == res.summary.ok == 3
         assert res.run.manifest["engine_logs"]  # launched through the launcher, log kept
@@ -47,7 +54,7 @@ def test_the_demo_campaign_runs_every_config_and_writes_a_report(tmp_path: Path)
             assert v.reason("identity").data["share"] == 1.0  # type: ignore[union-attr]
 
     data = json.loads(write_report(plan, result, out).read_text())
-    assert len(data["runs"]) == 15 and len(data["verdicts"]) == 12
+    assert len(data["verdicts"]) == 12
     assert all(v in (True, None) for v in data["counters_agree"].values())
 
     # a second demo measures afresh: the registry is replaced, not resumed

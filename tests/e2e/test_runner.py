@@ -35,7 +35,7 @@ candidates:
 stages:
   function: {{suite: builtin-code@1, samples: {samples}}}
 sampling: {{temperature: 0.0, max_tokens: {max_tokens}, seed: 0}}
-load: {{concurrency: [{concurrency}], warmup: 1}}
+load: {{concurrency: [{concurrency}], warmup: 1, baseline_repeats: 1}}
 """
 
 
@@ -145,7 +145,7 @@ def test_counter_acceptance_is_invalid_when_foreign_traffic_pollutes_it(
 
 def test_open_loop_runs_send_at_a_poisson_rate(tmp_path: Path) -> None:
     text = campaign_text().replace(
-        "load: {concurrency: [1], warmup: 1}", "load: {request_rate: [50.0]}"
+        "load: {concurrency: [1], warmup: 1, baseline_repeats: 1}", "load: {request_rate: [50.0]}"
     )
     plan = build_plan(parse_campaign(text, Path("e2e.yaml")))
     store = SQLiteStore(tmp_path / "runs.db")
@@ -262,7 +262,8 @@ def test_an_agent_suite_runs_episodes_through_the_runner(
 
     monkeypatch.setattr("specverdict.runner.get_suite", lambda ref: AgentTasks())
     text = campaign_text(samples="{first: 2}", max_tokens=24).replace(
-        "load: {concurrency: [1], warmup: 1}", "load: {concurrency: [1]}"
+        "load: {concurrency: [1], warmup: 1, baseline_repeats: 1}",
+        "load: {concurrency: [1], warmup: 0}",
     )
     plan = build_plan(parse_campaign(text, Path("agent.yaml")))
     store = SQLiteStore(tmp_path / "runs.db")

@@ -30,7 +30,7 @@ stages:
   function: {suite: builtin-code@1, samples: {first: 4}}
   side:smoke: {suite: builtin-code@1, samples: {first: 3}}
 sampling: {temperature: 0.0, max_tokens: 16, seed: 0}
-load: {concurrency: [1, 2], warmup: 1}
+load: {concurrency: [1, 2], warmup: 1, baseline_repeats: 1}
 gates: {alpha: 0.05, margin: 0.1, min_speedup: 1.05}
 """
 

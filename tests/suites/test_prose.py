@@ -115,7 +115,7 @@ candidates:
 stages:
   prose: {suite: builtin-code@1, samples: {first: 4}}
 sampling: {temperature: 0.0, max_tokens: 12, seed: 0}
-load: {concurrency: [1], warmup: 1}
+load: {concurrency: [1], warmup: 1, baseline_repeats: 1}
 """
 
 

@@ -342,7 +342,7 @@ candidates:
 stages:
   side:testgen: {suite: builtin-code@1, samples: {first: 3}}
 sampling: {temperature: 0.0, max_tokens: 24, seed: 0}
-load: {concurrency: [1], warmup: 1}
+load: {concurrency: [1], warmup: 1, baseline_repeats: 1}
 """
 
 CLASSES = {
