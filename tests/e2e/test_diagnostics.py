@@ -102,6 +102,9 @@ def test_a_speculative_config_the_server_silently_drops_is_invalid(tmp_path: Pat
     assert gate.status == "invalid"
     assert gate.message.startswith(f"candidate run {v.candidate_run_ids[0]} (")
     assert "drafted 0 tokens in 6 requests: speculation is off on this server" in gate.message
+    # an A/A pair in all but name: whatever order and warm-up leave, no speed-up is claimed
+    speed = v.reason("speed.tpot")
+    assert speed is not None and speed.status != "pass", speed.message
     # without the fault the same campaign's servers speculate as declared
     clean = build_plan(
         parse_campaign(campaign_text(samples="{first: 6}", max_tokens=24), Path("c.yaml"))

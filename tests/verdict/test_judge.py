@@ -495,3 +495,5 @@ def test_a_baseline_run_once_cannot_give_a_speed_adopt(specs: dict[str, RunSpec]
     speed = v.reason("speed.tpot")
     assert speed is not None and 0.025 < speed.data["noise_floor"] < 0.04
     assert f"clears {1 + speed.data['noise_floor']:.3f}" in speed.message
+    aa = v.reason("speed.noise")
+    assert aa is not None and aa.message.startswith("baseline against itself (A/A): 2 executions")

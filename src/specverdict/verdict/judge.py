@@ -476,6 +476,17 @@ def _speed(
     if noise is None and "no noise floor" not in msg:
         msg += "; no noise floor (baseline not repeated)"
     reasons.append(Reason(gate="speed.tpot", status=status, message=msg, data=data))
+    if noise is not None and noise.floor is not None:
+        ratios = ", ".join(f"{r.ratio:.3f}" for r in noise.ratios)
+        reasons.append(
+            Reason(
+                gate="speed.noise",
+                status="info",
+                message=f"baseline against itself (A/A): {noise.n_repeats} executions, mean TPOT "
+                f"ratio {ratios}; noise floor {100 * noise.floor:.1f}%",
+                data={"floor": noise.floor, "ratios": [r.ratio for r in noise.ratios]},
+            )
+        )
     geo = speedup_geometric_mean(b, c, rng)
     if geo.point is not None:
         geo_ci = (
