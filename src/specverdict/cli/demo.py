@@ -61,9 +61,18 @@ def demo(campaigns: tuple[Path, ...], out: Path) -> None:
     for n, (campaign, plan) in enumerate(plans):
         where = out if n == 0 else out / plan.campaign.name
         console.print(
-            f"[bold]specverdict demo[/]: {len(plan.runs)} runs of {campaign}, "
-            "one reference server per run"
+            f"[bold]specverdict demo[/]: {len(plan.runs)} runs ({plan.executions} executions) "
+            f"of {campaign}, one reference server per execution"
         )
+        args = list(plan.runs[0].engine.launch_args)
+        if "--device-model" in args:
+            device = args[args.index("--device-model") + 1]
+            console.print(
+                f"  step times are paced to the modelled device {device} (--device-model), so "
+                "that host noise does not decide speed; a step the host computes more slowly "
+                "(long prompts' prefill) still takes the host's time",
+                highlight=False,
+            )
         result = run_demo(
             plan,
             where,
