@@ -414,7 +414,8 @@ def test_a_tiny_pair_is_never_adopted(specs: dict[str, RunSpec], n: int) -> None
     base = arm(specs["none"], samples("b", noisy(n, 0.02, 1), [False] * n))
     cand = arm(specs["mtp"], samples("c", noisy(n, 0.01, 2), [True] * n))
     v = judge_pair(base, cand, GATES)
-    assert v.verdict == "INCONCLUSIVE", [str(r) for r in v.reasons]
+    # from n = 6 the gain itself is significant: a lossless method cannot be better (INVALID)
+    assert v.verdict == ("INCONCLUSIVE" if n < 6 else "INVALID"), [str(r) for r in v.reasons]
     speed = v.reason("speed.tpot")
     assert speed is not None and speed.status == "inconclusive"
     assert f"n = {n} < 20 paired samples" in speed.message
@@ -497,3 +498,36 @@ def test_a_baseline_run_once_cannot_give_a_speed_adopt(specs: dict[str, RunSpec]
     assert f"clears {1 + speed.data['noise_floor']:.3f}" in speed.message
     aa = v.reason("speed.noise")
     assert aa is not None and aa.message.startswith("baseline against itself (A/A): 2 executions")
+
+
+def test_a_lossless_method_that_is_significantly_better_is_not_comparable(
+    specs: dict[str, RunSpec],
+) -> None:
+    """Exact verification reproduces the target: 30 samples gained and none lost is a broken
+    arm (the baseline on another model, a fault), never a better candidate."""
+    n = 200
+    base_pass = [i >= 30 for i in range(n)]
+    base = arm(
+        specs["none"],
+        samples("b", noisy(n, 0.02, 1), base_pass),
+        samples("b2", noisy(n, 0.02, 5), base_pass),
+    )
+    cand = arm(specs["mtp"], samples("c", noisy(n, 0.012, 2), [True] * n))
+    v = judge_pair(base, cand, GATES)
+    assert v.verdict == "INVALID"
+    msg = v.reason("quality.lossless").message  # type: ignore[union-attr]
+    assert msg.startswith("a lossless method passed significantly more samples")
+    assert "candidate-only 30, baseline-only 0" in msg
+
+
+def test_an_undecided_quality_gate_says_which_margin_the_data_could_decide(
+    specs: dict[str, RunSpec],
+) -> None:
+    n = 60
+    passed = [i % 3 == 0 for i in range(n)]
+    base = arm(specs["none"], samples("b", noisy(n, 0.02, 1), passed))
+    cand = arm(specs["mtp"], samples("c", noisy(n, 0.012, 2), passed))
+    v = judge_pair(base, cand, GATES)
+    ni = v.reason("quality.noninferiority")
+    assert ni is not None and ni.status == "inconclusive"
+    assert f"these data would decide a margin above {100 * ni.data['upper']:.1f} pp" in ni.message

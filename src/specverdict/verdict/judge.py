@@ -369,10 +369,26 @@ def _quality(
             else "no sample size can pass: the observed drop is at or above the margin"
         )
         msg = (
-            f"inconclusive (upper bound {_pp(ni.upper)} > margin {_pp(ni.margin)}; n = {n}; {need})"
+            f"inconclusive (upper bound {_pp(ni.upper)} > margin {_pp(ni.margin)}; n = {n}; {need}; "
+            f"these data would decide a margin above {_pp(ni.upper)})"
         )
         status = "inconclusive"
     reasons.append(Reason(gate="quality.noninferiority", status=status, message=msg, data=ni_data))
+    gained = mc.significant and mc.c > mc.b
+    if gained and dict(cand.spec.speculation.params).get("acceptance", "exact") == "exact":
+        # lossless means equal: a method that must reproduce the target's outputs (or their
+        # distribution) cannot be significantly better either; the arms are not comparable
+        reasons.append(
+            Reason(
+                gate="quality.lossless",
+                status="invalid",
+                message=f"a lossless method passed significantly more samples than the baseline "
+                f"(candidate-only {mc.c}, baseline-only {mc.b}, p = {mc.p_value:.3g}): the arms "
+                "are not comparable (a broken baseline, an engine fault, another model), not "
+                "better",
+                data=mc_data,
+            )
+        )
     if status == "reject" or drop_significant:
         outcome = "reject"
     elif status == "pass":
