@@ -135,8 +135,8 @@ class Runner:
         speculation (``function``, ``mtp``, ``mtp k=2``) together with their baselines."""
         specs = select_runs(plan, only) if only else list(plan.runs)
         return [
-            self.run_one(plan, e.spec, e.repeat, order=(e.round, e.position))
-            for e in interleaved(specs, plan.repeats, plan.campaign.load.baseline_executions())
+            self.run_one(plan, e.spec, e.repeat, order=(e.repeat, e.position))
+            for e in interleaved(specs, plan.repeats_of)
         ]
 
     def _run_dir(self, run_id: str) -> Path:

@@ -227,7 +227,7 @@ def test_validate_command_exit_codes(tmp_path: Path) -> None:
 
 def test_executions_are_interleaved_so_run_order_cannot_make_a_speed_up() -> None:
     plan = build_plan(parse_campaign(BASE, Path("c.yaml")))
-    order = interleaved(plan.runs, plan.repeats)
+    order = interleaved(plan.runs, plan.repeats_of)
     assert len(order) == plan.executions
     first = [(e.spec.speculation.label, e.repeat) for e in order[:10]]
     labels = ["none", "mtp k=1", "mtp k=2", "mtp k=3", "eagle3 k=3"]

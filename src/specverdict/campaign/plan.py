@@ -7,7 +7,7 @@ plan never holds a comparison that changes more than speculation.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from itertools import product
 
 from pydantic import BaseModel, ConfigDict
@@ -54,42 +54,38 @@ class Plan(BaseModel):
     def executions(self) -> int:
         return sum(self.repeats_of(r) for r in self.runs)
 
+    def requests(self, sample_counts: Mapping[str, int]) -> int:
+        """Requests the plan sends, from each run's sample count (by fingerprint)."""
+        return sum(sample_counts[r.fingerprint] * self.repeats_of(r) for r in self.runs)
+
 
 class Execution(BaseModel):
-    """One execution of a run in the campaign's order: its repeat, the round of its group
-    (stage and load level) and its position within the round."""
+    """One execution of a run in the campaign's order: its repeat (the round of its group,
+    stage and load level) and its position within the round."""
 
     model_config = ConfigDict(frozen=True)
 
     spec: RunSpec
     repeat: int
-    round: int
     position: int
 
 
-def interleaved(
-    runs: Sequence[RunSpec], repeats: int, baseline_repeats: int | None = None
-) -> list[Execution]:
+def interleaved(runs: Sequence[RunSpec], repeats_of: Callable[[RunSpec], int]) -> list[Execution]:
     """Executions in an order that cannot make a speed-up: per group of runs that are compared
     (same stage and load level, the baseline first), round r runs the group forwards when r is
     even and backwards when odd (baseline, candidates; candidates, baseline; ...), so that a
     drift over time (a server warming, a machine heating, a neighbour's load) lands on both
-    sides of every pair instead of on the arm that ran first. A baseline with more executions
-    than the candidates (``baseline_repeats``) runs alone in the extra rounds: with one repeat
-    and two baseline executions the group is baseline, candidates, baseline."""
+    sides of every pair instead of on the arm that ran first. A run with fewer executions than
+    the others (``repeats_of``, e.g. ``Plan.repeats_of``) sits out the extra rounds: with one
+    repeat and two baseline executions the group is baseline, candidates, baseline."""
     groups: dict[tuple[str, LoadPoint], list[RunSpec]] = {}
     for run in runs:
         groups.setdefault((run.stage, run.load), []).append(run)
-    base_n = repeats if baseline_repeats is None else baseline_repeats
-
-    def count(spec: RunSpec) -> int:
-        return base_n if spec.speculation.method == "none" else repeats
-
     out: list[Execution] = []
     for group in groups.values():
-        for r in range(max(count(s) for s in group)):
-            ordered = [s for s in (group if r % 2 == 0 else group[::-1]) if r < count(s)]
-            out += [Execution(spec=s, repeat=r, round=r, position=i) for i, s in enumerate(ordered)]
+        for r in range(max(repeats_of(s) for s in group)):
+            ordered = [s for s in (group if r % 2 == 0 else group[::-1]) if r < repeats_of(s)]
+            out += [Execution(spec=s, repeat=r, position=i) for i, s in enumerate(ordered)]
     return out
 
 

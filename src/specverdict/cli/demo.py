@@ -69,8 +69,9 @@ def demo(campaigns: tuple[Path, ...], out: Path) -> None:
             device = args[args.index("--device-model") + 1]
             console.print(
                 f"  step times are paced to the modelled device {device} (--device-model), so "
-                "that host noise does not decide speed; a step the host computes more slowly "
-                "(long prompts' prefill) still takes the host's time",
+                "that host noise moves speed less; a step the host computes more slowly (long "
+                "prompts' prefill, a loaded machine) still takes the host's time, and the "
+                "baseline's two executions measure that drift",
                 highlight=False,
             )
         result = run_demo(

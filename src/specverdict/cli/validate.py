@@ -54,7 +54,7 @@ def plan_json(plan: Plan, counts: dict[str, int]) -> dict[str, object]:
         "repeats": plan.repeats,
         "baseline_repeats": plan.campaign.load.baseline_executions(),
         "executions": plan.executions,
-        "requests": sum(counts[r.fingerprint] * plan.repeats_of(r) for r in plan.runs),
+        "requests": plan.requests(counts),
     }
 
 
@@ -73,10 +73,9 @@ def validate(campaign: Path, as_json: bool) -> None:
         return
     console = Console()
     c = plan.campaign
-    requests = sum(counts[r.fingerprint] * plan.repeats_of(r) for r in plan.runs)
     console.print(
         f"[bold]{c.name}[/]: {len(plan.runs)} runs x {plan.repeats} repeat(s), baselines x "
-        f"{c.load.baseline_executions()} = {plan.executions} executions, {requests} requests; "
+        f"{c.load.baseline_executions()} = {plan.executions} executions, {plan.requests(counts)} requests; "
         f"{len(plan.pairs)} baseline-candidate pairs",
         highlight=False,
     )

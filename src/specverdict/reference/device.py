@@ -64,9 +64,9 @@ PROFILES: dict[str, DeviceModel] = {
         "accel-2b", scale=800.0, bandwidth=1.0e12, peak_flops=3.2e13, overhead_s=5e-4
     ),
     # ... serving a model about 5B large (our target times 1,600): at fp8 (one byte per weight)
-    # a decode step reads what the 2.6B model reads at 16 bits, about 5 ms, so that quantized
-    # campaigns too stay above the host's step time (at accel-2b an fp8 step is host-bound and
-    # its speed-up moves with the host's load).
+    # a decode step reads what the 2.6B model reads at 16 bits, about 5 ms. Measured on 2 cores
+    # at concurrency 8, the host's own step (6-9 ms) is still longer at times, so host noise
+    # passes through, less than at accel-2b, where an fp8 step is about 2.5 ms.
     "accel-5b": DeviceModel(
         "accel-5b", scale=1600.0, bandwidth=1.0e12, peak_flops=3.2e13, overhead_s=5e-4
     ),
