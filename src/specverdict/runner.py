@@ -4,9 +4,14 @@ For every run and repeat, in the interleaved order of ``campaign.plan.interleave
 unfinished execution of the same fingerprint to resume (or create one), launch the engine (or
 attach), record the manifest, send warm-up requests (not stored), snapshot ``/metrics``, send
 the remaining samples at the run's concurrency and store each as it completes, snapshot again,
-stop the engine. Failed requests are samples with a status, not
-exceptions; an engine that dies mid-run leaves every finished sample stored and the run marked
-``failed``. The runner depends on the adapter, suite and store interfaces only.
+stop the engine. Failed requests are samples with a status, not exceptions; a re-run retries
+the samples whose last attempt failed transiently (a new attempt; the old one is kept).
+
+The engine's health is watched (docs/faults.md): an attached engine that does not answer before
+a run stops the campaign; a launched engine that exits, or consecutive connection failures or
+timeouts, stop the run at once (no more requests into a dead server), mark it ``interrupted``
+with the cause, and end the campaign with ``RunInterruptedError`` after everything is saved. The runner
+depends on the adapter, suite and store interfaces only.
 """
 
 from __future__ import annotations
@@ -36,10 +41,23 @@ from specverdict.engines.client import StreamedResponse, stream
 from specverdict.engines.launcher import LaunchedServer, free_port
 from specverdict.engines.registry import adapter_for
 from specverdict.episodes import run_episode
-from specverdict.errors import ConfigError, EngineStartError
+from specverdict.errors import (
+    ConfigError,
+    EngineStartError,
+    EngineUnreachableError,
+    RunInterruptedError,
+    StoreError,
+    UserInterruptError,
+)
+from specverdict.failures import engine_fault, failure_kind, retryable
 from specverdict.loadgen import poisson_offsets
 from specverdict.store.base import Store
-from specverdict.store.records import MetricsSnapshot, RunRecord, RunStatus, SampleRecord
+from specverdict.store.records import (
+    MetricsSnapshot,
+    RunRecord,
+    RunStatus,
+    SampleRecord,
+)
 from specverdict.suites import Sample, Suite, get_suite
 from specverdict.suites.agent import AgentSuite
 
@@ -84,11 +102,16 @@ def request_payload(
 
 
 def to_record(
-    run_id: str, sample: Sample, resp: StreamedResponse, acceptance: dict[str, Any] | None = None
+    run_id: str,
+    sample: Sample,
+    resp: StreamedResponse,
+    acceptance: dict[str, Any] | None = None,
+    attempt: int = 0,
 ) -> SampleRecord:
     return SampleRecord(
         run_id=run_id,
         sample_id=sample.id,
+        attempt=attempt,
         status=resp.status,
         text=resp.text,
         finish_reason=resp.finish_reason,
@@ -103,6 +126,55 @@ def to_record(
     )
 
 
+#: connection failures or timeouts in a row (no answer between them) that stop a run: the engine
+#: is gone or hung, and every further request would fail the same way
+CONSECUTIVE_FAULTS = 3
+#: how often a launched engine's process is checked for an exit while requests run
+PROCESS_CHECK_S = 0.25
+
+
+class _Health:
+    """The engine's health during one execution: ``trip`` records the first cause and stops
+    further requests."""
+
+    def __init__(self, server: LaunchedServer | None) -> None:
+        self.server = server
+        self.stopped = asyncio.Event()
+        self.cause: str | None = None
+        self.in_a_row = 0
+
+    def exited(self) -> str | None:
+        proc = self.server.process if self.server is not None else None
+        code = proc.poll() if proc is not None else None
+        if code is None:
+            return None
+        assert self.server is not None
+        return f"the engine exited with code {code}: {self.server.first_error()}".rstrip("; ")
+
+    def trip(self, cause: str) -> None:
+        if self.cause is None:
+            self.cause = self.exited() or cause
+            self.stopped.set()
+
+    def observe(self, record: SampleRecord) -> None:
+        if record.status == "ok":
+            self.in_a_row = 0
+        elif engine_fault(record):
+            self.in_a_row += 1
+            if self.in_a_row >= CONSECUTIVE_FAULTS:
+                self.trip(
+                    f"{self.in_a_row} requests in a row failed, the last with: {record.error}"
+                )
+
+    async def watch_process(self) -> None:
+        while not self.stopped.is_set():
+            cause = self.exited()
+            if cause is not None:
+                self.trip(cause)
+                return
+            await asyncio.sleep(PROCESS_CHECK_S)  # pacing of a liveness check
+
+
 class Runner:
     def __init__(
         self,
@@ -113,12 +185,15 @@ class Runner:
         runs_dir: Path | None = None,
         progress: Progress | None = None,
         reconfigure: Callable[[str], None] | None = None,
+        retry_failed: bool = True,
     ) -> None:
         """``runs_dir``: where each run's folder (engine log) goes; None keeps no engine log
         beyond the tail stored in the manifest. ``reconfigure``: asks the user to reconfigure
         a shared attached server and returns when done (``engine.reconfigure: between-runs``);
-        without it such a campaign is refused."""
+        without it such a campaign is refused. ``retry_failed``: a re-run sends again the samples
+        whose last attempt failed transiently (``failures.retryable``)."""
         self.store = store
+        self.retry_failed = retry_failed
         self.reconfigure = reconfigure
         #: attached server -> the speculation it was last declared to run
         self._configured: dict[str, str] = {}
@@ -134,6 +209,8 @@ class Runner:
         """Run every planned run and repeat; ``only`` keeps the runs of one stage or one
         speculation (``function``, ``mtp``, ``mtp k=2``) together with their baselines."""
         specs = select_runs(plan, only) if only else list(plan.runs)
+        for url in dict.fromkeys(r.engine.base_url for r in specs if r.engine.base_url):
+            self.check_reachable(next(r for r in specs if r.engine.base_url == url))
         return [
             self.run_one(plan, e.spec, e.repeat, order=(e.repeat, e.position))
             for e in interleaved(specs, plan.repeats_of)
@@ -149,7 +226,8 @@ class Runner:
         return path
 
     def resume(self, plan: Plan, run_id: str) -> RunRecord:
-        """Finish one stored run of this campaign, sending only its missing samples."""
+        """Finish one stored run of this campaign, sending only its missing samples and those
+        to retry."""
         try:
             run = self.store.get_run(run_id)
         except KeyError:
@@ -159,9 +237,6 @@ class Runner:
             raise ConfigError(
                 f"--resume {run_id}: that run ({run.spec.label}) is not part of campaign {plan.campaign.name!r}"
             )
-        if run.status == "completed":
-            self.log(f"{run_id}: already completed")
-            return run
         return self.run_one(plan, spec, run.repeat)
 
     def run_one(
@@ -177,32 +252,53 @@ class Runner:
         except (KeyError, ValueError) as exc:
             raise ConfigError(str(exc).strip("'\"")) from None
         self._ask_to_reconfigure(plan, spec, repeat)
+        if spec.engine.base_url is not None:
+            self.check_reachable(spec)
         run = self.store.resumable(spec.fingerprint, repeat)
         if run is None:
-            done = [
-                r
-                for r in self.store.list_runs()
-                if r.fingerprint == spec.fingerprint
-                and r.repeat == repeat
-                and r.status == "completed"
-            ]
-            if done:
-                self.log(f"{spec.label} (repeat {repeat}): already completed, skipped")
-                return done[-1]
+            run = next(
+                (
+                    r
+                    for r in reversed(self.store.list_runs())
+                    if r.fingerprint == spec.fingerprint and r.repeat == repeat
+                ),
+                None,
+            )
+        latest = {r.sample_id: r for r in self.store.samples(run.run_id)} if run else {}
+        missing = [s for s in samples if s.id not in latest]
+        again = [s for s in samples if s.id in latest and self._retry(latest[s.id])]
+        redo = {s.id for s in missing} | {s.id for s in again}
+        todo = [s for s in samples if s.id in redo]
+        if run is None:
             run = self.store.create_run(spec, repeat)
             self.log(f"{run.run_id} {spec.label} (repeat {repeat}): started")
+        elif not todo:
+            ok = sum(latest[s.id].status == "ok" for s in samples)
+            failed = len(samples) - ok
+            if run.status != "completed":
+                self.score_pending(run.run_id, suite, samples)
+                run = self.store.update_run(run.run_id, status="completed" if ok else "failed")
+            note = f", {failed} failed (not retried)" if failed else ""
+            self.log(
+                f"{run.run_id} {spec.label} (repeat {repeat}): {run.status}, {ok} of "
+                f"{len(samples)} samples ok{note}; nothing to send"
+            )
+            return run
         else:
-            self.log(f"{run.run_id} {spec.label} (repeat {repeat}): resuming")
+            parts = [f"{len(missing)} missing"] if missing else []
+            if again:
+                parts.append(f"{len(again)} failed before, retried")
+            self.log(f"{run.run_id} {spec.label} (repeat {repeat}): resuming, {', '.join(parts)}")
+        attempts = {s.id: latest[s.id].attempt + 1 for s in again}
         run_dir = self._run_dir(run.run_id)
         self.store.update_run(
             run.run_id,
+            status="running",
             manifest={
                 "speculative_args": adapter.speculative_args(spec, str(run_dir)),
                 **({"order": {"round": order[0], "position": order[1]}} if order else {}),
             },
         )
-        finished = self.store.finished_sample_ids(run.run_id)
-        todo = [s for s in samples if s.id not in finished]
         engine = plan.campaign.engine
         server = None
         if spec.engine.base_url is None:
@@ -248,25 +344,98 @@ class Runner:
             pid = server.process.pid if server.process else None
             self.store.update_run(run.run_id, manifest={"engine_pid": pid})
         base_url = spec.engine.base_url or (server.base_url if server else "")
+        health = _Health(server)
         try:
-            status, segment = asyncio.run(self._measure(run, spec, adapter, base_url, todo, suite))
-        finally:
-            if server is not None:
-                self.store.update_run(
-                    run.run_id, manifest={"engine_log_tail": server.output_tail(20)}
-                )
-                server.stop()
-            if self.runs_dir is None:
-                shutil.rmtree(run_dir, ignore_errors=True)
+            segment = asyncio.run(
+                self._measure(run, spec, adapter, base_url, todo, suite, health, attempts)
+            )
+        except KeyboardInterrupt:
+            self._stop_engine(server, run.run_id, run_dir)
+            saved = self._saved(run.run_id, samples)
+            self.store.update_run(
+                run.run_id,
+                status="interrupted",
+                manifest={"interruption": {"cause": "interrupted by the user", "at": time.time()}},
+            )
+            raise UserInterruptError(
+                f"run {run.run_id} ({spec.label}): {saved} of {len(samples)} samples saved; run "
+                "the same command again to resume (it sends only what is missing)"
+            ) from None
+        except StoreError as exc:
+            self._stop_engine(server, run.run_id, run_dir)
+            with contextlib.suppress(StoreError):
+                self.store.update_run(run.run_id, status="interrupted")
+            saved = self._saved(run.run_id, samples)
+            raise StoreError(
+                f"{exc}; run {run.run_id} ({spec.label}) stopped with {saved} of {len(samples)} "
+                "samples saved: make room and run the same command again to resume"
+            ) from None
+        self._stop_engine(server, run.run_id, run_dir)
         scored = self.score_pending(run.run_id, suite, samples)
         if scored:
             self.log(f"{run.run_id}: scored {scored} samples with {suite.name}@{suite.version}")
-        segments = (
-            [*run.manifest.get("segments", []), segment]
-            if todo
-            else run.manifest.get("segments", [])
+        segments = [*run.manifest.get("segments", []), segment]
+        if health.cause is not None:
+            saved = self._saved(run.run_id, samples)
+            self.store.update_run(
+                run.run_id,
+                status="interrupted",
+                manifest={
+                    "segments": segments,
+                    "interruption": {"cause": health.cause, "at": time.time()},
+                },
+            )
+            raise RunInterruptedError(
+                f"run {run.run_id} ({spec.label}) stopped: {health.cause}. {saved} of "
+                f"{len(samples)} samples saved; fix the engine and run the same command again to "
+                "resume"
+            )
+        latest = {r.sample_id: r for r in self.store.samples(run.run_id)}
+        status: RunStatus = (
+            "completed" if any(r.status == "ok" for r in latest.values()) else "failed"
         )
         return self.store.update_run(run.run_id, status=status, manifest={"segments": segments})
+
+    def _retry(self, sample: SampleRecord) -> bool:
+        return self.retry_failed and retryable(sample)
+
+    def _saved(self, run_id: str, samples: list[Sample]) -> int:
+        """How many of the run's samples have a stored answer (ok or failed as data)."""
+        wanted = {s.id for s in samples}
+        return sum(r.sample_id in wanted for r in self.store.samples(run_id))
+
+    def _stop_engine(self, server: LaunchedServer | None, run_id: str, run_dir: Path) -> None:
+        if server is not None and server.process is not None:
+            with contextlib.suppress(StoreError):
+                self.store.update_run(run_id, manifest={"engine_log_tail": server.output_tail(20)})
+            server.stop()
+            server.process = None  # stopped: a second call is a no-op
+        if self.runs_dir is None:
+            shutil.rmtree(run_dir, ignore_errors=True)
+
+    def check_reachable(self, spec: RunSpec) -> None:
+        """An attached engine answers ``/v1/models`` and serves the campaign's model, or the
+        campaign stops here, before a request is sent."""
+        url = spec.engine.base_url
+        assert url is not None
+        try:
+            resp = httpx.get(url.rstrip("/") + "/v1/models", timeout=10.0)
+        except httpx.HTTPError as exc:
+            raise EngineUnreachableError(
+                f"engine at {url} ({spec.label}) is unreachable: {type(exc).__name__}: "
+                f"{exc or 'no answer'}; start it, or fix base_url in the campaign"
+            ) from None
+        if resp.status_code != 200 or not adapter_for(spec.engine.kind).checks_served_model:
+            return
+        try:
+            ids = [str(m["id"]) for m in resp.json()["data"]]
+        except (ValueError, KeyError, TypeError):
+            return
+        if ids and spec.model.served_name not in ids:
+            raise EngineUnreachableError(
+                f"engine at {url} serves {', '.join(map(repr, ids))}, not the campaign's "
+                f"model.served_name {spec.model.served_name!r}: a different engine on that port?"
+            )
 
     def _ask_to_reconfigure(self, plan: Plan, spec: RunSpec, repeat: int) -> None:
         """With ``engine.reconfigure: between-runs``, pause before a run whose speculation is
@@ -297,7 +466,14 @@ class Runner:
         base_url: str,
         todo: list[Sample],
         suite: Suite | None = None,
-    ) -> tuple[RunStatus, dict[str, Any]]:
+        health: _Health | None = None,
+        attempts: dict[str, int] | None = None,
+    ) -> dict[str, Any]:
+        """Send ``todo`` (warm-up first) and store each answer; return the segment's counts.
+        ``attempts``: the attempt number of a retried sample (0 when absent). Stops sending when
+        ``health`` trips; the samples not sent stay missing, for a resume."""
+        health = health or _Health(None)
+        attempts = attempts or {}
         rate = spec.load.request_rate
         conc = spec.load.concurrency or 1
         # Open loop (a request rate) lets requests pile up as real traffic does; closed loop
@@ -323,9 +499,15 @@ class Runner:
                 )
             self.store.update_run(run.run_id, manifest=manifest)
             extras = adapter.request_extras(spec)
+            watcher = asyncio.create_task(health.watch_process())
             for sample in todo[: spec.load.warmup]:  # warm-up: same requests, never stored
                 path, body = request_payload(spec, sample, extras)
-                await stream(session, base_url + path, body, self.clock, self.request_timeout_s)
+                warm = await stream(
+                    session, base_url + path, body, self.clock, self.request_timeout_s
+                )
+                if failure_kind(warm.status, warm.error) in ("connection", "timeout"):
+                    health.trip(f"a warm-up request failed: {warm.error}")
+                    break
             for source in adapter.snapshot_paths:
                 await self._snapshot(client, base_url, run.run_id, "before", source)
             poller, polls = None, [0]
@@ -335,14 +517,19 @@ class Runner:
                 )
             semaphore = asyncio.Semaphore(conc if offsets is None else len(todo) or 1)
             failures = 0
+            answered_samples = [0]  # samples sent and stored (a stopped run sends fewer)
             sent = [0]  # requests sent (an agent sample sends one per turn)
             answered = [0]  # ... of which the server answered
             loop = asyncio.get_running_loop()
 
             async def one(sample: Sample, send_at: float) -> None:
                 nonlocal failures
+                if health.stopped.is_set():
+                    return
                 await asyncio.sleep(max(0.0, send_at - (time.monotonic() - start)))
                 async with semaphore:
+                    if health.stopped.is_set():  # not sent: stays missing, for a resume
+                        return
                     path, body = request_payload(spec, sample, extras)
                     if isinstance(suite, AgentSuite):  # one sample = one multi-turn episode
                         record = await run_episode(
@@ -356,18 +543,26 @@ class Runner:
                             self.clock,
                             self.request_timeout_s,
                         )
+                        if sample.id in attempts:
+                            record = record.model_copy(update={"attempt": attempts[sample.id]})
                     else:
                         resp = await stream(
                             session, base_url + path, body, self.clock, self.request_timeout_s
                         )
                         record = to_record(
-                            run.run_id, sample, resp, adapter.per_request_acceptance(resp.extras)
+                            run.run_id,
+                            sample,
+                            resp,
+                            adapter.per_request_acceptance(resp.extras),
+                            attempts.get(sample.id, 0),
                         )
                 # The write runs on the store's own thread so that it never delays the timing of
                 # requests in flight on this event loop.
                 await loop.run_in_executor(self._writer, self.store.add_sample, record)
                 if self.progress is not None:
                     self.progress.advance(record)
+                health.observe(record)
+                answered_samples[0] += 1
                 failures += record.status != "ok"
                 # an episode is several chat requests; the server's counters count each
                 episode = record.extra.get("episode") if record.extra else None
@@ -382,7 +577,12 @@ class Runner:
                 self.progress.start(run.run_id, spec.label, len(todo))
             t0, start = self.clock(), time.monotonic()
             send_times = offsets if offsets is not None else [0.0] * len(todo)
-            await asyncio.gather(*(one(s, at) for s, at in zip(todo, send_times, strict=True)))
+            try:
+                await asyncio.gather(*(one(s, at) for s, at in zip(todo, send_times, strict=True)))
+            finally:
+                watcher.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await watcher
             wall = self.clock() - t0
             if self.progress is not None:
                 self.progress.finish()
@@ -396,18 +596,21 @@ class Runner:
                     )
             for source in adapter.snapshot_paths:
                 await self._snapshot(client, base_url, run.run_id, "after", source)
-        status: RunStatus = "failed" if todo and failures == len(todo) else "completed"
         load: dict[str, Any] = {"request_rate": rate} if rate else {"concurrency": conc}
+        sent_samples = answered_samples[0]
         segment = {
             "requests": sent[0],
             "answered": answered[0],
-            "samples": len(todo),
+            "samples": sent_samples,
             "failed": failures,
             "wall_s": wall,
             **load,
         }
-        self.log(f"{run.run_id}: {len(todo)} requests, {failures} failed, {wall:.1f} s")
-        return status, segment
+        self.log(
+            f"{run.run_id}: {sent_samples} samples sent, {failures} failed, {wall:.1f} s"
+            + (f"; {len(todo) - sent_samples} not sent" if sent_samples < len(todo) else "")
+        )
+        return segment
 
     async def _probe(
         self, client: httpx.AsyncClient, base_url: str, spec: RunSpec

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from pathlib import Path
 
@@ -11,7 +12,8 @@ from hypothesis import strategies as st
 
 from specverdict.campaign import build_plan, load_campaign
 from specverdict.campaign.spec import RunSpec
-from specverdict.store import MIGRATIONS, MetricsSnapshot, SampleRecord, SQLiteStore
+from specverdict.errors import StoreError
+from specverdict.store import MIGRATIONS, MetricsSnapshot, SampleRecord, Score, SQLiteStore
 
 DEMO = Path(__file__).resolve().parents[2] / "examples" / "demo.yaml"
 
@@ -47,8 +49,17 @@ def test_run_lifecycle_and_resume_bookkeeping(tmp_path: Path, spec: RunSpec) -> 
     store.add_sample(
         SampleRecord(run_id=run.run_id, sample_id="b", status="error", error="HTTP 500")
     )
-    store.add_sample(SampleRecord(run_id=run.run_id, sample_id="c", status="cancelled"))
-    assert store.finished_sample_ids(run.run_id) == {"a", "b"}
+    # a retry is another attempt: the run's samples show the last one, attempts keep both
+    store.add_sample(SampleRecord(run_id=run.run_id, sample_id="b", attempt=1, status="ok"))
+    assert [(s.sample_id, s.attempt, s.status) for s in store.samples(run.run_id)] == [
+        ("a", 0, "ok"),
+        ("b", 1, "ok"),
+    ]
+    assert [(s.sample_id, s.attempt) for s in store.attempts(run.run_id)] == [
+        ("a", 0),
+        ("b", 0),
+        ("b", 1),
+    ]
     with pytest.raises(sqlite3.IntegrityError):  # the same attempt twice is a bug, not an update
         store.add_sample(SampleRecord(run_id=run.run_id, sample_id="a", status="ok"))
     done = store.update_run(run.run_id, status="completed", manifest={"audit": "ok"})
@@ -146,3 +157,55 @@ def test_samples_round_trip_exactly(
     )
     store.add_sample(sample)
     assert store.samples(run.run_id) == [sample]
+
+
+def test_deleting_a_run_removes_its_samples_scores_and_snapshots(
+    tmp_path: Path, spec: RunSpec
+) -> None:
+    store = SQLiteStore(tmp_path / "r.db")
+    keep, gone = store.create_run(spec, repeat=0), store.create_run(spec, repeat=1)
+    for run in (keep, gone):
+        store.add_sample(SampleRecord(run_id=run.run_id, sample_id="a", status="ok"))
+        store.add_score(run.run_id, "a", 0, Score(passed=True, outcome="passed"))
+        store.add_snapshot(
+            MetricsSnapshot(run_id=run.run_id, phase="before", taken_at=1.0, text="a 1\n")
+        )
+    store.delete_run(gone.run_id)
+    assert [r.run_id for r in store.list_runs()] == [keep.run_id]
+    for table in ("samples", "scores", "metric_snapshots"):
+        rows = store._db.execute(f"SELECT DISTINCT run_id FROM {table}").fetchall()
+        assert rows == [(keep.run_id,)], table
+    with pytest.raises(KeyError):
+        store.delete_run(gone.run_id)
+
+
+def test_a_full_disk_is_a_store_error_and_loses_nothing_committed(
+    tmp_path: Path, spec: RunSpec
+) -> None:
+    """SQLite's own page limit gives a real SQLITE_FULL, as a full file system does."""
+    store = SQLiteStore(tmp_path / "r.db")
+    run = store.create_run(spec, repeat=0)
+    pages = store._db.execute("PRAGMA page_count").fetchone()[0]
+    store._db.execute(f"PRAGMA max_page_count = {pages + 2}")
+    written = 0
+    with pytest.raises(StoreError, match=r"r\.db: cannot write: database or disk is full"):
+        for i in range(1000):
+            store.add_sample(
+                SampleRecord(run_id=run.run_id, sample_id=f"s{i:04d}", status="ok", text="x" * 2000)
+            )
+            written += 1
+    assert 0 < written < 1000
+    store.close()
+    again = SQLiteStore(tmp_path / "r.db")  # what was committed is there, and readable
+    assert len(again.samples(run.run_id)) == written
+
+
+def test_one_runner_per_registry(tmp_path: Path) -> None:
+    db = tmp_path / "r.db"
+    first, second = SQLiteStore(db), SQLiteStore(db)
+    with first.exclusive_runner():
+        with pytest.raises(StoreError, match=rf"in use by a runner \(pid {os.getpid()}\)"):
+            with second.exclusive_runner():
+                pass
+    with second.exclusive_runner():  # released when the first ends
+        pass

@@ -13,8 +13,7 @@ import click
 
 from specverdict.audit.expect import Expectation, inputs_from_run, resolve_inputs
 from specverdict.audit.expect import expect as compute_expectation
-from specverdict.cli.runs import DB_OPTION
-from specverdict.store import SQLiteStore
+from specverdict.cli.runs import DB_OPTION, find_run, open_registry
 
 _CLAIM = re.compile(r"\s*(\d+(?:\.\d*)?|\.\d+)\s*[xX]?\s*")
 
@@ -102,9 +101,8 @@ def expect(
     claimed = parse_claim(claim) if claim is not None else None
     run = None
     if run_id is not None:
-        if not db.exists():
-            raise click.UsageError(f"no run registry at {db}: run a campaign first, or pass --db")
-        run = inputs_from_run(SQLiteStore(db), run_id)
+        store = open_registry(db)
+        run = inputs_from_run(store, find_run(store, run_id).run_id)
     inputs = resolve_inputs(
         k=k,
         acceptance=acceptance,
@@ -118,3 +116,5 @@ def expect(
         click.echo(json.dumps(result.model_dump(mode="json"), indent=2))
     else:
         click.echo(render(result))
+    if result.attainable is False:  # a claim no acceptance could reach fails the command
+        raise SystemExit(1)

@@ -1,7 +1,9 @@
 """Entry point of ``specverdict``.
 
-Exit codes: 0 ok, 2 usage or configuration error, 130 interrupted; ``verdict`` and ``compare``
-add 1 REJECT, 3 INCONCLUSIVE, 4 INVALID.
+Exit codes (docs/faults.md): 0 ok; 1 a claim not attainable (``expect``); 2 usage or
+configuration error; 5 the engine or the registry failed a run (samples saved); 130 interrupted
+(samples saved). ``verdict`` and ``compare`` exit with their most severe verdict: 4 INVALID, then
+1 REJECT, then 3 INCONCLUSIVE, 0 when every pair is ADOPT.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from specverdict.cli.runs import runs
 from specverdict.cli.suites import suites
 from specverdict.cli.validate import validate
 from specverdict.cli.verdict import compare, verdict
-from specverdict.errors import SpecverdictError
+from specverdict.errors import SpecverdictError, UserInterruptError
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -57,9 +59,12 @@ def main() -> None:
     except click.ClickException as exc:
         sys.stderr.write(f"specverdict: error: {exc.format_message()}\n")
         raise SystemExit(2) from None
+    except UserInterruptError as exc:
+        sys.stderr.write(f"interrupted: {exc}\n")
+        raise SystemExit(exc.exit_code) from None
     except SpecverdictError as exc:
         sys.stderr.write(f"specverdict: error: {exc}\n")
-        raise SystemExit(2) from None
+        raise SystemExit(exc.exit_code) from None
     except KeyboardInterrupt:
         sys.stderr.write("interrupted\n")
         raise SystemExit(130) from None

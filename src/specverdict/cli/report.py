@@ -12,9 +12,8 @@ from rich.table import Table
 
 from specverdict.campaign import build_plan, load_campaign
 from specverdict.campaign.model import Gates
-from specverdict.cli.runs import DB_OPTION
+from specverdict.cli.runs import DB_OPTION, find_run, open_registry
 from specverdict.report import ReportData, campaign_report, runs_report, write_report_files
-from specverdict.store import SQLiteStore
 
 
 def verdict_tables(data: ReportData) -> list[Table]:
@@ -79,7 +78,7 @@ def report(
         raise click.UsageError(
             "--alpha, --margin and --min-speedup apply to run ids; a campaign has its own gates"
         )
-    store = SQLiteStore(db)
+    store = open_registry(db)
     try:
         if campaign:
             path = Path(campaign_or_runs[0])
@@ -93,12 +92,8 @@ def report(
                 raise click.UsageError(
                     f"gate settings: {flag} {err['input']!r}: {err['msg'].lower()}"
                 ) from None
-            for run_id in campaign_or_runs:
-                try:
-                    store.get_run(run_id)
-                except KeyError:
-                    raise click.UsageError(f"no run {run_id!r} in {db}") from None
-            data = runs_report(store, campaign_or_runs, gates)
+            ids = [find_run(store, run_id).run_id for run_id in campaign_or_runs]
+            data = runs_report(store, ids, gates)
     finally:
         store.close()
     files = write_report_files(data, out)

@@ -14,10 +14,9 @@ from rich.console import Console
 
 from specverdict.campaign import build_plan, load_campaign
 from specverdict.cli.progress import progress_for
-from specverdict.cli.runs import DB_OPTION
+from specverdict.cli.runs import DB_OPTION, find_run, open_registry
 from specverdict.resample import resample as do_resample
 from specverdict.runner import Runner
-from specverdict.store import SQLiteStore
 
 EXIT = {"pass": 0, "reject": 1, "inconclusive": 3}
 
@@ -43,14 +42,9 @@ def resample(
 
     Example: specverdict resample examples/demo.yaml 9b8e7d6c5a4f --seeds 5 --concordant 20
     """
-    if not db.exists():
-        raise click.UsageError(f"no run registry at {db}: run the campaign first, or pass --db")
+    store = open_registry(db)
     plan = build_plan(load_campaign(campaign))
-    store = SQLiteStore(db)
-    try:
-        run = store.get_run(candidate_run)
-    except KeyError:
-        raise click.UsageError(f"no run {candidate_run!r} in {db}") from None
+    run = find_run(store, candidate_run)
     console = Console(stderr=as_json)
     runner = Runner(
         store,

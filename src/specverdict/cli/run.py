@@ -13,7 +13,7 @@ from specverdict.campaign import build_plan, load_campaign
 from specverdict.checklist import blocking, evaluate
 from specverdict.cli.checklist import checklist_table
 from specverdict.cli.progress import progress_for
-from specverdict.cli.runs import DB_OPTION, summary_tables
+from specverdict.cli.runs import DB_OPTION, find_run, summary_tables
 from specverdict.results import run_results
 from specverdict.runner import Runner
 from specverdict.store import SQLiteStore
@@ -41,10 +41,20 @@ def ask_on_terminal(console: Console) -> Callable[[str], None] | None:
 @click.option(
     "--force", is_flag=True, help="run even when a checklist item is missing (figures for study)"
 )
-def run(campaign: Path, db: Path, only: str | None, resume_id: str | None, force: bool) -> None:
+@click.option(
+    "--no-retry",
+    is_flag=True,
+    help="do not send again the samples whose last attempt failed (timeouts, connection and "
+    "server errors)",
+)
+def run(
+    campaign: Path, db: Path, only: str | None, resume_id: str | None, force: bool, no_retry: bool
+) -> None:
     """Run a campaign: baseline and candidates, each sample stored as it completes.
 
-    An interrupted run of the same fingerprint is resumed: only its missing samples are sent.
+    An unfinished run of the same fingerprint is resumed: only its missing samples are sent,
+    and those whose last attempt failed transiently (unless --no-retry). An engine that dies or
+    stops answering stops the campaign (exit code 5) with every finished sample saved.
 
     Example: specverdict run examples/demo.yaml --only mtp --db .specverdict/runs.db
     """
@@ -66,10 +76,12 @@ def run(campaign: Path, db: Path, only: str | None, resume_id: str | None, force
         runs_dir=db.parent / "runs",
         progress=progress_for(console),
         reconfigure=ask_on_terminal(console),
+        retry_failed=not no_retry,
     )
-    if resume_id is not None:
-        records = [runner.resume(plan, resume_id)]
-    else:
-        records = runner.run_plan(plan, only)
+    with store.exclusive_runner():
+        if resume_id is not None:
+            records = [runner.resume(plan, find_run(store, resume_id).run_id)]
+        else:
+            records = runner.run_plan(plan, only)
     for table in summary_tables([run_results(store, r.run_id) for r in records]):
         console.print(table)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import shutil
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -11,8 +13,9 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
+from specverdict.failures import failure_kind
 from specverdict.results import RunResults, run_results
-from specverdict.store import RunRecord, SQLiteStore
+from specverdict.store import RunRecord, SampleRecord, SQLiteStore
 
 DB_OPTION = click.option(
     "--db",
@@ -22,6 +25,28 @@ DB_OPTION = click.option(
     envvar="SPECVERDICT_DB",
     help="the run registry (SQLite file)",
 )
+
+
+def open_registry(db: Path) -> SQLiteStore:
+    """The registry of a read-only command: it must exist (reading never creates one)."""
+    if not db.exists():
+        raise click.UsageError(f"no run registry at {db}: run a campaign first, or pass --db")
+    return SQLiteStore(db)
+
+
+def find_run(store: SQLiteStore, run_id: str) -> RunRecord:
+    """The run whose id is ``run_id`` or starts with it (a unique prefix, as git takes)."""
+    runs = store.list_runs()
+    exact = [r for r in runs if r.run_id == run_id]
+    if exact:
+        return exact[0]
+    found = [r for r in runs if r.run_id.startswith(run_id)] if run_id else []
+    if not found:
+        raise click.UsageError(f"no run {run_id!r} in {store.path} (see: specverdict runs list)")
+    if len(found) > 1:
+        ids = ", ".join(r.run_id for r in found[:5])
+        raise click.UsageError(f"run id {run_id!r} is ambiguous: {ids}; give more characters")
+    return found[0]
 
 
 def _ms(x: float | None) -> str:
@@ -108,12 +133,20 @@ def list_runs(db: Path) -> None:
 
     Example: specverdict runs list --db .specverdict/runs.db
     """
-    store = SQLiteStore(db)
+    store = open_registry(db)
     table = Table()
-    for col in ("run_id", "fingerprint", "repeat", "status", "run"):
+    for col in ("run_id", "fingerprint", "repeat", "status", "ok/samples", "run"):
         table.add_column(col)
     for r in store.list_runs():
-        table.add_row(r.run_id, r.fingerprint, str(r.repeat), r.status, r.spec.label)
+        samples = store.samples(r.run_id)
+        ok = sum(s.status == "ok" for s in samples)
+        status = str(r.status)
+        cause = (r.manifest.get("interruption") or {}).get("cause")
+        if cause:
+            status += f" ({cause[:60]})"
+        table.add_row(
+            r.run_id, r.fingerprint, str(r.repeat), status, f"{ok}/{len(samples)}", r.spec.label
+        )
     Console().print(table)
 
 
@@ -128,11 +161,8 @@ def show(run_id: str, db: Path, as_json: bool) -> None:
 
     Example: specverdict runs show 3f2a9c1d0b7e --json
     """
-    store = SQLiteStore(db)
-    try:
-        results = run_results(store, run_id)
-    except KeyError:
-        raise click.UsageError(f"no run {run_id!r} in {db}") from None
+    store = open_registry(db)
+    results = run_results(store, find_run(store, run_id).run_id)
     drift = override_drift(store, results.run)
     if as_json:
         payload = results.model_dump(mode="json")
@@ -143,7 +173,127 @@ def show(run_id: str, db: Path, as_json: bool) -> None:
     console.print(summary_table([results]))
     for line in drift:
         console.print(f"[bold]WARNING[/bold] {line}", highlight=False)
+    cause = (results.run.manifest.get("interruption") or {}).get("cause")
+    if cause:
+        console.print(f"[bold]{results.run.status}[/bold]: {cause}", highlight=False)
+    failures = error_rows(store.attempts(results.run.run_id))
+    if failures:
+        console.print(errors_table(failures))
     console.print_json(json.dumps(results.run.manifest))
+
+
+def error_rows(attempts: Sequence[SampleRecord]) -> list[tuple[str, int, int, str, str]]:
+    """Failed attempts by kind: (kind, attempts, of them retried since, example sample id,
+    example error), most frequent first."""
+    last = {a.sample_id: a.attempt for a in attempts}
+    kinds: dict[str, list[SampleRecord]] = {}
+    for a in attempts:
+        kind = failure_kind(a.status, a.error)
+        if kind is not None:
+            kinds.setdefault(kind, []).append(a)
+    rows = []
+    for kind, failed in sorted(kinds.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+        superseded = sum(a.attempt < last[a.sample_id] for a in failed)
+        first = failed[0]
+        rows.append((kind, len(failed), superseded, first.sample_id, (first.error or "")[:160]))
+    return rows
+
+
+def errors_table(rows: Sequence[tuple[str, int, int, str, str]]) -> Table:
+    table = Table(title="failed attempts", title_justify="left", box=box.SIMPLE_HEAD)
+    for col in ("kind", "attempts", "retried since", "example sample", "example error"):
+        table.add_column(col, overflow="fold")
+    for kind, n, superseded, sid, error in rows:
+        table.add_row(kind, str(n), str(superseded), sid, error)
+    return table
+
+
+@runs.command("errors")
+@click.argument("run_id")
+@DB_OPTION
+def errors(run_id: str, db: Path) -> None:
+    """Show a run's failed attempts by kind, with counts and an example of each.
+
+    Example: specverdict runs errors 3f2a9c
+    """
+    store = open_registry(db)
+    run = find_run(store, run_id)
+    console = Console()
+    cause = (run.manifest.get("interruption") or {}).get("cause") or run.manifest.get("error")
+    if cause:
+        console.print(f"[bold]{run.status}[/bold]: {cause}", highlight=False)
+    rows = error_rows(store.attempts(run.run_id))
+    if not rows:
+        console.print(f"run {run.run_id}: no failed attempts")
+        return
+    console.print(errors_table(rows))
+
+
+def _delete(store: SQLiteStore, db: Path, runs_: Sequence[RunRecord]) -> None:
+    with store.exclusive_runner():  # never under a runner that is writing
+        for r in runs_:
+            store.delete_run(r.run_id)
+            shutil.rmtree(db.parent / "runs" / r.run_id, ignore_errors=True)
+
+
+@runs.command("delete")
+@click.argument("run_ids", nargs=-1, required=True)
+@DB_OPTION
+@click.option("--yes", is_flag=True, help="do not ask for confirmation")
+def delete(run_ids: tuple[str, ...], db: Path, yes: bool) -> None:
+    """Delete runs with their samples, scores, snapshots and engine logs.
+
+    Example: specverdict runs delete 3f2a9c 81b0d2 --yes
+    """
+    store = open_registry(db)
+    chosen = list({r.run_id: r for r in (find_run(store, i) for i in run_ids)}.values())
+    _confirm(chosen, yes)
+    _delete(store, db, chosen)
+    click.echo(f"deleted {len(chosen)} run(s) from {db}")
+
+
+@runs.command("prune")
+@DB_OPTION
+@click.option(
+    "--status",
+    "statuses",
+    type=click.Choice(["failed", "interrupted", "running"]),
+    multiple=True,
+    default=("failed", "interrupted"),
+    show_default=True,
+    help="delete the runs in this state (repeatable); completed runs are never pruned",
+)
+@click.option("--dry-run", is_flag=True, help="list what would be deleted, delete nothing")
+@click.option("--yes", is_flag=True, help="do not ask for confirmation")
+def prune(db: Path, statuses: tuple[str, ...], dry_run: bool, yes: bool) -> None:
+    """Delete unfinished runs (failed, interrupted; ``running`` ones left by a killed runner).
+
+    A later ``run`` would resume them instead; prune when their samples are not wanted.
+
+    Example: specverdict runs prune --dry-run
+    """
+    store = open_registry(db)
+    chosen = [r for r in store.list_runs() if r.status in statuses]
+    if not chosen:
+        click.echo(f"nothing to prune in {db}")
+        return
+    if dry_run:
+        for r in chosen:
+            click.echo(f"would delete {r.run_id} {r.status} {r.spec.label}")
+        return
+    _confirm(chosen, yes)
+    _delete(store, db, chosen)
+    click.echo(f"pruned {len(chosen)} run(s) from {db}")
+
+
+def _confirm(chosen: Sequence[RunRecord], yes: bool) -> None:
+    if yes:
+        return
+    for r in chosen:
+        click.echo(f"{r.run_id} {r.status} {r.spec.label}")
+    if not sys.stdin.isatty():
+        raise click.UsageError("not a terminal: pass --yes to delete without confirmation")
+    click.confirm(f"delete these {len(chosen)} run(s)?", abort=True)
 
 
 def override_drift(store: SQLiteStore, run: RunRecord) -> list[str]:

@@ -17,8 +17,7 @@ from rich.table import Table
 
 from specverdict.campaign import build_plan, load_campaign
 from specverdict.campaign.model import Gates
-from specverdict.cli.runs import DB_OPTION
-from specverdict.store import SQLiteStore
+from specverdict.cli.runs import DB_OPTION, find_run, open_registry
 from specverdict.verdict import (
     EXIT_CODES,
     SEVERITY,
@@ -91,12 +90,6 @@ def render(verdicts: Sequence[PairVerdict], console: Console) -> None:
                 console.print(f"  discordant samples: {ids}", highlight=False, markup=False)
 
 
-def _store(db: Path) -> SQLiteStore:
-    if not db.exists():
-        raise click.UsageError(f"no run registry at {db}: run a campaign first, or pass --db")
-    return SQLiteStore(db)
-
-
 def _finish(verdicts: list[PairVerdict], as_json: bool, fail_on: str) -> None:
     chosen = parse_fail_on(fail_on)
     if as_json:
@@ -120,7 +113,7 @@ def verdict(campaign: Path, db: Path, as_json: bool, fail_on: str) -> None:
     """
     parse_fail_on(fail_on)  # a bad --fail-on is a usage error before any work
     plan = build_plan(load_campaign(campaign))
-    _finish(campaign_verdicts(_store(db), plan), as_json, fail_on)
+    _finish(campaign_verdicts(open_registry(db), plan), as_json, fail_on)
 
 
 @click.command("compare")
@@ -155,11 +148,6 @@ def compare(
         raise click.UsageError(
             f"gate settings: {flag} {err['input']!r}: {err['msg'].lower()}"
         ) from None
-    store = _store(db)
-    runs = []
-    for run_id in (base_run, candidate_run):
-        try:
-            runs.append(store.get_run(run_id))
-        except KeyError:
-            raise click.UsageError(f"no run {run_id!r} in {db}") from None
+    store = open_registry(db)
+    runs = [find_run(store, run_id) for run_id in (base_run, candidate_run)]
     _finish([compare_runs(store, runs[0], runs[1], gates)], as_json, fail_on)

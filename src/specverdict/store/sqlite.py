@@ -7,6 +7,8 @@ JSON carries ``schema_version`` so that later readers know what they hold.
 
 from __future__ import annotations
 
+import fcntl
+import os
 import sqlite3
 import time
 import uuid
@@ -16,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from specverdict.campaign.spec import RunSpec
+from specverdict.errors import StoreError
 from specverdict.store.records import (
     MetricsSnapshot,
     RunRecord,
@@ -106,13 +109,50 @@ class SQLiteStore:
 
     @contextmanager
     def _tx(self) -> Iterator[sqlite3.Connection]:
-        self._db.execute("BEGIN IMMEDIATE")
+        """One write transaction. A write the database refuses (disk full, read-only file,
+        locked past the busy timeout) is a ``StoreError`` naming the file; what was committed
+        before stays."""
         try:
-            yield self._db
-        except BaseException:
-            self._db.execute("ROLLBACK")
-            raise
-        self._db.execute("COMMIT")
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+                self._db.execute("COMMIT")
+            except BaseException:
+                if self._db.in_transaction:  # SQLITE_FULL may have rolled it back already
+                    self._db.execute("ROLLBACK")
+                raise
+        except sqlite3.OperationalError as exc:
+            raise StoreError(f"run registry {self.path}: cannot write: {exc}") from exc
+
+    @contextmanager
+    def exclusive_runner(self) -> Iterator[None]:
+        """Held by ``specverdict run`` while it runs: a second runner on the same registry is
+        refused (it would send the same samples again) until the first ends, however it ends
+        (the lock is the kernel's and dies with its process)."""
+        if self.path == ":memory:":
+            yield
+            return
+        lock_path = Path(self.path + ".lock")
+        with open(lock_path, "a+") as fh:
+            try:
+                fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                fh.seek(0)
+                holder = fh.read().strip() or "another process"
+                raise StoreError(
+                    f"run registry {self.path} is in use by a runner ({holder}): wait for it to "
+                    "end, or give this campaign another --db"
+                ) from None
+            fh.seek(0)
+            fh.truncate()
+            fh.write(f"pid {os.getpid()}")
+            fh.flush()
+            try:
+                yield
+            finally:
+                fh.seek(0)
+                fh.truncate()
+                fcntl.flock(fh, fcntl.LOCK_UN)
 
     def migrate(self) -> list[str]:
         """Apply pending migrations, each in its own transaction; return the names applied."""
@@ -235,7 +275,16 @@ class SQLiteStore:
             )
 
     def samples(self, run_id: str) -> list[SampleRecord]:
-        """A run's samples with their scores (a score stored apart wins over an inline one)."""
+        """A run's samples, one per sample id: its last attempt (a retry supersedes a failed
+        attempt; the earlier attempts stay in ``attempts``), with its score (a score stored
+        apart wins over an inline one)."""
+        latest: dict[str, SampleRecord] = {}
+        for sample in self.attempts(run_id):
+            latest[sample.sample_id] = sample  # ordered by attempt within a sample id
+        return list(latest.values())
+
+    def attempts(self, run_id: str) -> list[SampleRecord]:
+        """Every stored attempt of every sample of a run, by sample id and attempt."""
         rows = self._db.execute(
             "SELECT s.record, c.record FROM samples s LEFT JOIN scores c "
             "ON c.run_id = s.run_id AND c.sample_id = s.sample_id AND c.attempt = s.attempt "
@@ -250,13 +299,12 @@ class SQLiteStore:
             out.append(sample)
         return out
 
-    def finished_sample_ids(self, run_id: str) -> set[str]:
-        """Samples with an answer (ok, or a failure recorded as data); a resume skips these."""
-        rows = self._db.execute(
-            "SELECT DISTINCT sample_id FROM samples WHERE run_id = ? AND status != 'cancelled'",
-            (run_id,),
-        )
-        return {r[0] for r in rows}
+    def delete_run(self, run_id: str) -> None:
+        """Remove a run with its samples, scores and snapshots."""
+        with self._tx() as db:  # samples, their scores and snapshots go by ON DELETE CASCADE
+            cur = db.execute("DELETE FROM runs WHERE run_id = ?", (run_id,))
+            if cur.rowcount != 1:
+                raise KeyError(f"no run {run_id!r}")
 
     def add_snapshot(self, snapshot: MetricsSnapshot) -> None:
         with self._tx() as db:

@@ -1,0 +1,73 @@
+"""What kind of failure a stored sample records, and what the runner does about it.
+
+The streaming client stores a failure as its status (``error``, ``timeout``) and a text that
+starts with the HTTP status or with the class of the exception that ended the request
+(``engines/client.py``). This module reads that back into a kind, one rule for every reader: the
+runner (is the engine gone? is the sample worth another attempt?) and ``runs errors``.
+"""
+
+from __future__ import annotations
+
+from specverdict.store.records import SampleRecord, SampleStatus
+
+#: exception classes (aiohttp, httpx, the standard library) that mean the connection to the
+#: engine failed or broke: it is not listening, it went away, or it cut the stream
+CONNECTION_ERRORS = frozenset(
+    {
+        "ClientConnectorError",
+        "ClientConnectionError",
+        "ClientConnectionResetError",
+        "ClientOSError",
+        "ClientPayloadError",
+        "ServerConnectionError",
+        "ServerDisconnectedError",
+        "ConnectError",
+        "ConnectTimeout",
+        "ReadError",
+        "WriteError",
+        "CloseError",
+        "NetworkError",
+        "RemoteProtocolError",
+        "ConnectionError",
+        "ConnectionRefusedError",
+        "ConnectionResetError",
+        "BrokenPipeError",
+        "OSError",
+    }
+)
+#: exception classes of a stream the client could not parse
+MALFORMED = frozenset({"ValueError", "JSONDecodeError", "UnicodeDecodeError"})
+
+
+def failure_kind(status: SampleStatus, error: str | None) -> str | None:
+    """``None`` for an answer; else one of ``timeout``, ``connection``, ``HTTP <code>``,
+    ``malformed stream``, ``engine error`` (an error object sent in the stream), ``cancelled``."""
+    if status == "ok":
+        return None
+    if status == "timeout":
+        return "timeout"
+    if status == "cancelled":
+        return "cancelled"
+    error = error or ""
+    if error.startswith("HTTP "):
+        code = error[5:].split(":", 1)[0].strip()
+        return f"HTTP {code}" if code.isdigit() else "HTTP error"
+    name = error.split(":", 1)[0].strip()
+    if name in CONNECTION_ERRORS:
+        return "connection"
+    if name in MALFORMED:
+        return "malformed stream"
+    return "engine error"
+
+
+def engine_fault(sample: SampleRecord) -> bool:
+    """A failure that says the engine is gone or hung rather than that it refused this request:
+    a refused, reset or broken connection, or no complete answer before the deadline."""
+    return failure_kind(sample.status, sample.error) in ("connection", "timeout")
+
+
+def retryable(sample: SampleRecord) -> bool:
+    """A failed attempt worth another one on a re-run. A client error (HTTP 4xx: a prompt longer
+    than the context, a bad request) repeats itself, so it stays data and is not retried."""
+    kind = failure_kind(sample.status, sample.error)
+    return kind is not None and not (kind.startswith("HTTP 4"))
