@@ -7,6 +7,7 @@ Example::
         --per-request-spec-decode-metrics summary
 
     specverdict-reference export-hf DIR   # the target and draft as checkpoints vLLM loads
+    specverdict-reference export-gguf DIR [--dtype f16]   # ... as GGUF files llama.cpp loads
 
 An invalid flag or config exits with code 2 and one line naming it.
 """
@@ -199,10 +200,41 @@ def export_main(argv: list[str]) -> int:
     return 0
 
 
+def export_gguf_parser() -> argparse.ArgumentParser:
+    p = _Parser(
+        prog=f"{PROG} export-gguf",
+        description="Write the shipped target and draft as GGUF files llama.cpp loads "
+        "(DIR/target.gguf, DIR/draft.gguf: weights, tokenizer, chat template) and "
+        "DIR/export-gguf.json.",
+    )
+    p.add_argument("dir", help="output directory (created; existing files are overwritten)")
+    p.add_argument(
+        "--dtype",
+        default="f32",
+        help="precision of the weight matrices: f32 (exact) or f16 (norms and biases stay f32)",
+    )
+    return p
+
+
+def export_gguf_main(argv: list[str]) -> int:
+    from specverdict.reference.gguf_export import export_gguf
+
+    args = export_gguf_parser().parse_args(argv)
+    try:
+        manifest = export_gguf(Path(args.dir), args.dtype)
+    except (ValueError, OSError) as exc:
+        fail(f"export-gguf: {exc}")
+    for name, entry in manifest["checkpoints"].items():
+        print(f"{name}: {Path(args.dir) / entry['path']} ({manifest['dtype']}, {entry['sha256']})")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["export-hf"]:
         return export_main(argv[1:])
+    if argv[:1] == ["export-gguf"]:
+        return export_gguf_main(argv[1:])
     args = parser().parse_args(argv)
     config = build_config(args)
 
