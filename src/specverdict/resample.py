@@ -100,8 +100,9 @@ def resample(
         raise ConfigError(
             f"nothing to resample: suite {pair.candidate.suite} has no scores for this pair"
         )
-    base_by = {s.sample_id: s for s in base_arm.first}
-    cand_by = {s.sample_id: s for s in cand_arm.first}
+    # answered on both arms, as the verdict pairs them: a failed request is no quality evidence
+    base_by = {s.sample_id: s for s in base_arm.first if s.status == "ok"}
+    cand_by = {s.sample_id: s for s in cand_arm.first if s.status == "ok"}
     paired = sorted(base_by.keys() & cand_by.keys())
     discordant = sorted(d.sample_id for d in verdict.supplement)
     rest = [i for i in paired if i not in set(discordant)]
@@ -119,15 +120,22 @@ def resample(
     passes = {i: [int(_passed(base_by[i])), int(_passed(cand_by[i]))] for i in ids}
     counts = {i: [1, 1] for i in ids}
     run_ids = []
+    failed = 0
     for k in range(1, seeds + 1):
         for arm, spec in enumerate((pair.baseline, pair.candidate)):
             run = runner.run_one(plan, _derived(spec, base_seed + k, ids), 0)
             store.update_run(run.run_id, manifest={"resample_of": cand_run.run_id})
             run_ids.append(run.run_id)
             for s in store.samples(run.run_id):
-                if s.sample_id in passes:
-                    passes[s.sample_id][arm] += _passed(s)
-                    counts[s.sample_id][arm] += 1
+                if s.sample_id not in passes:
+                    continue
+                if s.status != "ok":  # no answer, no evidence: left out and counted
+                    failed += 1
+                    continue
+                passes[s.sample_id][arm] += _passed(s)
+                counts[s.sample_id][arm] += 1
+    if failed:
+        notes.append(f"{failed} re-run requests failed and were left out of the evidence")
     evidence = tuple(
         SampleEvidence(
             i, i in set(discordant), passes[i][0], counts[i][0], passes[i][1], counts[i][1]

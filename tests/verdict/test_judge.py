@@ -518,3 +518,38 @@ def test_an_undecided_quality_gate_says_which_margin_the_data_could_decide(
     ni = v.reason("quality.noninferiority")
     assert ni is not None and ni.status == "inconclusive"
     assert f"these data would decide a margin above {100 * ni.data['upper']:.1f} pp" in ni.message
+
+
+def test_failed_requests_are_left_out_of_quality_and_identity_and_said_so(
+    specs: dict[str, RunSpec],
+) -> None:
+    """A failed request is no evidence about the output: a baseline error next to a passing
+    candidate answer is not a candidate-only pass. The counts add up."""
+    n = 40
+    passed = [True] * n
+    base_records = list(samples("b", noisy(n, 0.02, 1), passed, failed=2))
+    base_records[0] = base_records[0].model_copy(update={"error": "HTTP 500: boom"})
+    base_records[1] = base_records[1].model_copy(update={"status": "timeout"})
+    cand_records = list(samples("c", noisy(n, 0.01, 2), passed))
+    cand_records[5] = cand_records[5].model_copy(
+        update={"status": "error", "error": "ServerDisconnectedError: gone", "score": None}
+    )
+    v = judge_pair(
+        arm(specs["none"], tuple(base_records)), arm(specs["mtp"], tuple(cand_records)), GATES
+    )
+    pairing = v.reason("quality.pairing")
+    assert pairing is not None
+    assert pairing.data["excluded"] == 3 and pairing.data["shared"] == n
+    assert pairing.message == (
+        "3 of 40 paired samples excluded from quality, not answered on both arms (baseline: "
+        "1 HTTP 500, 1 timeout; candidate: 1 connection)"
+    )
+    mc = v.reason("quality.mcnemar")
+    assert mc is not None and (mc.data["b"], mc.data["c"]) == (0, 0)
+    ni = v.reason("quality.noninferiority")
+    assert ni is not None and ni.data["n"] == n - 3
+    ident = v.reason("identity")
+    assert ident is not None
+    assert ident.message.startswith(
+        "37 of 37 greedy outputs identical to the baseline's (3 not answered on both arms"
+    )

@@ -37,6 +37,7 @@ from scipy.stats import fisher_exact
 from specverdict.campaign.model import Gates
 from specverdict.campaign.spec import PairingError, RunSpec, check_pair
 from specverdict.engines.base import AcceptanceSummary
+from specverdict.failures import failure_kind
 from specverdict.measure.summary import tpot
 from specverdict.stats import (
     decompose_speedup,
@@ -248,6 +249,41 @@ def _outcome(s: SampleRecord | None) -> str:
     return s.score.outcome if s.score is not None else "unscored"
 
 
+def _excluded(
+    shared: Sequence[str], b_by: dict[str, SampleRecord], c_by: dict[str, SampleRecord]
+) -> Reason:
+    """The shared samples left out of quality pairing because an arm's request failed, with
+    the failure kinds per arm."""
+    kinds: dict[str, dict[str, int]] = {"baseline": {}, "candidate": {}}
+    left = 0
+    for i in shared:
+        b, c = b_by[i], c_by[i]
+        if b.status == "ok" and c.status == "ok":
+            continue
+        left += 1
+        for name, sample in (("baseline", b), ("candidate", c)):
+            kind = failure_kind(sample.status, sample.error)
+            if kind is not None:
+                kinds[name][kind] = kinds[name].get(kind, 0) + 1
+    parts = [
+        f"{name}: " + ", ".join(f"{v} {k}" for k, v in sorted(counts.items()))
+        for name, counts in kinds.items()
+        if counts
+    ]
+    message = (
+        f"{left} of {len(shared)} paired samples excluded from quality, not answered on both "
+        f"arms ({'; '.join(parts)})"
+        if left
+        else f"all {len(shared)} paired samples answered on both arms"
+    )
+    return Reason(
+        gate="quality.pairing",
+        status="info",
+        message=message,
+        data={"excluded": left, "shared": len(shared), "kinds": kinds},
+    )
+
+
 def _quality(
     base: Arm, cand: Arm, gates: Gates
 ) -> tuple[str, list[Reason], tuple[DiscordantSample, ...], float | None, float | None]:
@@ -264,7 +300,11 @@ def _quality(
             None,
             None,
         )
-    ids = sorted(b_by.keys() & c_by.keys())
+    shared = sorted(b_by.keys() & c_by.keys())
+    # A failed request says nothing of the output's quality (the failures gate counts it):
+    # quality pairs only the samples answered on both arms, and says what it left out.
+    ids = [i for i in shared if b_by[i].status == "ok" and c_by[i].status == "ok"]
+    excluded = _excluded(shared, b_by, c_by)
     table = {"both_pass": 0, "base_only": 0, "cand_only": 0, "both_fail": 0}
     supplement: list[DiscordantSample] = []
     for i in ids:
@@ -286,6 +326,8 @@ def _quality(
     n = len(ids)
     if n == 0:
         msg = "no paired samples: the two runs share no sample ids"
+        if shared:
+            msg = f"no paired samples: none of {len(shared)} shared samples {excluded.message}"
         return (
             "inconclusive",
             [Reason(gate="quality.signal", status="inconclusive", message=msg)],
@@ -295,7 +337,7 @@ def _quality(
         )
     base_rate = (table["both_pass"] + table["base_only"]) / n
     cand_rate = (table["both_pass"] + table["cand_only"]) / n
-    reasons: list[Reason] = []
+    reasons: list[Reason] = [excluded] if excluded.data["excluded"] else []
     mc = mcnemar_exact(table["base_only"], table["cand_only"], gates.alpha)
     mc_data = {"b": mc.b, "c": mc.c, "p_value": mc.p_value, "min_attainable_p": mc.min_attainable_p}
     drop_significant = mc.significant and mc.b > mc.c
@@ -630,7 +672,9 @@ def _identity(base: Arm, cand: Arm) -> Reason | None:
     if gi.share is None:
         return None
     first = ", ".join(f"{ids[d.index]}@{d.position}" for d in gi.divergences[:5])
-    msg = f"{gi.identical} of {gi.n - gi.missing} greedy outputs identical to the baseline's"
+    msg = f"{gi.identical} of {gi.n} greedy outputs identical to the baseline's"
+    if gi.missing:
+        msg += f" ({gi.missing} not answered on both arms, not compared)"
     if gi.divergences:
         msg += f"; first divergent character: {first}"
     lossless = dict(cand.spec.speculation.params).get("acceptance", "exact") != "relaxed"
