@@ -4,8 +4,8 @@ clean stop on SIGTERM."""
 
 from __future__ import annotations
 
+import shlex
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -71,9 +71,11 @@ def test_the_adapters_builtin_llama_server_command_maps_onto_common_params() -> 
 
 def test_common_flags_and_aliases() -> None:
     p = params_for(
-        "-m a.gguf -c 512 -np 2 -ngl 0 -t 1 -tb 2 -s 7 --host 0.0.0.0 --port 0 -a x,y "
-        "-md d.gguf --spec-type draft-simple,ngram-simple --spec-draft-n-max 2 "
-        "--spec-draft-n-min 1 --draft-p-min 0.5 --no-warmup --jinja -fa off".split()
+        shlex.split(
+            "-m a.gguf -c 512 -np 2 -ngl 0 -t 1 -tb 2 -s 7 --host 0.0.0.0 --port 0 -a x,y "
+            "-md d.gguf --spec-type draft-simple,ngram-simple --spec-draft-n-max 2 "
+            "--spec-draft-n-min 1 --draft-p-min 0.5 --no-warmup --jinja -fa off"
+        )
     )
     assert (p.n_ctx, p.n_parallel, p.n_gpu_layers) == (512, 2, 0)
     assert (p.cpuparams.n_threads, p.cpuparams_batch.n_threads) == (1, 2)
@@ -116,12 +118,16 @@ def test_refused_command_lines_name_the_flag(argv: list[str], message: str) -> N
 
 def test_refusals_are_one_line_with_exit_code_2() -> None:
     for argv in (["-m", "a.gguf", "--draft-max", "4"], ["--metrics"], ["-m", "a.gguf", "-x"]):
-        done = subprocess.run([*SERVER, *argv], capture_output=True, text=True, timeout=60)
+        done = subprocess.run(
+            [*SERVER, *argv], check=False, capture_output=True, text=True, timeout=60
+        )
         assert done.returncode == 2, done
         assert done.stderr.startswith("xllamacpp-server: error: ") and done.stderr.count("\n") == 1
     assert (
         "-m/--model is required"
-        in subprocess.run([*SERVER, "--metrics"], capture_output=True, text=True, timeout=60).stderr
+        in subprocess.run(
+            [*SERVER, "--metrics"], check=False, capture_output=True, text=True, timeout=60
+        ).stderr
     )
 
 
@@ -159,7 +165,7 @@ def test_a_gguf_without_a_tensor_fails_start_up_with_llamacpps_error_quoted(
     message = str(exc.value)
     assert "engine exited with code 1 during start-up" in message
     cause = "check_tensor_dims: tensor 'blk.2.ffn_up.weight' not found"
-    assert f"first error: xllamacpp-server: Error: the server did not start: " in message
+    assert "first error: xllamacpp-server: Error: the server did not start: " in message
     assert cause in message.split("first error:", 1)[1].split(";", 1)[0]
     # llama.cpp's own line, as it logged it, is in the kept log
     assert any(
@@ -174,7 +180,7 @@ def test_a_draft_gguf_without_a_tensor_fails_start_up_too(gguf_dir: Path, tmp_pa
     port = free_port()
     command = [*SERVER, "-m", str(gguf_dir / "target.gguf"), "--port", str(port), *THREADS]
     command += ["--spec-type", "draft-simple", "-md", str(broken)]
-    with pytest.raises(EngineStartError, match="tensor 'output_norm.weight' not found"):
+    with pytest.raises(EngineStartError, match=r"tensor 'output_norm\.weight' not found"):
         LaunchedServer(command, f"http://127.0.0.1:{port}").start()
 
 
