@@ -321,6 +321,25 @@ def test_per_request_without_matching_counters_has_no_steps() -> None:
     assert (got.draft_tokens, got.drafts) == (89.0, None)
 
 
+def test_other_traffic_marks_per_request_acceptance_polluted() -> None:
+    # a third request of 10 tokens reached the server from elsewhere: 104 generated, 94 ours
+    samples = [answered()[0], sample(1, 54, answered()[1].acceptance)]
+    got = adapter.summarize_acceptance(SPEC, samples, fixture_snaps(), 2)
+    assert got.source == "per-request" and got.valid and got.polluted
+    assert (got.draft_tokens, got.accepted, got.drafts) == (84.0, 68.0, None)
+    assert got.why is not None and got.why.startswith("polluted") and "104" in got.why
+    base = adapter.summarize_acceptance(baseline(), samples, fixture_snaps(), 2)
+    assert base.polluted and base.drafted is None
+
+
+def test_per_request_counts_that_disagree_with_clean_counters_are_invalid() -> None:
+    low = dict(answered()[1].acceptance or {}, num_accepted_draft_tokens=40)
+    samples = [answered()[0], sample(1, 64, low)]
+    got = adapter.summarize_acceptance(SPEC, samples, fixture_snaps(), 2)
+    assert got.source == "per-request" and not got.valid and not got.polluted
+    assert got.why is not None and "answers 84/67, counters 84/68" in got.why
+
+
 def test_answers_without_draft_fields_count_as_drafting_nothing() -> None:
     quiet = replay(fixture("chat_stream_no_draft.sse"))
     samples = [*answered(), sample(2, quiet.completion_tokens, None)]
@@ -342,9 +361,9 @@ def test_other_traffic_invalidates_the_counter_delta() -> None:
     # the server generated 104 tokens, the run's answers only 90
     samples = [sample(0, 40, None), sample(1, 50, None)]
     got = adapter.summarize_acceptance(SPEC, samples, fixture_snaps(), 2)
-    assert got.source == "metrics-delta" and not got.valid
+    assert got.source == "metrics-delta" and not got.valid and got.polluted
     assert got.why is not None and got.why.startswith("polluted") and "104" in got.why
-    assert got.acceptance_rate is None
+    assert got.acceptance_rate is None and got.drafted is None
 
 
 @pytest.mark.parametrize(

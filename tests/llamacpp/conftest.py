@@ -64,7 +64,18 @@ class LlamaServers:
 
     def command(self, port: int, *flags: str) -> list[str]:
         model = str(self.models / "target.gguf")
-        return [*SERVER, "-m", model, "--port", str(port), "--metrics", *THREADS, *flags]
+        return [
+            *SERVER,
+            "-m",
+            model,
+            "--port",
+            str(port),
+            "--alias",
+            "reference-target",
+            "--metrics",
+            *THREADS,
+            *flags,
+        ]
 
     def get(self, *flags: str) -> str:
         if flags not in self._running:

@@ -349,7 +349,7 @@ class LlamaCppAdapter(EngineAdapter):
         if spec.speculation.method == "none":
             return _baseline(samples, segment_requests, delta, found)
         if found:
-            return _per_request(len(answered), found, delta)
+            return _per_request(samples, segment_requests, found, delta)
         if delta is None:
             missing = (
                 "no /metrics snapshots (llama-server needs --metrics)"
@@ -383,6 +383,7 @@ class LlamaCppAdapter(EngineAdapter):
         return AcceptanceSummary(
             source="metrics-delta",
             valid=not polluted,
+            polluted=polluted,
             why="; ".join(notes) or None,
             **common,
         )
@@ -396,30 +397,42 @@ def _baseline(
 ) -> AcceptanceSummary:
     """What a baseline's server drafted: the answers' ``timings`` when any carries draft
     fields, else the counter delta (within its rounding slack, nothing drafted is zero)."""
+    polluted = delta is not None and _pollution(samples, segment_requests, delta)[0]
+    note = "polluted: other traffic reached the server during the run" if polluted else None
     if found:
         return baseline_summary(
             "per-request",
             draft_tokens=float(sum(m["num_draft_tokens"] for m in found)),
             accepted=float(sum(m["num_accepted_draft_tokens"] for m in found)),
+            polluted=note,
         )
     if delta is None:
         return baseline_summary("none")
-    polluted, _ = _pollution(samples, segment_requests, delta)
     drafted = delta.draft_tokens > delta.slack
     return baseline_summary(
         "metrics-delta",
         delta.drafts if drafted else 0.0,
         delta.draft_tokens if drafted else 0.0,
         delta.accepted if drafted else 0.0,
-        "polluted: other traffic reached the server during the run" if polluted else None,
+        note,
     )
 
 
 def _per_request(
-    n_answered: int, found: list[dict[str, Any]], delta: CounterDelta | None
+    samples: Sequence[SampleRecord],
+    segment_requests: int,
+    found: list[dict[str, Any]],
+    delta: CounterDelta | None,
 ) -> AcceptanceSummary:
+    """The answers' own draft counts, checked against the counter delta.
+
+    Other traffic during the run (generated tokens beyond the answers') marks it polluted: the
+    counts are still the answers', the timings are not the run's alone. With no other traffic
+    the counters must have grown by exactly the answers' drafts; then their verify steps and
+    per-position counts are added, and a disagreement makes the acceptance invalid."""
     draft_tokens = float(sum(m["num_draft_tokens"] for m in found))
     accepted = float(sum(m["num_accepted_draft_tokens"] for m in found))
+    n_answered = sum(s.status == "ok" for s in samples)
     notes = []
     if len(found) < n_answered:
         notes.append(
@@ -427,26 +440,41 @@ def _per_request(
             "counted as drafting nothing (llama-server leaves them out when a request drafted "
             "no token)"
         )
-    drafts: float | None = None
-    per_pos: tuple[float, ...] = ()
+    counts: dict[str, Any] = {"draft_tokens": draft_tokens, "accepted": accepted}
+    if delta is None:
+        notes.append("not cross-checked: no /metrics snapshots")
+        return AcceptanceSummary(source="per-request", valid=True, why="; ".join(notes), **counts)
+    polluted, check = _pollution(samples, segment_requests, delta)
+    if polluted:
+        assert check is not None
+        return AcceptanceSummary(
+            source="per-request", valid=True, polluted=True, why=check, **counts
+        )
+    if check is not None:  # the delta could not be delimited to this run's requests
+        notes.append(check)
+        return AcceptanceSummary(source="per-request", valid=True, why="; ".join(notes), **counts)
     if (
-        delta is not None
-        and abs(delta.draft_tokens - draft_tokens) <= delta.slack
-        and abs(delta.accepted - accepted) <= delta.slack
+        abs(delta.draft_tokens - draft_tokens) > delta.slack
+        or abs(delta.accepted - accepted) > delta.slack
     ):
-        # the counters grew by exactly the answers' drafts: their verify steps and
-        # per-position counts belong to this run too
-        drafts, per_pos = delta.drafts, delta.accepted_per_pos
-        if delta.slack:
-            notes.append(f"verify steps {ROUNDED}")
+        return AcceptanceSummary(
+            source="per-request",
+            valid=False,
+            why="per-request timings and /metrics disagree (draft tokens/accepted): answers "
+            f"{draft_tokens:g}/{accepted:g}, counters {delta.draft_tokens:g}/{delta.accepted:g}",
+            **counts,
+        )
+    # the counters grew by exactly the answers' drafts: their verify steps and per-position
+    # counts belong to this run too
+    if delta.slack:
+        notes.append(f"verify steps {ROUNDED}")
     return AcceptanceSummary(
         source="per-request",
         valid=True,
         why="; ".join(notes) or None,
-        drafts=drafts,
-        draft_tokens=draft_tokens,
-        accepted=accepted,
-        accepted_per_pos=per_pos,
+        drafts=delta.drafts,
+        accepted_per_pos=delta.accepted_per_pos,
+        **counts,
     )
 
 
