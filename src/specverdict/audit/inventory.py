@@ -7,8 +7,14 @@ and N bytes of JSON: ``{name: {"dtype", "shape", "data_offsets": [begin, end]}, 
 reads every shard the index names and reports any disagreement between the index and the shards
 (a tensor listed but absent, or present but not listed, or a shard file missing) as a problem.
 
+A GGUF file (llama.cpp's format) is inventoried from its header with ``gguf.GGUFReader``
+(the file is memory-mapped; no tensor data is read): shapes in row-major order as numpy and
+torch print them (the reverse of ggml's ``ne``), dtypes as ``float32``/``float16``/``bfloat16``
+or ggml's quantization type in lower case (``q4_k``), bytes as stored.
+
 Roles (:data:`ROLES`) group tensors by what they are for, from the names GPT-2, Llama, Qwen,
-Mixtral, DeepSeek (V3 and its MTP layers), EAGLE heads and our MTP head use; see :func:`role_of`.
+Mixtral, DeepSeek (V3 and its MTP layers), EAGLE heads, our MTP head and llama.cpp's GGUF files
+use; see :func:`role_of`.
 """
 
 from __future__ import annotations
@@ -92,6 +98,13 @@ _MTP_EAGLE = {
 }
 _SHARED = {"shared_experts", "shared_expert", "shared_expert_gate", "shared_mlp"}
 _ROUTED = {"experts", "block_sparse_moe", "router", "e_score_correction_bias"}
+# llama.cpp's GGUF names (``gguf-py/gguf/constants.py`` TENSOR_NAMES): shared experts end in
+# ``_shexp``, routed ones in ``_exps``, the router is ``ffn_gate_inp``
+_GGUF_SHARED = re.compile(r"ffn_\w+_shexp")
+_GGUF_ROUTED = re.compile(r"ffn_\w+_exps|ffn_gate_inp|exp_probs_b")
+_GGUF_EMBEDDING = {"token_embd", "position_embd", "token_types"}
+_GGUF_ATTENTION = re.compile(r"attn_(q|k|v|qkv|output|q_a|q_b|kv_a_mqa|kv_b|k_b|v_b|sinks)")
+_GGUF_DENSE_MLP = re.compile(r"ffn_(up|down|gate)")
 _MOE_PARENTS = {"mlp", "block_sparse_moe", "feed_forward", "moe"}
 _EMBEDDING = {
     "embed_tokens",
@@ -175,6 +188,12 @@ def role_of(name: str) -> Role:
     8. ``dense_mlp``: ``mlp.``, ``feed_forward``, ``c_fc``, ``gate_proj``/``up_proj``/
        ``down_proj``, ``fc1``/``fc2``, ``w1``/``w2``/``w3``.
     9. ``other``: anything else (rotary buffers, vision towers, ...).
+
+    GGUF names take the same roles: ``token_embd``/``position_embd`` (embedding), ``output``
+    (lm_head), ``*_norm`` (norms), ``attn_q``/``attn_qkv``/``attn_output``... (attention),
+    ``ffn_up``/``ffn_down``/``ffn_gate`` (dense_mlp), ``ffn_*_exps`` and ``ffn_gate_inp``
+    (routed_experts), ``ffn_*_shexp`` (shared_experts), ``nextn.eh_proj``/``enorm``/``hnorm``
+    (mtp_eagle).
     """
     segs = name.lower().split(".")
     modules = segs[:-1] if len(segs) > 1 else segs
@@ -182,13 +201,15 @@ def role_of(name: str) -> Role:
         return "mtp_eagle"
     if any(_is_norm(s) for s in modules):
         return "norms"
-    if any(s in _SHARED for s in modules):
+    if any(s in _SHARED for s in modules) or any(_GGUF_SHARED.fullmatch(s) for s in modules):
         return "shared_experts"
+    if any(_GGUF_ROUTED.fullmatch(s) for s in modules):
+        return "routed_experts"
     if any(s in _ROUTED for s in segs) or any(
         s == "gate" and i > 0 and segs[i - 1] in _MOE_PARENTS for i, s in enumerate(modules)
     ):
         return "routed_experts"
-    if any(s in _EMBEDDING for s in modules):
+    if any(s in _EMBEDDING or s in _GGUF_EMBEDDING for s in modules):
         return "embedding"
     if (
         any(s in _LM_HEAD for s in modules)
@@ -196,9 +217,9 @@ def role_of(name: str) -> Role:
         or (len(segs) == 2 and segs[0] == "output")
     ):
         return "lm_head"
-    if any(s in _ATTENTION for s in modules):
+    if any(s in _ATTENTION or _GGUF_ATTENTION.fullmatch(s) for s in modules):
         return "attention"
-    if any(s in _DENSE_MLP for s in modules):
+    if any(s in _DENSE_MLP or _GGUF_DENSE_MLP.fullmatch(s) for s in modules):
         return "dense_mlp"
     return "other"
 
@@ -333,11 +354,65 @@ def totals(tensors: Iterable[TensorInfo]) -> dict[str, RoleTotals]:
     }
 
 
+GGUF_MAGIC = b"GGUF"
+#: ggml tensor types that are plain floats -> the names torch and numpy print
+GGML_FLOATS = {"F32": "float32", "F16": "float16", "BF16": "bfloat16", "F64": "float64"}
+
+
+def is_gguf(path: Path) -> bool:
+    """Whether ``path`` is a GGUF file (by its magic, whatever its name)."""
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(4) == GGUF_MAGIC
+    except OSError:
+        return False
+
+
+def inventory_gguf(path: str | Path) -> Inventory:
+    """Inventory a GGUF file from its header (see the module docstring); raises
+    :class:`~specverdict.errors.ConfigError` when it cannot be read."""
+    import gguf
+
+    path = Path(path)
+    try:
+        reader = gguf.GGUFReader(path)
+    except (OSError, ValueError) as exc:
+        raise ConfigError(f"{path}: not a readable GGUF file ({exc})") from None
+    problems: list[str] = []
+    tensors: dict[str, TensorInfo] = {}
+    for t in reader.tensors:
+        if t.name in tensors:
+            problems.append(f"{t.name} is in the file twice")
+            continue
+        kind = t.tensor_type.name
+        tensors[t.name] = TensorInfo(
+            name=t.name,
+            shape=tuple(int(x) for x in reversed(t.shape.tolist())),
+            dtype=GGML_FLOATS.get(kind, kind.lower()),
+            bytes=int(t.n_bytes),
+            file=path.name,
+            role=role_of(t.name),
+        )
+    ordered = tuple(sorted(tensors.values(), key=lambda t: t.name))
+    return Inventory(
+        path=str(path),
+        files=(path.name,),
+        tensor_count=len(ordered),
+        total_bytes=sum(t.bytes for t in ordered),
+        roles=totals(ordered),
+        tensors=ordered,
+        problems=tuple(problems),
+    )
+
+
 def inventory_checkpoint(path: str | Path) -> Inventory:
     """Inventory a checkpoint: a directory (its ``model.safetensors.index.json``, else its
-    ``model.safetensors``, else every ``*.safetensors``), one ``.safetensors`` file, or an
-    index file. Raises :class:`~specverdict.errors.ConfigError` on unreadable input."""
+    ``model.safetensors``, else every ``*.safetensors``), one ``.safetensors`` file, an
+    index file, or a GGUF file. Raises :class:`~specverdict.errors.ConfigError` on unreadable
+    input."""
     path = Path(path)
+    if path.is_file() and is_gguf(path):
+        return inventory_gguf(path)
     _root, files, weight_map = _files_of(path)
     problems: list[str] = []
     tensors: dict[str, TensorInfo] = {}

@@ -13,6 +13,14 @@ What the engine loaded comes as :class:`LoadedModel` records, from
   (transposed, fused, sharded), so only names are compared. A fused parameter being loaded says
   nothing about each expert inside it: that limit is stated in the audit's notes.
 
+- a GGUF file llama.cpp serves (:func:`gguf_loaded`). llama.cpp exposes no list of what it
+  loaded, but its loader refuses a file with a tensor missing that the architecture requires,
+  a tensor of the wrong shape, or a tensor it did not use (``wrong number of tensors``), so a
+  server that started loaded exactly the file's tensors; optional ones it may do without
+  (an untied ``output.weight``: it then reuses ``token_embd``). The record gives them the names
+  of the checkpoint the file was converted from (gguf's own name map for the architecture), so
+  the audit against that checkpoint finds what the conversion left out or changed.
+
 Findings per model: checkpoint tensors **not loaded** (absent from the record), **left at
 initialisation** (the record says so), **unexpected** loaded tensors the checkpoint does not
 have, and **shape / dtype mismatches** (checkpoint namespace only).
@@ -31,7 +39,7 @@ from urllib.parse import urlsplit
 import httpx
 from pydantic import BaseModel, ConfigDict
 
-from specverdict.audit.inventory import ROLES, Inventory, TensorInfo, role_of
+from specverdict.audit.inventory import ROLES, Inventory, TensorInfo, inventory_gguf, role_of
 from specverdict.errors import ConfigError
 
 Namespace = Literal["checkpoint", "engine"]
@@ -214,6 +222,45 @@ def read_loaded(source: str, role: str = "model", timeout_s: float = 10.0) -> li
             raise ConfigError(f"{source}: no parameter names in it") from None
         return parse_loaded(names, source, role)
     return parse_loaded(data, source, role)
+
+
+def gguf_loaded(gguf_path: str | Path, checkpoint: Inventory, role: str = "model") -> LoadedModel:
+    """What llama.cpp loads from ``gguf_path`` (every tensor of the file: see the module
+    docstring), named as in ``checkpoint``, the safetensors checkpoint it was converted from.
+
+    A checkpoint tensor whose GGUF name (gguf's ``get_tensor_name_map`` for the file's
+    architecture and block count) is in the file is loaded, with the file's dtype and the
+    checkpoint's shape when the file holds it transposed (GPT-2's ``Conv1D`` matrices); a GGUF
+    tensor no checkpoint name maps to keeps its GGUF name (an unexpected tensor). Raises
+    :class:`~specverdict.errors.ConfigError` for an architecture gguf does not know."""
+    import gguf
+
+    path = Path(gguf_path)
+    file = inventory_gguf(path)
+    reader = gguf.GGUFReader(path)
+    arch_field = reader.fields.get("general.architecture")
+    arch_name = str(arch_field.contents()) if arch_field is not None else ""
+    arch = next((a for a, n in gguf.MODEL_ARCH_NAMES.items() if n == arch_name), None)
+    if arch is None:
+        raise ConfigError(f"{path}: architecture {arch_name!r} is not one gguf knows")
+    blocks = reader.fields.get(f"{arch_name}.block_count")
+    n_blocks = int(blocks.contents()) if blocks is not None else 0
+    name_map = gguf.get_tensor_name_map(arch, n_blocks)
+    in_file = file.by_name()
+    loaded: list[LoadedTensor] = []
+    used: set[str] = set()
+    for t in checkpoint.tensors:
+        name = name_map.get_name(t.name, try_suffixes=(".weight", ".bias"))
+        if name is None or name not in in_file:
+            continue
+        g = in_file[name]
+        used.add(name)
+        shape = t.shape if g.shape in (t.shape, t.shape[::-1]) else g.shape
+        loaded.append(LoadedTensor(name=t.name, shape=shape, dtype=g.dtype, source=name))
+    for name in sorted(in_file.keys() - used):
+        g = in_file[name]
+        loaded.append(LoadedTensor(name=name, shape=g.shape, dtype=g.dtype, source=name))
+    return LoadedModel(role=role, path=str(path), loaded=tuple(loaded))
 
 
 # ---------------------------------------------------------------------------------------------
