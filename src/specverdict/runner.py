@@ -20,6 +20,7 @@ import asyncio
 import contextlib
 import platform
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -131,6 +132,13 @@ def to_record(
 CONSECUTIVE_FAULTS = 3
 #: how often a launched engine's process is checked for an exit while requests run
 PROCESS_CHECK_S = 0.25
+#: how long a run stopped by failed requests waits to see whether its launched engine exited
+EXIT_GRACE_S = 0.5
+
+
+def _short(spec: RunSpec) -> str:
+    """A run named for a one-line message: speculation, stage, load."""
+    return f"{spec.speculation.label}, {spec.stage}, {spec.load.label}"
 
 
 class _Health:
@@ -152,16 +160,21 @@ class _Health:
         return f"the engine exited with code {code}: {self.server.first_error()}".rstrip("; ")
 
     def trip(self, cause: str) -> None:
-        if self.cause is None:
-            self.cause = self.exited() or cause
-            self.stopped.set()
+        if self.cause is not None:
+            return
+        proc = self.server.process if self.server is not None else None
+        if proc is not None:  # connections break as a process dies, a moment before it exits
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.wait(timeout=EXIT_GRACE_S)
+        self.cause = self.exited() or cause
+        self.stopped.set()
 
     def observe(self, record: SampleRecord) -> None:
         if record.status == "ok":
             self.in_a_row = 0
         elif engine_fault(record):
             self.in_a_row += 1
-            if self.in_a_row >= CONSECUTIVE_FAULTS:
+            if self.exited() is not None or self.in_a_row >= CONSECUTIVE_FAULTS:
                 self.trip(
                     f"{self.in_a_row} requests in a row failed, the last with: {record.error}"
                 )
@@ -271,7 +284,7 @@ class Runner:
         todo = [s for s in samples if s.id in redo]
         if run is None:
             run = self.store.create_run(spec, repeat)
-            self.log(f"{run.run_id} {spec.label} (repeat {repeat}): started")
+            self.log(f"{run.run_id} ({_short(spec)}, repeat {repeat}): started")
         elif not todo:
             ok = sum(latest[s.id].status == "ok" for s in samples)
             failed = len(samples) - ok
@@ -280,7 +293,7 @@ class Runner:
                 run = self.store.update_run(run.run_id, status="completed" if ok else "failed")
             note = f", {failed} failed (not retried)" if failed else ""
             self.log(
-                f"{run.run_id} {spec.label} (repeat {repeat}): {run.status}, {ok} of "
+                f"{run.run_id} ({_short(spec)}, repeat {repeat}): {run.status}, {ok} of "
                 f"{len(samples)} samples ok{note}; nothing to send"
             )
             return run
@@ -288,7 +301,9 @@ class Runner:
             parts = [f"{len(missing)} missing"] if missing else []
             if again:
                 parts.append(f"{len(again)} failed before, retried")
-            self.log(f"{run.run_id} {spec.label} (repeat {repeat}): resuming, {', '.join(parts)}")
+            self.log(
+                f"{run.run_id} ({_short(spec)}, repeat {repeat}): resuming, {', '.join(parts)}"
+            )
         attempts = {s.id: latest[s.id].attempt + 1 for s in again}
         run_dir = self._run_dir(run.run_id)
         self.store.update_run(
@@ -358,7 +373,7 @@ class Runner:
                 manifest={"interruption": {"cause": "interrupted by the user", "at": time.time()}},
             )
             raise UserInterruptError(
-                f"run {run.run_id} ({spec.label}): {saved} of {len(samples)} samples saved; run "
+                f"run {run.run_id} ({_short(spec)}): {saved} of {len(samples)} samples saved; run "
                 "the same command again to resume (it sends only what is missing)"
             ) from None
         except StoreError as exc:
@@ -367,7 +382,7 @@ class Runner:
                 self.store.update_run(run.run_id, status="interrupted")
             saved = self._saved(run.run_id, samples)
             raise StoreError(
-                f"{exc}; run {run.run_id} ({spec.label}) stopped with {saved} of {len(samples)} "
+                f"{exc}; run {run.run_id} ({_short(spec)}) stopped with {saved} of {len(samples)} "
                 "samples saved: make room and run the same command again to resume"
             ) from None
         self._stop_engine(server, run.run_id, run_dir)
@@ -386,7 +401,7 @@ class Runner:
                 },
             )
             raise RunInterruptedError(
-                f"run {run.run_id} ({spec.label}) stopped: {health.cause}. {saved} of "
+                f"run {run.run_id} ({_short(spec)}) stopped: {health.cause}. {saved} of "
                 f"{len(samples)} samples saved; fix the engine and run the same command again to "
                 "resume"
             )
@@ -422,7 +437,7 @@ class Runner:
             resp = httpx.get(url.rstrip("/") + "/v1/models", timeout=10.0)
         except httpx.HTTPError as exc:
             raise EngineUnreachableError(
-                f"engine at {url} ({spec.label}) is unreachable: {type(exc).__name__}: "
+                f"engine at {url} ({_short(spec)}) is unreachable: {type(exc).__name__}: "
                 f"{exc or 'no answer'}; start it, or fix base_url in the campaign"
             ) from None
         if resp.status_code != 200 or not adapter_for(spec.engine.kind).checks_served_model:
@@ -545,6 +560,7 @@ class Runner:
                         )
                         if sample.id in attempts:
                             record = record.model_copy(update={"attempt": attempts[sample.id]})
+                        health.observe(record)
                     else:
                         resp = await stream(
                             session, base_url + path, body, self.clock, self.request_timeout_s
@@ -556,12 +572,14 @@ class Runner:
                             adapter.per_request_acceptance(resp.extras),
                             attempts.get(sample.id, 0),
                         )
+                    # judged before the slot is released, so that the next request is not
+                    # sent into an engine already known to be gone
+                    health.observe(record)
                 # The write runs on the store's own thread so that it never delays the timing of
                 # requests in flight on this event loop.
                 await loop.run_in_executor(self._writer, self.store.add_sample, record)
                 if self.progress is not None:
                     self.progress.advance(record)
-                health.observe(record)
                 answered_samples[0] += 1
                 failures += record.status != "ok"
                 # an episode is several chat requests; the server's counters count each

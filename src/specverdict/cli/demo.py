@@ -77,7 +77,7 @@ def demo(campaigns: tuple[Path, ...], out: Path) -> None:
         result = run_demo(
             plan,
             where,
-            log=lambda m: console.print(m, highlight=False),
+            log=lambda m: console.print(m, highlight=False, soft_wrap=True),
             progress=progress_for(console),
         )
         for table in summary_tables(result.results):

@@ -48,7 +48,7 @@ def resample(
     console = Console(stderr=as_json)
     runner = Runner(
         store,
-        log=lambda m: console.print(m, highlight=False),
+        log=lambda m: console.print(m, highlight=False, soft_wrap=True),
         runs_dir=db.parent / "runs",
         progress=progress_for(console),
     )

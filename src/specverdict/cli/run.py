@@ -72,7 +72,7 @@ def run(
         )
     runner = Runner(
         store,
-        log=lambda m: console.print(m, highlight=False),
+        log=lambda m: console.print(m, highlight=False, soft_wrap=True),
         runs_dir=db.parent / "runs",
         progress=progress_for(console),
         reconfigure=ask_on_terminal(console),

@@ -202,7 +202,7 @@ def error_rows(attempts: Sequence[SampleRecord]) -> list[tuple[str, int, int, st
 def errors_table(rows: Sequence[tuple[str, int, int, str, str]]) -> Table:
     table = Table(title="failed attempts", title_justify="left", box=box.SIMPLE_HEAD)
     for col in ("kind", "attempts", "retried since", "example sample", "example error"):
-        table.add_column(col, overflow="fold")
+        table.add_column(col, overflow="fold", no_wrap=col != "example error")
     for kind, n, superseded, sid, error in rows:
         table.add_row(kind, str(n), str(superseded), sid, error)
     return table

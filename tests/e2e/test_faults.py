@@ -1,0 +1,310 @@
+"""The fault matrix (docs/faults.md), end to end on real reference servers and a real registry.
+
+Each test causes one fault for real (a killed or stopped process, a closed port, a proxy that
+breaks streams, a registry that runs out of pages) and checks what the user sees, the exit code,
+and that no finished sample is lost.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from specverdict.campaign import build_plan, parse_campaign
+from specverdict.campaign.plan import Plan
+from specverdict.engines.launcher import LaunchedServer, free_port
+from specverdict.errors import EngineUnreachableError, RunInterruptedError, StoreError
+from specverdict.runner import CONSECUTIVE_FAULTS, Runner
+from specverdict.store import SQLiteStore
+from tests.conftest import server_cmd
+from tests.e2e.test_runner import campaign_text, quiet
+from tests.faultproxy import Action, FaultProxy
+
+CLI = [sys.executable, "-m", "specverdict"]
+
+
+def plan_for(text: str) -> Plan:
+    return build_plan(parse_campaign(text, Path("faults.yaml")))
+
+
+def attached(base_url: str, **kw: object) -> str:
+    """A campaign on an attached server (16 prompts, answers of 60 tokens); the tests run its
+    baseline only (``--only none``)."""
+    return campaign_text(
+        candidates="  - {method: mtp, k: 2, base_url: 'http://127.0.0.1:1'}",  # not run
+        samples=str(kw.get("samples", "all")),
+        max_tokens=int(str(kw.get("max_tokens", 60))),
+        engine_extra=f", base_url: '{base_url}'",
+    )
+
+
+@contextlib.contextmanager
+def reference_server(port: int | None = None, *flags: str) -> Iterator[LaunchedServer]:
+    port = port or free_port()
+    server = LaunchedServer(server_cmd(port, *flags), f"http://127.0.0.1:{port}").start()
+    try:
+        yield server
+    finally:
+        if server.process is not None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(server.process.pid, signal.SIGCONT)
+        server.stop()
+
+
+def when_stored(db: Path, n: int, action: Callable[[], None]) -> threading.Thread:
+    """Run ``action`` once ``n`` samples are in the registry (read through its own connection)."""
+
+    def watch() -> None:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            if db.exists():
+                store = SQLiteStore(db)
+                stored = sum(len(store.samples(r.run_id)) for r in store.list_runs())
+                store.close()
+                if stored >= n:
+                    action()
+                    return
+            time.sleep(0.02)  # polling the registry from outside, as a user would
+
+    thread = threading.Thread(target=watch, daemon=True)
+    thread.start()
+    return thread
+
+
+def cli(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*CLI, *args], capture_output=True, text=True, check=False, timeout=timeout
+    )
+
+
+def test_an_unreachable_engine_stops_the_campaign_before_any_request(tmp_path: Path) -> None:
+    url = f"http://127.0.0.1:{free_port()}"  # nothing listens there
+    campaign = tmp_path / "c.yaml"
+    campaign.write_text(attached(url))
+    db = tmp_path / "runs.db"
+    done = cli("run", str(campaign), "--db", str(db), "--force", "--only", "none")
+    assert done.returncode == 5, done.stderr
+    (line,) = done.stderr.strip().splitlines()
+    assert line.startswith(
+        f"specverdict: error: engine at {url} (none, function, concurrency=1) is unreachable: "
+    )
+    assert "ConnectError" in line and line.endswith("fix base_url in the campaign")
+    assert SQLiteStore(db).list_runs() == []  # no run was created, nothing to clean up
+
+
+def test_a_server_that_serves_another_model_is_refused(tmp_path: Path) -> None:
+    with reference_server(None, "--served-model-name", "someone-else") as server:
+        plan = plan_for(attached(server.base_url))
+        with pytest.raises(EngineUnreachableError, match="serves 'someone-else', not the camp"):
+            Runner(SQLiteStore(":memory:"), log=quiet).run_plan(plan, "none")
+
+
+def test_a_launched_engine_killed_mid_run_stops_the_run_and_a_rerun_completes(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "runs.db"
+    text = campaign_text(samples="all", max_tokens=60, concurrency=2)
+    plan = plan_for(text)
+    store = SQLiteStore(db)
+
+    def kill_engine() -> None:
+        pid = SQLiteStore(db).list_runs()[0].manifest["engine_pid"]
+        os.killpg(pid, signal.SIGKILL)
+
+    watcher = when_stored(db, 3, kill_engine)
+    with pytest.raises(RunInterruptedError) as err:
+        Runner(store, log=quiet).run_plan(plan, "none")
+    watcher.join()
+    message = str(err.value)
+    assert "stopped: the engine exited with code -9" in message
+    assert "samples saved; fix the engine and run the same command again to resume" in message
+    (run,) = store.list_runs()
+    assert run.status == "interrupted"
+    assert run.manifest["interruption"]["cause"].startswith("the engine exited with code -9")
+    stored = store.samples(run.run_id)
+    # the dead server got at most the requests in flight (concurrency 2) and the few that
+    # found it gone before the run stopped (CONSECUTIVE_FAULTS)
+    errors = [s for s in stored if s.status != "ok"]
+    assert len(stored) >= 3 and len(errors) <= 2 + CONSECUTIVE_FAULTS
+    assert f"{len(stored)} of 16 samples saved" in message
+    failed = {s.sample_id for s in stored if s.status != "ok"}
+    kept = {s.sample_id: s.text for s in stored if s.status == "ok"}
+
+    again = Runner(store, log=quiet).run_plan(plan, "none")
+    assert [r.status for r in again] == ["completed"]
+    final = {s.sample_id: s for s in store.samples(run.run_id)}
+    assert len(final) == 16 and all(s.status == "ok" for s in final.values())
+    assert {i: final[i].text for i in kept} == kept  # finished samples kept, not redone
+    assert all(final[i].attempt == 1 for i in failed)  # failed in flight: retried
+    assert len(store.attempts(run.run_id)) == 16 + len(failed)
+
+
+def test_an_attached_engine_killed_mid_run_stops_after_consecutive_failures(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "runs.db"
+    port = free_port()
+    with reference_server(port) as server:
+        plan = plan_for(attached(server.base_url))
+        store = SQLiteStore(db)
+        proc = server.process
+        assert proc is not None
+        watcher = when_stored(db, 3, lambda: os.killpg(proc.pid, signal.SIGKILL))
+        with pytest.raises(RunInterruptedError, match="3 requests in a row failed, the last wi"):
+            Runner(store, log=quiet).run_plan(plan, "none")
+        watcher.join()
+    (run,) = store.list_runs()
+    stored = store.samples(run.run_id)
+    assert run.status == "interrupted"
+    assert [s.status for s in stored].count("error") == 3  # then it stopped sending
+    assert len(stored) <= 3 + 1 + 3
+    with reference_server(port):  # the engine is back on its port: the re-run finishes
+        (done,) = Runner(store, log=quiet).run_plan(plan, "none")
+    assert done.status == "completed" and len(store.samples(run.run_id)) == 16
+
+
+def test_a_hung_engine_times_out_and_stops_the_run(tmp_path: Path) -> None:
+    db = tmp_path / "runs.db"
+    with reference_server() as server:
+        plan = plan_for(attached(server.base_url))
+        store = SQLiteStore(db)
+        proc = server.process
+        assert proc is not None
+        watcher = when_stored(db, 2, lambda: os.killpg(proc.pid, signal.SIGSTOP))
+        t0 = time.monotonic()
+        with pytest.raises(RunInterruptedError, match="in a row failed, the last with: timed out"):
+            Runner(store, log=quiet, request_timeout_s=1.5).run_plan(plan, "none")
+        watcher.join()
+        # three deadlines and no more: the runner does not wait out every remaining prompt
+        assert time.monotonic() - t0 < 30
+    (run,) = store.list_runs()
+    assert [s.status for s in store.samples(run.run_id)].count("timeout") == 3
+
+
+def test_server_errors_and_broken_streams_are_data_and_retried_on_a_rerun(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "runs.db"
+    broken: dict[int, Action] = {3: "http500", 5: "malformed", 7: "drop"}  # request 0: warm-up
+    with (
+        reference_server() as server,
+        FaultProxy(server.base_url, lambda n: broken.get(n, "pass")) as proxy,
+    ):
+        campaign = tmp_path / "c.yaml"
+        campaign.write_text(attached(proxy.base_url, max_tokens=24))
+        first = cli("run", str(campaign), "--db", str(db), "--force", "--only", "none")
+        assert first.returncode == 0, first.stderr
+        store = SQLiteStore(db)
+        (run,) = store.list_runs()
+        assert run.status == "completed"
+        kinds = sorted(
+            (s.status, (s.error or "")[:24]) for s in store.samples(run.run_id) if s.status != "ok"
+        )
+        assert [k for k, _ in kinds] == ["error"] * 3
+        errors = cli("runs", "errors", run.run_id[:6], "--db", str(db))
+        assert errors.returncode == 0, errors.stderr
+        for kind in ("HTTP 500", "malformed stream", "connection"):
+            assert kind in errors.stdout
+
+        no_retry = cli(
+            "run", str(campaign), "--db", str(db), "--force", "--no-retry", "--only", "none"
+        )
+        assert no_retry.returncode == 0, no_retry.stderr
+        assert "13 of 16 samples ok, 3 failed (not retried); nothing to send" in no_retry.stdout
+
+        broken.clear()
+        retried = cli("run", str(campaign), "--db", str(db), "--force", "--only", "none")
+        assert retried.returncode == 0, retried.stderr
+        assert "resuming, 3 failed before, retried" in retried.stdout
+    samples = store.samples(run.run_id)
+    assert len(samples) == 16 and all(s.status == "ok" for s in samples)
+    assert sorted(s.attempt for s in samples) == [0] * 13 + [1] * 3
+    assert len(store.attempts(run.run_id)) == 19  # the failed attempts are kept
+
+
+def test_ctrl_c_saves_what_finished_says_so_and_the_rerun_resumes(tmp_path: Path) -> None:
+    campaign = tmp_path / "c.yaml"
+    campaign.write_text(campaign_text(samples="all", max_tokens=120))
+    db = tmp_path / "runs.db"
+    cmd = [*CLI, "run", str(campaign), "--db", str(db), "--force", "--only", "none"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    when_stored(db, 3, lambda: proc.send_signal(signal.SIGINT)).join()
+    _, stderr = proc.communicate(timeout=120)
+    assert proc.returncode == 130, stderr
+    store = SQLiteStore(db)
+    (run,) = store.list_runs()
+    saved = len(store.samples(run.run_id))
+    assert (
+        f"interrupted: run {run.run_id} (none, function, concurrency=1): {saved} of 16 samples saved; run the same "
+        in (stderr)
+    )
+    assert run.status == "interrupted"
+    assert run.manifest["interruption"]["cause"] == "interrupted by the user"
+    pid = run.manifest["engine_pid"]  # the engine was stopped with the run
+    with pytest.raises(ProcessLookupError):
+        os.killpg(pid, 0)
+    done = cli(*cmd[3:])
+    assert done.returncode == 0, done.stderr
+    ids = [s.sample_id for s in store.samples(run.run_id)]
+    assert len(ids) == len(set(ids)) == 16
+
+
+def test_a_second_runner_on_the_same_registry_is_refused(tmp_path: Path) -> None:
+    campaign = tmp_path / "c.yaml"
+    campaign.write_text(campaign_text(samples="all", max_tokens=60))
+    db = tmp_path / "runs.db"
+    cmd = [*CLI, "run", str(campaign), "--db", str(db), "--force", "--only", "none"]
+    first = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    second: list[subprocess.CompletedProcess[str]] = []
+
+    def run_second_while_the_first_is_stopped() -> None:
+        first.send_signal(signal.SIGSTOP)  # mid-run, holding the registry
+        try:
+            second.append(cli(*cmd[3:]))
+        finally:
+            first.send_signal(signal.SIGCONT)
+
+    when_stored(db, 1, run_second_while_the_first_is_stopped).join()
+    _, stderr = first.communicate(timeout=300)
+    assert first.returncode == 0, stderr
+    (refused,) = second
+    assert refused.returncode == 5, refused.stdout
+    assert f"run registry {db} is in use by a runner (pid {first.pid})" in refused.stderr
+    store = SQLiteStore(db)
+    (run,) = store.list_runs()
+    ids = [s.sample_id for s in store.attempts(run.run_id)]
+    assert len(ids) == len(set(ids)) == 16  # never a sample twice
+
+
+def test_a_full_registry_stops_the_runner_cleanly_and_loses_nothing(tmp_path: Path) -> None:
+    db = tmp_path / "runs.db"
+    plan = plan_for(campaign_text(samples="all", max_tokens=120))
+    store = SQLiteStore(db)
+    # the disk fills up mid-run: SQLite's page limit gives a real SQLITE_FULL (the limit cannot
+    # go below the file's size, so 1 means "not one page more")
+    full = when_stored(db, 3, lambda: store._db.execute("PRAGMA max_page_count = 1"))
+    with pytest.raises(StoreError) as err:
+        Runner(store, log=quiet).run_plan(plan, "none")
+    full.join()
+    message = str(err.value)
+    assert "cannot write: database or disk is full" in message
+    assert "samples saved: make room and run the same command again to resume" in message
+    store.close()
+    roomy = SQLiteStore(db)  # a new connection has no page limit: room was made
+    (run,) = roomy.list_runs()
+    stored = roomy.samples(run.run_id)
+    assert 3 <= len(stored) < 16 and f"{len(stored)} of 16 samples saved" in message
+    saved = {s.sample_id: s.text for s in stored if s.status == "ok"}
+    (done,) = Runner(roomy, log=quiet).run_plan(plan, "none")
+    assert done.status == "completed"
+    final = {s.sample_id: s.text for s in roomy.samples(run.run_id)}
+    assert len(final) == 16 and {i: final[i] for i in saved} == saved

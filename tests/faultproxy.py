@@ -1,0 +1,108 @@
+"""A real HTTP proxy in front of a real engine that breaks chosen completion requests.
+
+Every request but the completion endpoints passes through unchanged. The n-th completion
+request (counted from 0, warm-up included) gets the action ``plan(n)`` returns:
+
+    pass        forwarded, the engine's stream relayed as it comes
+    http500     answered ``500`` with a JSON error body, never forwarded
+    malformed   the first two chunks relayed, then a data line that is not JSON, then the end
+    drop        the first two chunks relayed, then the connection cut without a final chunk
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import threading
+from collections.abc import Callable
+from typing import Literal
+
+import aiohttp
+from aiohttp import web
+
+from specverdict.engines.launcher import free_port
+
+Action = Literal["pass", "http500", "malformed", "drop"]
+COMPLETIONS = ("/v1/completions", "/v1/chat/completions")
+
+
+class FaultProxy:
+    def __init__(self, upstream: str, plan: Callable[[int], Action]) -> None:
+        self.upstream = upstream.rstrip("/")
+        self.plan = plan
+        self.port = free_port()
+        self.base_url = f"http://127.0.0.1:{self.port}"
+        self.seen: list[Action] = []
+        self._loop = asyncio.new_event_loop()
+        self._ready = threading.Event()
+        self._thread = threading.Thread(target=self._serve, daemon=True)
+        self._runner: web.AppRunner | None = None
+
+    def __enter__(self) -> FaultProxy:
+        self._thread.start()
+        assert self._ready.wait(10), "the fault proxy did not start"
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        asyncio.run_coroutine_threadsafe(self._shutdown(), self._loop).result(10)
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(10)
+        self._loop.close()
+
+    def _serve(self) -> None:
+        asyncio.set_event_loop(self._loop)
+        self._loop.run_until_complete(self._start())
+        self._ready.set()
+        self._loop.run_forever()
+
+    async def _start(self) -> None:
+        self._session = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout())
+        app = web.Application()
+        app.router.add_route("*", "/{tail:.*}", self._handle)
+        self._runner = web.AppRunner(app)
+        await self._runner.setup()
+        await web.TCPSite(self._runner, "127.0.0.1", self.port).start()
+
+    async def _shutdown(self) -> None:
+        await self._session.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    async def _handle(self, request: web.Request) -> web.StreamResponse:
+        body = await request.read()
+        action: Action = "pass"
+        if request.path in COMPLETIONS:
+            action = self.plan(len(self.seen))
+            self.seen.append(action)
+        if action == "http500":
+            return web.json_response({"error": {"message": "injected"}}, status=500)
+        # the client may close as soon as it has what it needs (or gives up on a broken
+        # stream): a proxy writing into a closed connection is no fault of the engine
+        with contextlib.suppress(aiohttp.ClientConnectionResetError, ConnectionResetError):
+            return await self._relay(request, body, action)
+        return web.Response(status=499)
+
+    async def _relay(self, request: web.Request, body: bytes, action: Action) -> web.StreamResponse:
+        async with self._session.request(
+            request.method,
+            self.upstream + request.path_qs,
+            data=body,
+            headers={"Content-Type": request.headers.get("Content-Type", "application/json")},
+        ) as up:
+            out = web.StreamResponse(status=up.status)
+            out.content_type = up.content_type
+            await out.prepare(request)
+            chunks = 0
+            async for line in up.content:
+                await out.write(line)
+                chunks += line.startswith(b"data:")
+                if action != "pass" and chunks == 2:
+                    if action == "malformed":
+                        await out.write(b"data: {not json\n\n")
+                        await out.write_eof()
+                        return out
+                    assert request.transport is not None
+                    request.transport.close()  # drop: cut mid-stream
+                    return out
+            await out.write_eof()
+            return out
