@@ -440,7 +440,7 @@ class Runner:
                 f"engine at {url} ({_short(spec)}) is unreachable: {type(exc).__name__}: "
                 f"{exc or 'no answer'}; start it, or fix base_url in the campaign"
             ) from None
-        if resp.status_code != 200 or not adapter_for(spec.engine.kind).checks_served_model:
+        if resp.status_code != 200:
             return
         try:
             ids = [str(m["id"]) for m in resp.json()["data"]]

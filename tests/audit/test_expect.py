@@ -26,9 +26,10 @@ gates: {alpha: 0.05, margin: 0.02, min_speedup: 1.05}
 """
 
 
-def expect_json(*args: str) -> dict[str, object]:
+def expect_json(*args: str, code: int = 0) -> dict[str, object]:
+    """``expect --json``; ``code`` 1 when the claim is not attainable."""
     proc = cli("expect", *args, "--json")
-    assert proc.returncode == 0, proc.stderr
+    assert proc.returncode == code, proc.stderr
     out: dict[str, object] = json.loads(proc.stdout)
     return out
 
@@ -48,7 +49,7 @@ def test_iid_reproduces_the_textbook_formula(a: float, k: int) -> None:
 def test_costs_and_a_claim_beyond_k_plus_one() -> None:
     out = expect_json(
         "--acceptance", "0.8", "--k", "3", "--draft-cost", "0.05", "--verify-cost", "1.1,1.2,1.3",
-        "--claim", "4.5x",
+        "--claim", "4.5x", code=1,
     )  # fmt: skip
     e = (1 - 0.8**4) / 0.2
     assert out["step_cost"] == pytest.approx(1.3 + 3 * 0.05)  # V_k for k = 3
@@ -58,7 +59,7 @@ def test_costs_and_a_claim_beyond_k_plus_one() -> None:
     assert out["plausible"] is False
     assert str(out["claim_verdict"]).startswith("unattainable")
     text = cli("expect", "--acceptance", "0.8", "--k", "3", "--claim", "4.5")
-    assert text.returncode == 0 and "not attainable at k = 3" in text.stdout
+    assert text.returncode == 1 and "not attainable at k = 3" in text.stdout
 
 
 def test_per_position_and_plausibility() -> None:

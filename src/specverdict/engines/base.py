@@ -180,10 +180,6 @@ class EngineAdapter(ABC):
     #: drain-on-read endpoints, read every ``poll_interval_s`` while requests are in flight
     poll_paths: tuple[str, ...] = ()
     poll_interval_s: float = 0.5
-    #: the server routes requests by the ``model`` field, so an attached server must list the
-    #: campaign's ``model.served_name`` in ``/v1/models`` (a single-model server that answers
-    #: under any name sets this False)
-    checks_served_model: bool = True
 
     def request_extras(self, spec: RunSpec) -> dict[str, Any]:
         """Extra request-body fields this engine needs to report per-request acceptance."""

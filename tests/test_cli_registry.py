@@ -1,0 +1,106 @@
+"""Registry commands on a real SQLite file: id prefixes, read-only commands, housekeeping."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import click
+import pytest
+
+from specverdict.campaign import build_plan, load_campaign
+from specverdict.cli.runs import find_run
+from specverdict.store import SampleRecord, SQLiteStore
+
+DEMO = Path(__file__).resolve().parents[1] / "examples" / "demo.yaml"
+
+
+def cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "specverdict", *args],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+
+
+@pytest.fixture
+def registry(tmp_path: Path) -> tuple[Path, list[str]]:
+    """Three stored runs: completed, failed, interrupted."""
+    db = tmp_path / "reg" / "runs.db"
+    store = SQLiteStore(db)
+    spec = build_plan(load_campaign(DEMO)).runs[0]
+    ids = []
+    for repeat, status in enumerate(("completed", "failed", "interrupted")):
+        run = store.create_run(spec, repeat)
+        store.add_sample(
+            SampleRecord(run_id=run.run_id, sample_id="a", status="error", error="HTTP 503: busy")
+        )
+        store.add_sample(SampleRecord(run_id=run.run_id, sample_id="a", attempt=1, status="ok"))
+        store.update_run(run.run_id, status=status)  # type: ignore[arg-type]
+        ids.append(run.run_id)
+        (db.parent / "runs" / run.run_id).mkdir(parents=True)
+    store.close()
+    return db, ids
+
+
+def test_read_only_commands_never_create_a_registry(tmp_path: Path) -> None:
+    db = tmp_path / "missing" / "x.db"
+    for args in (["runs", "list"], ["runs", "show", "abc"], ["runs", "errors", "abc"]):
+        done = cli(*args, "--db", str(db))
+        assert done.returncode == 2
+        assert done.stderr.strip() == (
+            f"specverdict: error: no run registry at {db}: run a campaign first, or pass --db"
+        )
+    assert not db.parent.exists()
+
+
+def test_runs_take_unique_id_prefixes_as_git_does(registry: tuple[Path, list[str]]) -> None:
+    db, ids = registry
+    shown = cli("runs", "show", ids[0][:6], "--db", str(db), "--json")
+    assert shown.returncode == 0, shown.stderr
+    assert f'"run_id": "{ids[0]}"' in shown.stdout
+    unknown = cli("runs", "show", "zzzz", "--db", str(db))
+    assert unknown.returncode == 2 and "no run 'zzzz'" in unknown.stderr
+
+
+def test_runs_errors_counts_failed_attempts_including_retried_ones(
+    registry: tuple[Path, list[str]],
+) -> None:
+    db, ids = registry
+    done = cli("runs", "errors", ids[1][:8], "--db", str(db))
+    assert done.returncode == 0, done.stderr
+    row = next(line for line in done.stdout.splitlines() if "HTTP 503" in line)
+    assert row.split()[:4] == ["HTTP", "503", "1", "1"]  # 1 attempt, retried since
+    assert "HTTP 503: busy" in row
+
+
+def test_prune_deletes_unfinished_runs_only_and_delete_takes_ids(
+    registry: tuple[Path, list[str]],
+) -> None:
+    db, (completed, failed, interrupted) = registry
+    dry = cli("runs", "prune", "--db", str(db), "--dry-run")
+    assert dry.returncode == 0 and dry.stdout.count("would delete") == 2
+    refused = cli("runs", "prune", "--db", str(db))  # no terminal to confirm on
+    assert refused.returncode == 2 and "pass --yes" in refused.stderr
+    done = cli("runs", "prune", "--db", str(db), "--yes")
+    assert done.returncode == 0 and "pruned 2 run(s)" in done.stdout
+    store = SQLiteStore(db)
+    assert [r.run_id for r in store.list_runs()] == [completed]
+    assert not (db.parent / "runs" / failed).exists()
+    assert not (db.parent / "runs" / interrupted).exists()
+    gone = cli("runs", "delete", completed[:5], "--db", str(db), "--yes")
+    assert gone.returncode == 0, gone.stderr
+    assert store.list_runs() == [] and store.attempts(completed) == []
+
+
+def test_an_ambiguous_prefix_names_the_runs_it_matches(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "runs.db")
+    spec = build_plan(load_campaign(DEMO)).runs[0]
+    ids = [store.create_run(spec, i).run_id for i in range(17)]  # two share a first character
+    first = next(c for c in "0123456789abcdef" if sum(i.startswith(c) for i in ids) > 1)
+    with pytest.raises(click.UsageError, match=f"run id '{first}' is ambiguous: {first}"):
+        find_run(store, first)
+    assert find_run(store, ids[3]).run_id == ids[3]
