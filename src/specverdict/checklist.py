@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from specverdict.campaign.plan import Plan
+from specverdict.feasibility import feasibility
 from specverdict.store.base import Store
 from specverdict.suites import Suite, get_suite
 
@@ -84,6 +85,17 @@ def evaluate(plan: Plan, store: Store | None = None) -> list[Item]:
             "no quality breakdown for: " + "; ".join(unscored)
             if unscored
             else "every stage's suite scores its outputs with a failure breakdown",
+        )
+    )
+
+    problems = feasibility(plan).errors
+    items.append(
+        Item(
+            "engine can run it",
+            "missing" if problems else "ok",
+            "; ".join(problems)
+            if problems
+            else f"every run's method, options and load are ones {c.engine.kind} can run",
         )
     )
 

@@ -264,6 +264,9 @@ class Runner:
             adapter = adapter_for(spec.engine.kind)
         except (KeyError, ValueError) as exc:
             raise ConfigError(str(exc).strip("'\"")) from None
+        problems = adapter.problems(spec)
+        if problems:
+            raise ConfigError(f"{_short(spec)}: {'; '.join(problems)}")
         self._ask_to_reconfigure(plan, spec, repeat)
         if spec.engine.base_url is not None:
             self.check_reachable(spec)

@@ -7,11 +7,14 @@ loaders silently collapse, are errors.
 
 from __future__ import annotations
 
+import difflib
+import functools
+import typing
 from pathlib import Path
 from typing import Any
 
 import yaml
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from specverdict.campaign.model import Campaign, FieldError
 from specverdict.errors import ConfigError
@@ -80,14 +83,86 @@ def parse_campaign(text: str, file: Path) -> Campaign:
     try:
         return Campaign.model_validate(data)
     except ValidationError as exc:
-        err = exc.errors()[0]
+        raise ConfigError("\n".join(_messages(exc, file, lines))) from None
+
+
+def _got(value: Any) -> str:
+    """The bad value as the user wrote it, for a scalar; nothing for a mapping or a list."""
+    if isinstance(value, dict | list) or value is None:
+        return ""
+    text = repr(value)
+    return f" (got {text if len(text) <= 60 else text[:57] + '...'})"
+
+
+@functools.cache
+def _known_keys() -> tuple[str, ...]:
+    """Every key a campaign file can hold, at any depth: what a misspelled key is matched to."""
+    keys: set[str] = set()
+    todo: list[type[BaseModel]] = [Campaign]
+    while todo:
+        model = todo.pop()
+        for name, field in model.model_fields.items():
+            keys.add(field.alias or name)
+            for arg in _types_in(field.annotation):
+                if isinstance(arg, type) and issubclass(arg, BaseModel) and arg is not model:
+                    todo.append(arg)
+    return tuple(sorted(keys))
+
+
+def _types_in(annotation: Any) -> list[Any]:
+    args = typing.get_args(annotation)
+    return [annotation, *(t for a in args for t in _types_in(a))]
+
+
+_WRONG_SHAPE = frozenset(
+    {"literal_error", "model_type", "model_attributes_type", "dict_type", "list_type"}
+)
+
+
+def _union_member(loc: tuple[Any, ...]) -> tuple[Path_, str] | None:
+    """(the field, the union member) of an error pydantic raised inside a union member."""
+    for i, part in enumerate(loc):
+        if not isinstance(part, int) and _is_tag(str(part)):
+            return _clean_loc(loc[:i]), str(part)
+    return None
+
+
+def _messages(exc: ValidationError, file: Path, lines: dict[Path_, int]) -> list[str]:
+    """Every error, one line each, in file order: ``file:line: key.path: what (got value)``.
+    A field that failed every member of a union (``samples: {first: 0}`` against ``all``,
+    ``first``, ``ids``, ``seeded``) is reported by the member that came closest (fewest
+    errors), not by every member's complaints."""
+    errors = exc.errors()
+    members: dict[Path_, dict[str, int]] = {}
+    for err in errors:
+        where = _union_member(tuple(err["loc"]))
+        if where is not None:
+            counts = members.setdefault(where[0], {})
+            # a member of the wrong shape (a string where a mapping was written) is the
+            # furthest from what the user meant
+            weight = 100 if err["type"] in _WRONG_SHAPE else 1
+            counts[where[1]] = counts.get(where[1], 0) + weight
+    closest = {field: min(c, key=lambda m: c[m]) for field, c in members.items()}
+    seen: dict[Path_, str] = {}
+    for err in errors:
+        where = _union_member(tuple(err["loc"]))
+        if where is not None and closest[where[0]] != where[1]:
+            continue
         loc = _clean_loc(tuple(err["loc"]))
-        what = "unknown key" if err["type"] == "extra_forbidden" else err["msg"]
+        what = err["msg"]
+        if err["type"] == "extra_forbidden":
+            what = "unknown key"
+            near = difflib.get_close_matches(str(loc[-1]), _known_keys(), n=1, cutoff=0.75)
+            if near:
+                what += f" (did you mean {near[0]!r}?)"
         cause = err.get("ctx", {}).get("error")
         if isinstance(cause, FieldError):  # a cross-field check that names its field
             loc, what = (*loc, *cause.loc), str(cause)
-        more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
-        raise ConfigError(f"{file}:{_line_for(loc, lines)}: {_dotted(loc)}: {what}{more}") from None
+        elif err["type"] != "extra_forbidden":
+            what += _got(err.get("input"))
+        seen.setdefault(loc, what)
+    ordered = sorted(seen.items(), key=lambda kv: _line_for(kv[0], lines))
+    return [f"{file}:{_line_for(loc, lines)}: {_dotted(loc)}: {what}" for loc, what in ordered]
 
 
 def load_campaign(path: Path) -> Campaign:

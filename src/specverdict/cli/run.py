@@ -14,6 +14,7 @@ from specverdict.checklist import blocking, evaluate
 from specverdict.cli.checklist import checklist_table
 from specverdict.cli.progress import progress_for
 from specverdict.cli.runs import DB_OPTION, find_run, summary_tables
+from specverdict.cli.validate import check_feasible
 from specverdict.results import run_results
 from specverdict.runner import Runner
 from specverdict.store import SQLiteStore
@@ -59,6 +60,7 @@ def run(
     Example: specverdict run examples/demo.yaml --only mtp --db .specverdict/runs.db
     """
     plan = build_plan(load_campaign(campaign))
+    check_feasible(plan, campaign)  # never --force'd: it would fail or mislead later
     store = SQLiteStore(db)
     console = Console()
     items = evaluate(plan, store)

@@ -13,6 +13,7 @@ from rich.table import Table
 from specverdict.campaign import Plan, build_plan, load_campaign
 from specverdict.campaign.spec import RunSpec
 from specverdict.errors import ConfigError
+from specverdict.feasibility import feasibility
 from specverdict.suites import get_suite
 
 
@@ -27,6 +28,15 @@ def sample_counts(plan: Plan, file: Path) -> dict[str, int]:
                 f"{file}: stages.{run.stage}.suite: {str(exc).strip(chr(34) + chr(39))}"
             ) from None
     return counts
+
+
+def check_feasible(plan: Plan, file: Path) -> None:
+    """Refuse what cannot run as written, every problem on its own line; print the warnings."""
+    found = feasibility(plan)
+    for warning in found.warnings:
+        click.echo(f"specverdict: warning: {file}: {warning}", err=True)
+    if found.errors:
+        raise ConfigError("\n".join(f"{file}: {e}" for e in found.errors))
 
 
 def _samples_label(run: RunSpec) -> str:
@@ -67,6 +77,7 @@ def validate(campaign: Path, as_json: bool) -> None:
     Example: specverdict validate examples/demo.yaml
     """
     plan = build_plan(load_campaign(campaign))
+    check_feasible(plan, campaign)
     counts = sample_counts(plan, campaign)
     if as_json:
         click.echo(json.dumps(plan_json(plan, counts), indent=2))

@@ -181,6 +181,27 @@ class EngineAdapter(ABC):
     poll_paths: tuple[str, ...] = ()
     poll_interval_s: float = 0.5
 
+    #: the speculation methods this engine implements; None when the adapter cannot tell
+    #: (the server decides at launch)
+    methods: frozenset[str] | None = None
+
+    def problems(self, spec: RunSpec) -> list[str]:
+        """Why this engine cannot run ``spec`` as configured, found without starting it: a
+        method it does not implement, or options its flags and files cannot express (what
+        ``speculative_args`` and ``launch_files`` refuse). Empty when it can."""
+        method = spec.speculation.method
+        if self.methods is not None and method != "none" and method not in self.methods:
+            return [
+                f"engine {self.kind!r} does not implement speculation method {method!r}; it "
+                f"implements: {', '.join(sorted(self.methods))}"
+            ]
+        try:
+            self.launch_files(spec)
+            self.speculative_args(spec, ".")
+        except ValueError as exc:
+            return [str(exc)]
+        return []
+
     def request_extras(self, spec: RunSpec) -> dict[str, Any]:
         """Extra request-body fields this engine needs to report per-request acceptance."""
         return {}

@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import sys
+from typing import get_args
+
+from pydantic import ValidationError
 
 from specverdict.campaign.spec import RunSpec
-from specverdict.engines.vllm import VLLMAdapter
+from specverdict.engines.vllm import VLLMAdapter, vllm_speculative_config
+from specverdict.reference.config import SpecMethod, SpeculativeConfig
+from specverdict.reference.quant import Scheme
 
 #: campaign quantization labels that mean full-precision weights on the reference engine
 UNQUANTIZED = frozenset({"none", "fp32", "float32", "fp64", "auto"})
@@ -13,6 +18,31 @@ UNQUANTIZED = frozenset({"none", "fp32", "float32", "fp64", "auto"})
 
 class ReferenceAdapter(VLLMAdapter):
     kind = "reference"
+    methods = frozenset(get_args(SpecMethod))
+
+    def problems(self, spec: RunSpec) -> list[str]:
+        """The vLLM-shaped flags, checked against the reference engine's own configuration: its
+        methods, their parameters and the quantizations it simulates."""
+        found = super().problems(spec)
+        if found:
+            return found
+        quant = spec.quantization.lower()
+        schemes = sorted(set(get_args(Scheme)) - {"none"})
+        if quant not in UNQUANTIZED and quant not in schemes:
+            found.append(
+                f"quantization {spec.quantization!r}: the reference engine simulates "
+                f"{', '.join(schemes)} (or full precision: {', '.join(sorted(UNQUANTIZED))})"
+            )
+        config = vllm_speculative_config(spec)
+        if config is not None:
+            try:
+                SpeculativeConfig.model_validate(config)
+            except ValidationError as exc:
+                err = exc.errors()[0]
+                where = ".".join(str(p) for p in err["loc"])
+                msg = str(err["msg"]).removeprefix("Value error, ")
+                found.append(f"the reference engine refuses {where or 'it'}: {msg}")
+        return found
 
     def builtin_command(
         self, spec: RunSpec, model: str, host: str, port: int, run_dir: str

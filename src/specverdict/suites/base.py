@@ -73,6 +73,11 @@ class Suite(ABC):
         if selection == "all":
             return every
         if isinstance(selection, First):
+            if selection.first > len(every):
+                raise ValueError(
+                    f"samples.first {selection.first}: suite {self.name}@{self.version} has "
+                    f"{len(every)} samples; ask for at most {len(every)}, or 'all'"
+                )
             return every[: selection.first]
         if isinstance(selection, Ids):
             by_id = {s.id: s for s in every}
@@ -81,7 +86,12 @@ class Suite(ABC):
                 raise ValueError(f"suite {self.name}@{self.version} has no samples {missing[:5]}")
             return [by_id[i] for i in selection.ids]
         assert isinstance(selection, Seeded)
-        if selection.seeded >= len(every):
+        if selection.seeded > len(every):
+            raise ValueError(
+                f"samples.seeded {selection.seeded}: suite {self.name}@{self.version} has "
+                f"{len(every)} samples; ask for at most {len(every)}, or 'all'"
+            )
+        if selection.seeded == len(every):
             return every
         chosen = sorted(random.Random(selection.seed).sample(range(len(every)), selection.seeded))
         return [every[i] for i in chosen]
