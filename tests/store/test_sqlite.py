@@ -203,9 +203,11 @@ def test_a_full_disk_is_a_store_error_and_loses_nothing_committed(
 def test_one_runner_per_registry(tmp_path: Path) -> None:
     db = tmp_path / "r.db"
     first, second = SQLiteStore(db), SQLiteStore(db)
-    with first.exclusive_runner():
-        with pytest.raises(StoreError, match=rf"in use by a runner \(pid {os.getpid()}\)"):
-            with second.exclusive_runner():
-                pass
+    with (
+        first.exclusive_runner(),
+        pytest.raises(StoreError, match=rf"in use by a runner \(pid {os.getpid()}\)"),
+        second.exclusive_runner(),
+    ):
+        pass
     with second.exclusive_runner():  # released when the first ends
         pass
