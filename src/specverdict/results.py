@@ -29,9 +29,17 @@ def run_acceptance(
     # the requests the server finished (older manifests: every request sent)
     last = segments[-1] if segments else {}
     last_requests = int(last.get("answered", last.get("requests", 0)))
-    return adapter_for(run.spec.engine.kind).summarize_acceptance(
-        run.spec, samples, store.snapshots(run.run_id), last_requests
-    )
+    try:
+        return adapter_for(run.spec.engine.kind).summarize_acceptance(
+            run.spec, samples, store.snapshots(run.run_id), last_requests
+        )
+    except (ValueError, TypeError, KeyError, ArithmeticError) as exc:
+        # what the engine sent (per-request fields, /metrics text) is stored as it came; when
+        # it cannot be read, the run has no acceptance, and says why
+        why = f"{type(exc).__name__}: {exc}"
+        return AcceptanceSummary(
+            source="none", valid=False, why=f"the engine's acceptance data is malformed ({why})"
+        )
 
 
 def run_results(store: Store, run_id: str) -> RunResults:

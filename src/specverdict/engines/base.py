@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import httpx
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, NonNegativeInt, ValidationError, model_validator
 
 from specverdict.campaign.model import Launch
 from specverdict.campaign.spec import RunSpec
@@ -20,18 +20,45 @@ AcceptanceSourceName = Literal[
     "per-request", "metrics-delta", "iteration-stats", "server-cumulative", "none"
 ]
 
-#: Keys of the canonical per-request acceptance dict (``SampleRecord.acceptance``):
-#: ``num_draft_tokens`` and ``num_accepted_draft_tokens`` (ints, the bonus token excluded),
-#: ``num_spec_steps`` (verify steps, or None when the engine does not say),
-#: ``acceptance_histogram`` (steps that accepted 0, 1, ..., k drafts, or None), and ``raw``
-#: (the engine's own fields, kept as they came).
-CANONICAL_ACCEPTANCE_KEYS = (
-    "num_draft_tokens",
-    "num_accepted_draft_tokens",
-    "num_spec_steps",
-    "acceptance_histogram",
-    "raw",
-)
+
+class RequestAcceptance(BaseModel):
+    """The canonical per-request acceptance (``SampleRecord.acceptance``), as every adapter
+    writes it and every reader reads it: drafted and accepted tokens (the bonus token
+    excluded), verify steps (None when the engine does not say), the histogram of steps that
+    accepted 0, 1, ..., k drafts (or None), and ``raw``, the engine's own fields as they came.
+    What an engine sent is stored as it came; ``parse`` is where malformed fields are caught."""
+
+    model_config = ConfigDict(frozen=True, extra="ignore")
+
+    num_draft_tokens: NonNegativeInt
+    num_accepted_draft_tokens: NonNegativeInt
+    num_spec_steps: NonNegativeInt | None = None
+    acceptance_histogram: tuple[NonNegativeInt, ...] | None = None
+    raw: Any = None
+
+    @model_validator(mode="after")
+    def _consistent(self) -> RequestAcceptance:
+        if self.num_accepted_draft_tokens > self.num_draft_tokens:
+            raise ValueError(
+                f"accepted {self.num_accepted_draft_tokens} of {self.num_draft_tokens} drafted"
+            )
+        return self
+
+    @classmethod
+    def parse(cls, sample: SampleRecord) -> RequestAcceptance:
+        """The sample's acceptance; ``ValueError`` naming the sample when it is malformed."""
+        try:
+            return cls.model_validate(sample.acceptance or {}, strict=False)
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            where = ".".join(str(p) for p in err["loc"]) or "fields"
+            raise ValueError(
+                f"sample {sample.sample_id}: acceptance {where}: {err['msg']}"
+            ) from None
+
+
+#: Keys of the canonical per-request acceptance (``RequestAcceptance``).
+CANONICAL_ACCEPTANCE_KEYS = tuple(RequestAcceptance.model_fields)
 
 
 class AcceptanceSummary(BaseModel):
@@ -131,18 +158,25 @@ def baseline_summary(
 
 
 def per_request_summary(samples: Sequence[SampleRecord]) -> AcceptanceSummary | None:
-    """Sum canonical per-request counts; None unless every answered sample carries them.
+    """Sum canonical per-request counts; None unless every answered sample carries them, and
+    an invalid summary naming the first malformed one.
 
     Mean accepted length needs the number of verify steps: when any sample lacks it, ``drafts``
     is None and the summary has an acceptance rate but no mean accepted length.
     """
     answered = [s for s in samples if s.status == "ok"]
-    found = [s.acceptance for s in answered if s.acceptance]
-    if not answered or len(found) != len(answered):
+    carrying = [s for s in answered if s.acceptance]
+    if not answered or len(carrying) != len(answered):
         return None
-    steps = [m.get("num_spec_steps") for m in found]
-    known_steps = [int(x) for x in steps if x is not None]
-    hists = [m.get("acceptance_histogram") for m in found]
+    try:
+        found = [RequestAcceptance.parse(s) for s in carrying]
+    except ValueError as exc:
+        return AcceptanceSummary(
+            source="per-request", valid=False, why=f"malformed per-request acceptance: {exc}"
+        )
+    steps = [m.num_spec_steps for m in found]
+    known_steps = [x for x in steps if x is not None]
+    hists = [m.acceptance_histogram for m in found]
     per_pos: list[float] = []
     if all(h is not None for h in hists):
         k = max(len(h) for h in hists if h is not None) - 1
@@ -155,8 +189,8 @@ def per_request_summary(samples: Sequence[SampleRecord]) -> AcceptanceSummary | 
         source="per-request",
         valid=True,
         drafts=float(sum(known_steps)) if len(known_steps) == len(steps) else None,
-        draft_tokens=float(sum(m["num_draft_tokens"] for m in found)),
-        accepted=float(sum(m["num_accepted_draft_tokens"] for m in found)),
+        draft_tokens=float(sum(m.num_draft_tokens for m in found)),
+        accepted=float(sum(m.num_accepted_draft_tokens for m in found)),
         accepted_per_pos=tuple(per_pos),
     )
 

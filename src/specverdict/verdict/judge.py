@@ -36,7 +36,7 @@ from scipy.stats import fisher_exact
 
 from specverdict.campaign.model import Gates
 from specverdict.campaign.spec import PairingError, RunSpec, check_pair
-from specverdict.engines.base import AcceptanceSummary
+from specverdict.engines.base import AcceptanceSummary, RequestAcceptance
 from specverdict.failures import failure_kind
 from specverdict.measure.summary import tpot
 from specverdict.stats import (
@@ -610,13 +610,17 @@ def _acceptance(
         )
     rate, mal = acc.acceptance_rate, acc.mean_accepted_length
     parts = []
-    per_req = [s.acceptance for s in cand.first if s.status == "ok" and s.acceptance]
+    per_req = []
+    if acc.source == "per-request":  # valid: every answered sample's acceptance parses
+        per_req = [
+            RequestAcceptance.parse(s) for s in cand.first if s.status == "ok" and s.acceptance
+        ]
     if rate is not None:
         text = f"acceptance rate {rate:.3f}"
-        if acc.source == "per-request" and per_req:
+        if per_req:
             est = acceptance_interval(
-                [m["num_accepted_draft_tokens"] for m in per_req],
-                [m["num_draft_tokens"] for m in per_req],
+                [m.num_accepted_draft_tokens for m in per_req],
+                [m.num_draft_tokens for m in per_req],
                 rng,
             )
             if est.interval is not None:
@@ -626,9 +630,10 @@ def _acceptance(
         parts.append(text)
     if mal is not None:
         text = f"mean accepted length {mal:.2f}"
-        steps = [m.get("num_spec_steps") for m in per_req]
-        if acc.source == "per-request" and per_req and all(x is not None for x in steps):
-            est = mal_interval([m["num_accepted_draft_tokens"] for m in per_req], steps, rng)
+        steps = [m.num_spec_steps for m in per_req]
+        known = [x for x in steps if x is not None]
+        if per_req and len(known) == len(steps):
+            est = mal_interval([m.num_accepted_draft_tokens for m in per_req], known, rng)
             if est.interval is not None:
                 text += f" [{est.interval.lower:.2f}, {est.interval.upper:.2f}]"
         parts.append(text)
