@@ -153,12 +153,25 @@ class Server:
             ignore_eos=body.ignore_eos,
         )
 
+    def encode(self, text: str, param: str) -> list[int]:
+        """Token ids of request text; text JSON can carry but Unicode cannot (an unpaired
+        surrogate such as ``"\\udfff"``) is the client's error, not the server's."""
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise InvalidRequestError(
+                f"{param}: not valid Unicode text (unpaired surrogate {text[exc.start]!r} at "
+                f"character {exc.start})",
+                param,
+            ) from None
+        return self.core.tokenizer.encode(text)
+
     def completion_prompt(self, body: CompletionRequest) -> list[int]:
         prompt = body.prompt
         if isinstance(prompt, str):
-            return self.core.tokenizer.encode(prompt)
+            return self.encode(prompt, "prompt")
         if prompt and isinstance(prompt[0], str):
-            return self.core.tokenizer.encode(str(prompt[0]))
+            return self.encode(str(prompt[0]), "prompt")
         return [int(t) for t in prompt]
 
     def chat_prompt(self, body: ChatCompletionRequest) -> list[int]:
@@ -172,7 +185,7 @@ class Server:
         ]
         tools = [t.model_dump(exclude_none=True) for t in body.tools] if body.tools else None
         text = render_chat(messages, tools, add_generation_prompt=body.add_generation_prompt)
-        return self.core.tokenizer.encode(text)
+        return self.encode(text, "messages")
 
     # --- responses -------------------------------------------------------------------------
 
