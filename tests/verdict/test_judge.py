@@ -553,3 +553,16 @@ def test_failed_requests_are_left_out_of_quality_and_identity_and_said_so(
     assert ident.message.startswith(
         "37 of 37 greedy outputs identical to the baseline's (3 not answered on both arms"
     )
+
+
+def test_runs_that_answered_nothing_are_not_blamed_on_the_scorer(
+    specs: dict[str, RunSpec],
+) -> None:
+    n = 8
+    base = arm(specs["none"], samples("b", noisy(n, 0.02, 1), [True] * n, failed=n))
+    cand = arm(specs["mtp"], samples("c", noisy(n, 0.01, 2), [True] * n, failed=n))
+    v = judge_pair(base, cand, GATES)
+    assert v.verdict == "INVALID"  # every request failed: the failures gate
+    signal = v.reason("quality.signal")
+    assert signal is not None
+    assert signal.message == "no quality signal: no request was answered, so nothing was scored"

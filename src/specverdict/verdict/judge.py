@@ -293,6 +293,8 @@ def _quality(
     scored = any(s.score is not None for s in (*base.first, *cand.first))
     if not scored:
         msg = f"no quality signal: suite {base.spec.suite} has no scorer, so quality is unknown"
+        if not any(s.status == "ok" for s in (*base.first, *cand.first)):
+            msg = "no quality signal: no request was answered, so nothing was scored"
         return (
             "inconclusive",
             [Reason(gate="quality.signal", status="inconclusive", message=msg)],
