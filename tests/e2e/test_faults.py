@@ -60,7 +60,7 @@ def reference_server(port: int | None = None, *flags: str) -> Iterator[LaunchedS
         server.stop()
 
 
-def when_stored(db: Path, n: int, action: Callable[[], None]) -> threading.Thread:
+def when_stored(db: Path, n: int, action: Callable[[], object]) -> threading.Thread:
     """Run ``action`` once ``n`` samples are in the registry (read through its own connection)."""
 
     def watch() -> None:
