@@ -222,8 +222,11 @@ class Runner:
         """Run every planned run and repeat; ``only`` keeps the runs of one stage or one
         speculation (``function``, ``mtp``, ``mtp k=2``) together with their baselines."""
         specs = select_runs(plan, only) if only else list(plan.runs)
-        for url in dict.fromkeys(r.engine.base_url for r in specs if r.engine.base_url):
-            self.check_reachable(next(r for r in specs if r.engine.base_url == url))
+        # Attached servers answer before the first run, unless a person sets each one up when
+        # asked (reconfigure: between-runs): then each run checks its own after the pause.
+        if plan.campaign.engine.reconfigure != "between-runs":
+            for url in dict.fromkeys(r.engine.base_url for r in specs if r.engine.base_url):
+                self.check_reachable(next(r for r in specs if r.engine.base_url == url))
         return [
             self.run_one(plan, e.spec, e.repeat, order=(e.repeat, e.position))
             for e in interleaved(specs, plan.repeats_of)

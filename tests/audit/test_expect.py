@@ -26,11 +26,13 @@ gates: {alpha: 0.05, margin: 0.02, min_speedup: 1.05}
 """
 
 
-def expect_json(*args: str, code: int = 0) -> dict[str, object]:
-    """``expect --json``; ``code`` 1 when the claim is not attainable."""
+def expect_json(*args: str, code: int | None = 0) -> dict[str, object]:
+    """``expect --json``; ``code`` 1 when the claim is not attainable, None when that depends on
+    what a run measured (then the exit code must agree with the answer's ``attainable``)."""
     proc = cli("expect", *args, "--json")
-    assert proc.returncode == code, proc.stderr
-    out: dict[str, object] = json.loads(proc.stdout)
+    out: dict[str, object] = json.loads(proc.stdout) if proc.stdout else {}
+    expected = code if code is not None else (1 if out.get("attainable") is False else 0)
+    assert proc.returncode == expected, proc.stderr
     return out
 
 
@@ -111,7 +113,8 @@ def measured(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, str]:
 
 def test_run_measures_acceptance_and_step_cost(measured: tuple[Path, str, str]) -> None:
     db, cand, base = measured
-    out = expect_json("--run", cand, "--db", str(db), "--claim", "1.5x")
+    # measured step costs move with the host's load: 1.5x may or may not be attainable
+    out = expect_json("--run", cand, "--db", str(db), "--claim", "1.5x", code=None)
     store = SQLiteStore(db)
     results = run_results(store, cand)
     acc = results.acceptance
