@@ -134,20 +134,35 @@ def list_runs(db: Path) -> None:
     Example: specverdict runs list --db .specverdict/runs.db
     """
     store = open_registry(db)
-    table = Table()
-    for col in ("run_id", "fingerprint", "repeat", "status", "ok/samples", "run"):
-        table.add_column(col)
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1))
+    for col in ("run", "status", "ok", "stage", "speculation", "load", "rep"):
+        table.add_column(
+            col,
+            no_wrap=col != "speculation",
+            overflow="fold",
+            ratio=1 if col == "speculation" else None,
+            min_width=12 if col == "speculation" else None,
+        )
+    causes = []
     for r in store.list_runs():
         samples = store.samples(r.run_id)
         ok = sum(s.status == "ok" for s in samples)
-        status = str(r.status)
         cause = (r.manifest.get("interruption") or {}).get("cause")
         if cause:
-            status += f" ({cause[:60]})"
+            causes.append(f"{r.run_id}: {r.status}: {cause}")
         table.add_row(
-            r.run_id, r.fingerprint, str(r.repeat), status, f"{ok}/{len(samples)}", r.spec.label
+            r.run_id,
+            str(r.status),
+            f"{ok}/{len(samples)}",
+            r.spec.stage,
+            r.spec.speculation.label,
+            r.spec.load.label.replace("concurrency=", "c="),
+            str(r.repeat),
         )
-    Console().print(table)
+    console = Console()
+    console.print(table)
+    for line in causes:
+        console.print(line, highlight=False, markup=False)
 
 
 @runs.command("show")

@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.table import Table
 
 from specverdict.campaign import Plan, build_plan, load_campaign
-from specverdict.campaign.spec import RunSpec
+from specverdict.cli.verdict import short_load
 from specverdict.errors import ConfigError
 from specverdict.feasibility import feasibility
 from specverdict.suites import get_suite
@@ -37,10 +37,6 @@ def check_feasible(plan: Plan, file: Path) -> None:
         click.echo(f"specverdict: warning: {file}: {warning}", err=True)
     if found.errors:
         raise ConfigError("\n".join(f"{file}: {e}" for e in found.errors))
-
-
-def _samples_label(run: RunSpec) -> str:
-    return run.samples if isinstance(run.samples, str) else json.dumps(run.samples.model_dump())
 
 
 def plan_json(plan: Plan, counts: dict[str, int]) -> dict[str, object]:
@@ -90,18 +86,31 @@ def validate(campaign: Path, as_json: bool) -> None:
         f"{len(plan.pairs)} baseline-candidate pairs",
         highlight=False,
     )
-    table = Table(box=box.SIMPLE)
-    for col in ("run", "stage", "suite", "samples", "speculation", "load", "baseline"):
-        table.add_column(col, no_wrap=col in ("run", "baseline"))
+    console.print(plan_table(plan, counts))
+
+
+def plan_table(plan: Plan, counts: dict[str, int]) -> Table:
+    """One row per run, in 80 columns: fingerprint, stage, suite, samples, speculation (wrapped
+    when long), load, the baseline it is compared with."""
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1))
+    for col in ("run", "stage", "suite", "n", "speculation", "load", "baseline"):
+        table.add_column(
+            col,
+            no_wrap=col != "speculation",
+            overflow="fold",
+            ratio=1 if col == "speculation" else None,
+            min_width=11 if col == "speculation" else None,
+        )
     baseline_of = {p.candidate.fingerprint: p.baseline.fingerprint for p in plan.pairs}
     for r in plan.runs:
         table.add_row(
             r.fingerprint[:8],
             r.stage,
             str(r.suite),
-            f"{counts[r.fingerprint]} ({_samples_label(r)})",
+            str(counts[r.fingerprint]),
             r.speculation.label,
-            r.load.label,
+            short_load(r.load.label),
             baseline_of.get(r.fingerprint, "-")[:8],
         )
-    console.print(table)
+    table.caption = "n: samples each execution sends; baseline: the run it is compared with"
+    return table

@@ -12,8 +12,10 @@ from pathlib import Path
 
 import click
 from pydantic import ValidationError
+from rich import box
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from specverdict.campaign import build_plan, load_campaign
 from specverdict.campaign.model import Gates
@@ -59,32 +61,77 @@ def exit_code(verdicts: Sequence[PairVerdict], fail_on: set[Verdict]) -> int:
     return 0 if failing is None else EXIT_CODES[failing]
 
 
+#: the order reasons are listed in: what decided the verdict first
+DECIDING = ("invalid", "reject", "inconclusive")
+_ORDER = {status: i for i, status in enumerate((*DECIDING, "pass", "vacuous", "info"))}
+
+
+def short_load(load: str) -> str:
+    """``concurrency=8`` -> ``c=8``, ``request_rate=4.0`` -> ``4/s``: a load that fits a column."""
+    if load.startswith("concurrency="):
+        return "c=" + load.removeprefix("concurrency=")
+    if load.startswith("request_rate="):
+        return f"{float(load.removeprefix('request_rate=')):g}/s"
+    return load
+
+
+def verdict_table(stage: str, rows: Sequence[PairVerdict]) -> Table:
+    """One stage's pairs in 80 columns: the verdict and the figures never truncated, the
+    candidate's label wrapped when it is long."""
+    table = Table(
+        title=f"stage {stage} ({rows[0].suite})",
+        title_justify="left",
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+        padding=(0, 1),
+    )
+    table.add_column("verdict", no_wrap=True)
+    table.add_column("candidate", ratio=1, overflow="fold", min_width=12)
+    table.add_column("load", no_wrap=True)
+    table.add_column("speed-up [95% CI]", no_wrap=True)
+    table.add_column("pass b/c", no_wrap=True)
+    table.add_column("MAL", no_wrap=True, justify="right")
+    for v in rows:
+        speed = "n/a"
+        if v.speedup is not None:
+            speed = f"{v.speedup:.2f}x"
+            if v.speedup_interval is not None:
+                lo, hi = v.speedup_interval
+                speed += f" [{lo:.2f}, {hi:.2f}]"
+        passes = (
+            "no signal"
+            if v.base_pass_rate is None or v.cand_pass_rate is None
+            else f"{100 * v.base_pass_rate:.0f}%/{100 * v.cand_pass_rate:.0f}%"
+        )
+        mal = "n/a" if v.mean_accepted_length is None else f"{v.mean_accepted_length:.2f}"
+        table.add_row(f"[bold]{v.verdict}[/]", v.candidate, short_load(v.load), speed, passes, mal)
+    return table
+
+
+def reasons_grid(v: PairVerdict) -> Table:
+    """A pair's reasons, what decided it first (marked), each message wrapped under itself."""
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(no_wrap=True, justify="right", min_width=14)
+    grid.add_column(ratio=1, overflow="fold")
+    for r in sorted(v.reasons, key=lambda r: _ORDER.get(r.status, len(_ORDER))):
+        deciding = r.status in DECIDING and v.verdict != "ADOPT"
+        status = Text(("> " if deciding else "") + r.status, style="bold" if deciding else "")
+        grid.add_row(status, Text(str(r)))
+    return grid
+
+
 def render(verdicts: Sequence[PairVerdict], console: Console) -> None:
     """One table per stage (never a cross-stage aggregate), then each pair's reasons."""
     for stage in dict.fromkeys(v.stage for v in verdicts):
         rows = [v for v in verdicts if v.stage == stage]
-        table = Table(title=f"stage {stage} ({rows[0].suite})", title_justify="left")
-        for col in ("candidate", "load", "verdict", "speed-up [95% CI]", "pass base/cand", "MAL"):
-            table.add_column(col, no_wrap=True, min_width=12 if col == "candidate" else None)
+        console.print(verdict_table(stage, rows))
         for v in rows:
-            speed = "n/a"
-            if v.speedup is not None:
-                speed = f"{v.speedup:.2f}x"
-                if v.speedup_interval is not None:
-                    lo, hi = v.speedup_interval
-                    speed += f" [{lo:.2f}, {hi:.2f}]"
-            passes = (
-                "no signal"
-                if v.base_pass_rate is None or v.cand_pass_rate is None
-                else f"{100 * v.base_pass_rate:.0f}% / {100 * v.cand_pass_rate:.0f}%"
+            console.print(
+                Text.assemble(
+                    (v.verdict, "bold"), f" {v.candidate} vs {v.baseline} ({short_load(v.load)})"
+                )
             )
-            mal = "n/a" if v.mean_accepted_length is None else f"{v.mean_accepted_length:.2f}"
-            table.add_row(v.candidate, v.load, v.verdict, speed, passes, mal)
-        console.print(table)
-        for v in rows:
-            console.print(f"[bold]{v.verdict}[/bold] {v.candidate} vs {v.baseline} ({v.load})")
-            for r in v.reasons:
-                console.print(f"  {r.status:>12}  {r}", highlight=False, markup=False)
+            console.print(reasons_grid(v))
             if v.supplement:
                 ids = ", ".join(d.sample_id for d in v.supplement[:10])
                 console.print(f"  discordant samples: {ids}", highlight=False, markup=False)
