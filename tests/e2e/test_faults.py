@@ -203,6 +203,7 @@ def test_server_errors_and_broken_streams_are_data_and_retried_on_a_rerun(
         campaign.write_text(attached(proxy.base_url, max_tokens=24))
         first = cli("run", str(campaign), "--db", str(db), "--force", "--only", "none")
         assert first.returncode == 0, first.stderr
+        assert f"next: specverdict verdict {campaign} --db {db}" in first.stdout
         store = SQLiteStore(db)
         (run,) = store.list_runs()
         assert run.status == "completed"

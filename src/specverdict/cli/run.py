@@ -13,7 +13,7 @@ from specverdict.campaign import build_plan, load_campaign
 from specverdict.checklist import blocking, evaluate
 from specverdict.cli.checklist import checklist_table
 from specverdict.cli.progress import progress_for
-from specverdict.cli.runs import DB_OPTION, find_run, summary_tables
+from specverdict.cli.runs import DB_OPTION, DEFAULT_DB, find_run, summary_tables
 from specverdict.cli.validate import check_feasible
 from specverdict.results import run_results
 from specverdict.runner import Runner
@@ -87,3 +87,9 @@ def run(
             records = runner.run_plan(plan, only)
     for table in summary_tables([run_results(store, r.run_id) for r in records]):
         console.print(table)
+    db_flag = "" if db == DEFAULT_DB else f" --db {db}"
+    console.print(
+        f"next: specverdict verdict {campaign}{db_flag}   (the decision per stage and pair)",
+        highlight=False,
+        soft_wrap=True,
+    )

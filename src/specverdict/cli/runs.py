@@ -17,10 +17,11 @@ from specverdict.failures import failure_kind
 from specverdict.results import RunResults, run_results
 from specverdict.store import RunRecord, SampleRecord, SQLiteStore
 
+DEFAULT_DB = Path(".specverdict/runs.db")
 DB_OPTION = click.option(
     "--db",
     type=click.Path(path_type=Path, dir_okay=False),
-    default=Path(".specverdict/runs.db"),
+    default=DEFAULT_DB,
     show_default=True,
     envvar="SPECVERDICT_DB",
     help="the run registry (SQLite file)",
