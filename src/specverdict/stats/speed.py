@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 import numpy as np
+from scipy.stats import norm
+from scipy.stats import t as student_t
 
 from specverdict.stats._common import (
     FloatArray,
@@ -320,3 +322,92 @@ def speedup_clears_noise(estimate: RatioEstimate, noise: NoiseFloor | None) -> S
     else:
         why = f"no speed-up: CI lower bound {lower:.3f} does not clear {bar}{caveat}"
     return SpeedupCheck(cleared=lower > threshold, threshold=threshold, decidable=True, why=why)
+
+
+@dataclass(frozen=True, slots=True)
+class ExecutionDrift:
+    """How much whole executions of one configuration differ: the pooled variance of the log
+    of an execution's mean TPOT, with its degrees of freedom (executions minus configurations).
+
+    A per-sample bootstrap inside executions cannot see this: every request of an execution
+    shares its host state (a warm or cold cache, other load, clock), so executions, not
+    requests, are the unit of speed noise.
+    """
+
+    variance: float
+    df: int
+    configurations: int
+    executions: int
+
+
+def execution_drift(groups: Sequence[Sequence[float]]) -> ExecutionDrift | None:
+    """Pooled between-execution variance of log mean TPOT.
+
+        s² = Σ_g Σ_e (log m_ge − mean_e log m_ge)² / Σ_g (k_g − 1),
+
+    ``groups[g]`` holding the mean TPOTs (each over the same samples) of configuration g's k_g
+    executions. Configurations executed once add nothing; None when no configuration ran twice.
+    """
+    ss, df, used, executions = 0.0, 0, 0, 0
+    for i, group in enumerate(groups):
+        values = as_float_array(f"groups[{i}]", list(group))
+        values = values[np.isfinite(values)]
+        if np.any(values <= 0):
+            raise ValueError(f"groups[{i}] must hold positive mean TPOTs")
+        if len(values) < 2:
+            continue
+        logs = np.log(values)
+        ss += float(np.sum((logs - logs.mean()) ** 2))
+        df += len(values) - 1
+        used += 1
+        executions += len(values)
+    if df == 0:
+        return None
+    return ExecutionDrift(ss / df, df, used, executions)
+
+
+@dataclass(frozen=True, slots=True)
+class DriftInterval:
+    """A speed-up interval that holds whole executions' drift as well as the samples'."""
+
+    interval: Interval
+    se_log: float
+    df: float
+    drift_share: float  # of the log variance, the part from execution drift
+
+
+def interval_with_drift(
+    estimate: RatioEstimate, drift: ExecutionDrift, base_executions: int, cand_executions: int
+) -> DriftInterval | None:
+    """Widen a per-sample speed-up interval by execution drift, on the log scale:
+
+        SE² = SE_samples² + s² (1/k_base + 1/k_cand),
+        interval = exp(log point ± t_{1−(1−c)/2, ν} SE),
+
+    SE_samples read from the bootstrap interval's half-width (normal quantile), ν the
+    Welch–Satterthwaite degrees of freedom with the sample part taken as exact (ν → df of s²
+    when drift dominates). Each arm's estimate averages its k executions, hence 1/k.
+    """
+    if estimate.interval is None or estimate.point is None or estimate.point <= 0:
+        return None
+    if estimate.interval.lower <= 0 or base_executions < 1 or cand_executions < 1:
+        return None
+    z = float(norm.ppf(0.5 + estimate.confidence / 2))
+    half = (np.log(estimate.interval.upper) - np.log(estimate.interval.lower)) / 2
+    se_samples = float(half / z)
+    drift_var = drift.variance * (1.0 / base_executions + 1.0 / cand_executions)
+    total = se_samples**2 + drift_var
+    if total <= 0:
+        return None
+    df = float(drift.df) if drift_var > 0 else float("inf")
+    if drift_var > 0:
+        df = total**2 / (drift_var**2 / drift.df)
+    q = float(student_t.ppf(0.5 + estimate.confidence / 2, df)) if np.isfinite(df) else z
+    se = float(np.sqrt(total))
+    center = float(np.log(estimate.point))
+    return DriftInterval(
+        Interval(float(np.exp(center - q * se)), float(np.exp(center + q * se))),
+        se,
+        df,
+        drift_var / total,
+    )

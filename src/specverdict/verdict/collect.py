@@ -14,9 +14,10 @@ from specverdict.campaign.plan import Plan, speculations
 from specverdict.campaign.spec import RunSpec
 from specverdict.results import run_acceptance, run_results
 from specverdict.stats.multiplicity import adjust
+from specverdict.stats.speed import execution_drift
 from specverdict.store.base import Store
 from specverdict.store.records import RunRecord
-from specverdict.verdict.judge import Arm, judge_pair
+from specverdict.verdict.judge import Arm, execution_means, judge_pair
 from specverdict.verdict.model import PairVerdict, Reason
 
 
@@ -60,6 +61,10 @@ def campaign_verdicts(store: Store, plan: Plan) -> list[PairVerdict]:
             arms[spec.fingerprint] = arm_for(store, spec, runs)
         return arms[spec.fingerprint]
 
+    # Run-to-run drift pooled over every configuration the campaign executed more than once
+    # (same host, same engine): its degrees of freedom add up across stages and loads.
+    executed = [arm(spec) for spec in {r.fingerprint: r for r in plan.runs}.values()]
+    drift = execution_drift([execution_means(a) for a in executed if a is not None])
     out: list[PairVerdict] = []
     for pair in plan.pairs:
         out.append(
@@ -74,6 +79,7 @@ def campaign_verdicts(store: Store, plan: Plan) -> list[PairVerdict]:
                 baseline_label=pair.baseline.speculation.label,
                 candidate_label=pair.candidate.speculation.label,
                 expected_acceptance=expected.get(pair.candidate.speculation),
+                drift=drift,
             )
         )
     return family_control(out, gates)

@@ -33,6 +33,7 @@ from typing import Any
 
 import numpy as np
 from scipy.stats import fisher_exact
+from scipy.stats import t as student_t
 
 from specverdict.campaign.model import Gates
 from specverdict.campaign.spec import PairingError, RunSpec, check_pair
@@ -45,13 +46,13 @@ from specverdict.stats import (
     mcnemar_exact,
     noise_floor,
     paired_noninferiority,
-    speedup_clears_noise,
     speedup_geometric_mean,
     speedup_ratio_of_means,
     throughput_ratio,
 )
 from specverdict.stats.acceptance import acceptance_interval, mal_interval
-from specverdict.stats.multiplicity import noninferiority_p, ratio_p
+from specverdict.stats.multiplicity import noninferiority_p
+from specverdict.stats.speed import ExecutionDrift, execution_drift, interval_with_drift
 from specverdict.store.records import SampleRecord
 from specverdict.verdict.model import DiscordantSample, PairVerdict, Reason, Verdict
 
@@ -453,10 +454,31 @@ def _mean_tpots(arm: Arm, ids: Sequence[str]) -> np.ndarray:
     return out
 
 
+def execution_means(arm: Arm, ids: Sequence[str] | None = None) -> list[float]:
+    """Each execution's mean TPOT over the samples (of ``ids``, default all) every execution of
+    the arm measured: the arm's contribution to ``execution_drift``."""
+    if ids is None:
+        ids = sorted({s.sample_id for run in arm.samples for s in run})
+    per_run = [{s.sample_id: tpot(s) for s in run if s.status == "ok"} for run in arm.samples]
+    common = [i for i in ids if all(run.get(i) is not None for run in per_run)]
+    if not common:
+        return []
+    return [float(np.mean([run[i] for i in common])) for run in per_run]
+
+
 def _speed(
-    base: Arm, cand: Arm, gates: Gates, rng: np.random.Generator
+    base: Arm,
+    cand: Arm,
+    gates: Gates,
+    rng: np.random.Generator,
+    drift: ExecutionDrift | None = None,
 ) -> tuple[str, list[Reason], float | None, tuple[float, float] | None, tuple[float, float] | None]:
-    """Speed outcome, reasons, point, interval and the (base, cand) mean TPOTs."""
+    """Speed outcome, reasons, point, interval and the (base, cand) mean TPOTs.
+
+    The interval holds whole executions' drift as well as the samples' noise
+    (``interval_with_drift``): ``drift`` is the campaign's pooled estimate when given, else the
+    one these two arms' own repeated executions give; without any (no configuration executed
+    twice) no speed decision can be made."""
     ids = sorted({s.sample_id for s in base.first} & {s.sample_id for s in cand.first})
     b, c = _mean_tpots(base, ids), _mean_tpots(cand, ids)
     est = speedup_ratio_of_means(b, c, rng)
@@ -469,17 +491,31 @@ def _speed(
             repeats.append([by.get(i) for i in ids])
         common = [j for j in range(len(ids)) if all(r[j] is not None for r in repeats)]
         noise = noise_floor([[r[j] for j in common] for r in repeats]) if common else None
-    check = speedup_clears_noise(est, noise)
+    if drift is None:
+        drift = execution_drift([execution_means(base, ids), execution_means(cand, ids)])
+    widened = (
+        interval_with_drift(est, drift, len(base.samples), len(cand.samples))
+        if drift is not None
+        else None
+    )
     reasons: list[Reason] = []
     data: dict[str, object] = {
         "point": est.point,
         "interval": None if est.interval is None else [est.interval.lower, est.interval.upper],
+        "samples_interval": None
+        if est.interval is None
+        else [est.interval.lower, est.interval.upper],
         "n": est.n,
-        "threshold": check.threshold,
         "min_speedup": gates.min_speedup,
         "noise_floor": None if noise is None else noise.floor,
+        "drift": None
+        if drift is None
+        else {"sd": float(np.sqrt(drift.variance)), "df": drift.df, "executions": drift.executions},
     }
     interval = None if est.interval is None else (est.interval.lower, est.interval.upper)
+    if widened is not None:
+        interval = (widened.interval.lower, widened.interval.upper)
+        data["interval"] = list(interval)
     means = None
     finite = np.isfinite(b) & np.isfinite(c)
     if finite.any():
@@ -494,11 +530,19 @@ def _speed(
             )
         )
         return "inconclusive", reasons, est.point, interval, means
-    lo, hi = est.interval.lower, est.interval.upper
+    assert interval is not None
+    lo, hi = interval
     ci = f"{est.point:.3f}x [{lo:.3f}, {hi:.3f}]"
-    if est.n >= MIN_SPEED_SAMPLES and est.point > 0 and lo > 0:
-        bar = max(check.threshold, gates.min_speedup)
-        data["p_value"] = ratio_p(est.point, lo, hi, bar, est.confidence)
+    held = ""
+    if drift is not None and widened is not None:
+        held = (
+            f" (run-to-run drift {100 * np.sqrt(drift.variance):.1f}% from {drift.executions} "
+            f"executions, df {drift.df}: {100 * widened.drift_share:.0f}% of the variance)"
+        )
+    bar = max(1.0, gates.min_speedup)
+    if est.n >= MIN_SPEED_SAMPLES and widened is not None:
+        z = (np.log(est.point) - np.log(bar)) / widened.se_log
+        data["p_value"] = float(student_t.sf(z, widened.df))
     if est.n < MIN_SPEED_SAMPLES:
         status = "inconclusive"
         msg = (
@@ -511,30 +555,25 @@ def _speed(
             if hi < 1.0
             else f"gain under min_speedup {gates.min_speedup:g}"
         )
-        status, msg = "reject", f"no worthwhile speed-up: {ci}, {what}"
-    elif check.cleared and lo > gates.min_speedup and noise is None:
+        status, msg = "reject", f"no worthwhile speed-up: {ci}{held}, {what}"
+    elif lo > bar and widened is None:
         status, msg = (
             "inconclusive",
-            f"speed-up {ci} clears 1 and min_speedup {gates.min_speedup:g}, but the baseline "
-            "ran once: its run-to-run drift (the noise floor a speed-up must clear) is not "
+            f"speed-up {ci} from single executions (the baseline ran once, and no other "
+            "configuration twice): run-to-run drift, the variance of whole executions, is not "
             "measured (load.baseline_repeats: 2 or more)",
         )
-    elif check.cleared and lo > gates.min_speedup:
+    elif lo > bar:
         # the bar is a hypothesis: the interval's lower bound must clear it, not the point
-        status, msg = (
-            "pass",
-            f"speed-up {ci} clears {check.threshold:.3f} and min_speedup {gates.min_speedup:g}",
-        )
-    elif check.cleared:
+        status, msg = "pass", f"speed-up {ci}{held} clears {bar:g}"
+    elif lo > 1.0:
         status, msg = (
             "inconclusive",
-            f"speed-up {ci} clears {check.threshold:.3f} but its lower bound does not clear "
-            f"min_speedup {gates.min_speedup:g}",
+            f"speed-up {ci}{held} is above 1, but its lower bound does not clear min_speedup "
+            f"{gates.min_speedup:g}",
         )
     else:
-        status, msg = "inconclusive", f"speed-up {ci} not established: {check.why}"
-    if noise is None and "no noise floor" not in msg:
-        msg += "; no noise floor (baseline not repeated)"
+        status, msg = "inconclusive", f"speed-up {ci}{held} not established: it includes 1"
     reasons.append(Reason(gate="speed.tpot", status=status, message=msg, data=data))
     if noise is not None and noise.floor is not None:
         ratios = ", ".join(f"{r.ratio:.3f}" for r in noise.ratios)
@@ -543,7 +582,7 @@ def _speed(
                 gate="speed.noise",
                 status="info",
                 message=f"baseline against itself (A/A): {noise.n_repeats} executions, mean TPOT "
-                f"ratio {ratios}; noise floor {100 * noise.floor:.1f}%",
+                f"ratio {ratios}",
                 data={"floor": noise.floor, "ratios": [r.ratio for r in noise.ratios]},
             )
         )
@@ -799,9 +838,12 @@ def judge_pair(
     suite: str = "",
     load: str = "",
     expected_acceptance: float | None = None,
+    drift: ExecutionDrift | None = None,
 ) -> PairVerdict:
     """Decide one pair. A missing arm (not run, or not completed) is ``INCONCLUSIVE``.
-    ``expected_acceptance`` (the campaign's, for this candidate) feeds the triage only."""
+    ``expected_acceptance`` (the campaign's, for this candidate) feeds the triage only;
+    ``drift`` is the campaign's pooled run-to-run drift (``execution_drift``), else the pair's
+    own repeated executions give it."""
     head = {
         "stage": stage or (cand.spec.stage if cand else ""),
         "suite": suite or (str(cand.spec.suite) if cand else ""),
@@ -824,7 +866,7 @@ def judge_pair(
     rng = np.random.default_rng(seed)
     reasons = _validity(base, cand, gates)
     q_outcome, q_reasons, supplement, base_rate, cand_rate = _quality(base, cand, gates)
-    s_outcome, s_reasons, point, interval, means = _speed(base, cand, gates, rng)
+    s_outcome, s_reasons, point, interval, means = _speed(base, cand, gates, rng, drift)
     a_reasons, rate, mal = _acceptance(cand, means, rng)
     reasons += q_reasons + s_reasons + a_reasons
     shift = _distribution(base, cand, gates)
@@ -835,9 +877,9 @@ def judge_pair(
     ident = _identity(base, cand)
     if ident is not None:
         reasons.append(ident)
-    drift = _drift(cand, base)
-    if drift is not None:
-        reasons.append(drift)
+    acceptance_drift = _drift(cand, base)
+    if acceptance_drift is not None:
+        reasons.append(acceptance_drift)
     shares = {
         rid: _run_identity(base, run) for rid, run in zip(cand.run_ids, cand.samples, strict=False)
     }

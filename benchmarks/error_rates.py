@@ -1,0 +1,375 @@
+"""Error rates of the verdict rules, by simulation (STATISTICS.md section 8).
+
+Every row simulates many pairs from a known truth through ``judge_pair`` and ``family_control``
+(the code behind ``specverdict verdict``) and counts how often the verdict is wrong, against the
+target the statistics notes set. Data per pair:
+
+- quality: paired pass/fail per sample, with discordant shares P(baseline only) and P(candidate
+  only) chosen so that the candidate's pass rate is lower by exactly ``drop`` (no discordance in
+  the speed rows, so that quality passes and the speed rule alone decides);
+- speed: a TPOT per sample (log-normal, 10% spread across samples), divided by the true speed-up
+  on the candidate, times a drift factor per execution (log-normal, ``drift``) and a per-request
+  noise (2%); the baseline is executed ``base_runs`` times, the candidate once;
+- the engines' draft counts as a real run has them (the baseline drafts nothing), finish reasons
+  drawn from one distribution for both arms (the output distribution is unchanged).
+
+Policies: ``fixed`` judges once at n; ``peek`` re-reads the verdict after every batch of samples
+added to the same pair and stops at the first ADOPT (what a user does with more samples, repeats
+or seeds); ``family`` judges a 12-pair campaign (4 candidates x 3 stages, each stage with its
+own baseline) and counts campaigns with at least one false ADOPT after the family control.
+
+    python benchmarks/error_rates.py [--sims 400] [--write benchmarks/RESULTS.md]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+
+import numpy as np
+
+from specverdict.campaign import build_plan, parse_campaign
+from specverdict.campaign.model import Gates
+from specverdict.campaign.spec import RunSpec
+from specverdict.engines.base import AcceptanceSummary
+from specverdict.stats.speed import ExecutionDrift, execution_drift
+from specverdict.store.records import SampleRecord, Score
+from specverdict.verdict import Arm, judge_pair
+from specverdict.verdict.collect import family_control
+from specverdict.verdict.model import PairVerdict
+
+try:
+    from benchmarks._results import machine, write_section
+except ImportError:  # run as a script from the repository root
+    from _results import machine, write_section  # type: ignore[no-redef]
+
+CAMPAIGN = """\
+name: error-rates
+engine: {kind: reference}
+model: {family: specverdict-reference, served_name: reference-target}
+quantization: fp32
+candidates:
+  - {method: draft_model, k: 3}
+stages:
+  function: {suite: builtin-code@1, samples: all}
+sampling: {temperature: 0.7, max_tokens: 64, seed: 0}
+load: {concurrency: [1]}
+"""
+PLAN = build_plan(parse_campaign(CAMPAIGN, Path("error-rates.yaml")))
+BASE_SPEC, CAND_SPEC = PLAN.runs[0], PLAN.runs[1]
+GATES = Gates(alpha=0.05, margin=0.05, min_speedup=1.05)
+TOKENS = 33
+
+
+@dataclass(frozen=True)
+class Truth:
+    n: int
+    pass_rate: float = 0.6  # the baseline's
+    drop: float = 0.0  # the candidate's pass rate is lower by this much
+    discordant: float = 0.05  # P(candidate only passes)
+    speedup: float = 1.5
+    drift: float = 0.0  # log-sd of an execution's speed factor
+    base_runs: int = 2
+
+
+def _records(
+    run_id: str,
+    tpots: np.ndarray,
+    passed: np.ndarray,
+    finish: np.ndarray,
+) -> tuple[SampleRecord, ...]:
+    return tuple(
+        SampleRecord(
+            run_id=run_id,
+            sample_id=f"s{i:04d}",
+            status="ok",
+            text="x",
+            finish_reason="stop" if finish[i] else "length",
+            completion_tokens=TOKENS,
+            ttft_s=0.1,
+            e2e_s=0.1 + float(tpots[i]) * (TOKENS - 1),
+            score=Score(passed=bool(passed[i]), outcome="passed" if passed[i] else "failed"),
+        )
+        for i in range(len(tpots))
+    )
+
+
+@dataclass
+class Draw:
+    """One simulated pair's raw data, long enough for every look of a sequential policy."""
+
+    base_pass: np.ndarray
+    cand_pass: np.ndarray
+    base_tpot: list[np.ndarray]  # per baseline execution
+    cand_tpot: np.ndarray
+    base_finish: np.ndarray
+    cand_finish: np.ndarray
+
+
+def draw(truth: Truth, n: int, rng: np.random.Generator) -> Draw:
+    pi_c = truth.discordant
+    pi_b = truth.discordant + truth.drop
+    both = truth.pass_rate - pi_b  # both pass, so that P(base passes) = pass_rate
+    if both < 0:
+        raise ValueError("pass_rate too low for the discordant shares")
+    u = rng.random(n)
+    base = (u < both) | ((u >= both) & (u < both + pi_b))
+    cand = (u < both) | ((u >= both + pi_b) & (u < both + pi_b + pi_c))
+    level = np.exp(rng.normal(np.log(0.02), 0.1, n))
+    runs = []
+    for _ in range(truth.base_runs):
+        factor = np.exp(rng.normal(0.0, truth.drift)) if truth.drift else 1.0
+        runs.append(level * factor * np.exp(rng.normal(0.0, 0.02, n)))
+    factor = np.exp(rng.normal(0.0, truth.drift)) if truth.drift else 1.0
+    cand_t = level / truth.speedup * factor * np.exp(rng.normal(0.0, 0.02, n))
+    return Draw(base, cand, runs, cand_t, rng.random(n) < 0.7, rng.random(n) < 0.7)
+
+
+def _acc(spec: RunSpec, n: int) -> AcceptanceSummary:
+    if spec.speculation.method == "none":
+        return AcceptanceSummary(source="metrics-delta", valid=True, draft_tokens=0, accepted=0)
+    return AcceptanceSummary(
+        source="metrics-delta",
+        valid=True,
+        drafts=float(10 * n),
+        draft_tokens=float(30 * n),
+        accepted=float(18 * n),
+    )
+
+
+def judge(
+    d: Draw, n: int, seed: int, spec: RunSpec = CAND_SPEC, drift: ExecutionDrift | None = None
+) -> PairVerdict:
+    base_runs = tuple(
+        _records(f"b{j}", t[:n], d.base_pass[:n], d.base_finish[:n])
+        for j, t in enumerate(d.base_tpot)
+    )
+    cand_run = _records("c0", d.cand_tpot[:n], d.cand_pass[:n], d.cand_finish[:n])
+    base = Arm(
+        spec=BASE_SPEC,
+        run_ids=tuple(f"b{j}" for j in range(len(base_runs))),
+        samples=base_runs,
+        acceptance=_acc(BASE_SPEC, n),
+        acceptances=tuple(_acc(BASE_SPEC, n) for _ in base_runs),
+    )
+    cand = Arm(
+        spec=spec,
+        run_ids=("c0",),
+        samples=(cand_run,),
+        acceptance=_acc(spec, n),
+        acceptances=(_acc(spec, n),),
+    )
+    return judge_pair(base, cand, GATES, seed, drift=drift)
+
+
+@dataclass(frozen=True)
+class Row:
+    claim: str
+    setting: str
+    figure: str
+    target: str
+    met: bool | None  # None: a figure for information (power), not a target
+
+
+def rate(hits: int, sims: int) -> str:
+    half = 1.96 * np.sqrt(max(hits, 1) * (sims - hits) / sims) / sims
+    return f"{100 * hits / sims:.1f}% (+-{100 * half:.1f}, {hits}/{sims})"
+
+
+def fixed(truth: Truth, sims: int, count: Callable[[PairVerdict], bool]) -> int:
+    rng = np.random.default_rng(1)
+    return sum(count(judge(draw(truth, truth.n, rng), truth.n, s)) for s in range(sims))
+
+
+def peek(truth: Truth, looks: Sequence[int], sims: int) -> int:
+    """Samples added in batches to one pair, the verdict re-read after each: a false ADOPT at
+    any look counts."""
+    rng = np.random.default_rng(2)
+    hits = 0
+    for s in range(sims):
+        d = draw(truth, looks[-1], rng)
+        hits += any(judge(d, n, s).verdict == "ADOPT" for n in looks)
+    return hits
+
+
+def family(truth: Truth, sims: int) -> int:
+    """12 pairs: 3 stages, each with its own baseline and 4 candidates, all truly worse by the
+    margin; campaigns with at least one ADOPT after the family control."""
+    rng = np.random.default_rng(3)
+    hits = 0
+    for s in range(sims):
+        verdicts = []
+        for _stage in range(3):
+            for _cand in range(4):
+                verdicts.append(judge(draw(truth, truth.n, rng), truth.n, s))
+        controlled = family_control(verdicts, GATES)
+        hits += any(v.verdict == "ADOPT" for v in controlled)
+    return hits
+
+
+def pooled(truth: Truth, sims: int, stages: int = 3) -> int:
+    """Speed ADOPTs when the drift is pooled over a campaign's baselines (``stages`` of them,
+    each executed ``base_runs`` times), as ``campaign_verdicts`` pools it."""
+    rng = np.random.default_rng(6)
+    hits = 0
+    for s in range(sims):
+        draws = [draw(truth, truth.n, rng) for _ in range(stages)]
+        drift = execution_drift([[float(np.mean(t)) for t in d.base_tpot] for d in draws])
+        hits += judge(draws[0], truth.n, s, drift=drift).verdict == "ADOPT"
+    return hits
+
+
+def covered(truth: Truth, sims: int) -> int:
+    rng = np.random.default_rng(4)
+    hits = 0
+    for s in range(sims):
+        v = judge(draw(truth, truth.n, rng), truth.n, s)
+        if v.speedup_interval is not None:
+            lo, hi = v.speedup_interval
+            hits += lo <= truth.speedup <= hi
+    return hits
+
+
+def rows(sims: int) -> list[Row]:
+    out: list[Row] = []
+    one_sided = GATES.alpha / 2
+    margin = GATES.margin
+
+    def adopt(v: PairVerdict) -> bool:
+        return v.verdict == "ADOPT"
+
+    def add(claim: str, setting: str, hits: int, n_sims: int, limit: float, target: str) -> None:
+        out.append(Row(claim, setting, rate(hits, n_sims), target, hits / n_sims <= limit))
+
+    for n in (4, 6, 10):  # 0/n against n/n, twice as fast: never decided on so little
+        truth = Truth(n=n, pass_rate=0.0, discordant=1.0, speedup=2.0)
+        rng = np.random.default_rng(5)
+        d = draw(Truth(n=n, pass_rate=0.6, speedup=2.0), n, rng)
+        d.base_pass[:] = False
+        d.cand_pass[:] = True
+        hits = int(judge(d, n, 0).verdict == "ADOPT")
+        add("tiny pairs never ADOPT", f"n = {n}, 0/{n} vs {n}/{n}, 2x", hits, 1, 0.0, "never")
+        del truth
+    for n in (50, 100, 200, 400):
+        truth = Truth(n=n, drop=margin)
+        add(
+            "false ADOPT, worse by the margin",
+            f"fixed n = {n}",
+            fixed(truth, sims, adopt),
+            sims,
+            one_sided,
+            f"<= {100 * one_sided:g}%",
+        )
+    looks = (50, 100, 150, 200, 250, 300, 350, 400)
+    add(
+        "false ADOPT under peeking",
+        "batches of 50 up to 400, stop at ADOPT",
+        peek(Truth(n=400, drop=margin), looks, sims),
+        sims,
+        one_sided,
+        f"<= {100 * one_sided:g}%",
+    )
+    fam_sims = max(sims // 4, 50)
+    add(
+        "family-wise false ADOPT",
+        "12 pairs, n = 200, all worse by the margin (Holm)",
+        family(Truth(n=200, drop=margin), fam_sims),
+        fam_sims,
+        one_sided,
+        f"<= {100 * one_sided:g}%",
+    )
+    for runs in (1, 2):
+        truth = Truth(n=200, speedup=GATES.min_speedup, drift=0.03, base_runs=runs, discordant=0.0)
+        add(
+            "false speed ADOPT at the bar, 3% run drift",
+            f"true S = {GATES.min_speedup:g}, baseline executed {runs}x, n = 200",
+            fixed(truth, sims, adopt),
+            sims,
+            one_sided,
+            f"<= {100 * one_sided:g}%",
+        )
+    truth = Truth(n=200, speedup=GATES.min_speedup, drift=0.03, base_runs=2, discordant=0.0)
+    add(
+        "false speed ADOPT at the bar, 3% run drift",
+        f"true S = {GATES.min_speedup:g}, drift pooled over 3 baselines x 2 (df 3), n = 200",
+        pooled(truth, sims),
+        sims,
+        one_sided,
+        f"<= {100 * one_sided:g}%",
+    )
+    for speedup in (1.2, 1.5):
+        truth = Truth(n=200, speedup=speedup, drift=0.03, base_runs=2, discordant=0.0)
+        hits = pooled(truth, sims)
+        out.append(
+            Row(
+                "power: speed ADOPT when truly faster, 3% drift",
+                f"true S = {speedup:g}, drift pooled (df 3), n = 200",
+                rate(hits, sims),
+                "(power)",
+                None,
+            )
+        )
+    for n in (100, 200):
+        truth = Truth(n=n, speedup=1.3)
+        add(
+            "false REJECT, lossless and faster",
+            f"equal quality, S = 1.3, temperature 0.7, n = {n}",
+            fixed(truth, sims, lambda v: v.verdict == "REJECT"),
+            sims,
+            GATES.alpha,
+            f"<= {100 * GATES.alpha:g}%",
+        )
+    for n, drift in ((20, 0.0), (50, 0.0), (50, 0.03)):
+        truth = Truth(n=n, speedup=1.3, drift=drift, discordant=0.0)
+        hits = covered(truth, sims)
+        out.append(
+            Row(
+                "speed interval coverage",
+                f"n = {n}, drift {100 * drift:g}%",
+                f"{hits / sims:.3f} ({hits}/{sims})",
+                ">= 0.94",
+                hits / sims >= 0.94,
+            )
+        )
+    return out
+
+
+def table(found: Sequence[Row]) -> str:
+    lines = ["| property | setting | figure | target | met |", "|---|---|---|---|---|"]
+    lines += [
+        f"| {r.claim} | {r.setting} | {r.figure} | {r.target} | "
+        f"{'-' if r.met is None else 'yes' if r.met else 'NO'} |"
+        for r in found
+    ]
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sims", type=int, default=400, help="simulated pairs per row")
+    parser.add_argument("--write", type=Path, help="rewrite this file's section")
+    args = parser.parse_args()
+    t0 = time.perf_counter()
+    found = rows(args.sims)
+    took = time.perf_counter() - t0
+    text = table(found)
+    print(text)
+    print(f"{took:.0f} s")
+    if args.write:
+        section = (
+            "## Error rates of the verdict rules (simulated)\n\n"
+            f"{date.today().isoformat()}, {machine()}, "
+            f"`python benchmarks/error_rates.py --sims {args.sims} --write "
+            f"benchmarks/RESULTS.md` ({took:.0f} s). Gates: alpha {GATES.alpha:g} (ADOPT "
+            f"one-sided at {GATES.alpha / 2:g}), margin {100 * GATES.margin:g} pp, min_speedup "
+            f"{GATES.min_speedup:g}. Rates with a 95% normal half-width.\n\n{text}\n"
+        )
+        write_section(args.write, "## Error rates of the verdict rules (simulated)", section)
+
+
+if __name__ == "__main__":
+    main()
