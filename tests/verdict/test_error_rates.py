@@ -1,7 +1,7 @@
 """Smaller versions of benchmarks/error_rates.py: the verdict's error rates by simulation.
 
 Rates are counted over a few hundred simulated pairs; each bound is the target plus a margin a
-correct rule stays under with overwhelming probability at that count (binomial tail < 1e-3), and
+correct rule stays under with high probability at that count (binomial tail < 0.5%), and
 the rule these replaced fails it (recorded in the comments)."""
 
 from __future__ import annotations

@@ -6,18 +6,20 @@ generator. The rules (design note 005):
 1. Validity. The pair must differ in one speculation axis only (``check_pair``); neither arm may
    have more than ``max_failure_rate`` of its requests failed; the candidate's acceptance must
    not be polluted by foreign traffic. Any breach: ``INVALID``.
-2. Quality, paired by sample on the suite's pass/fail scores (a failed request counts as not
-   passed). Exact McNemar (vacuity reported) and Tango non-inferiority against the margin. A
-   significant drop in either rejects. Non-inferiority ``pass`` is the only way to clear quality;
-   a vacuous McNemar next to a passed non-inferiority bound is reported but does not block, since
-   the bound already excludes a drop larger than the margin. No scores, or both arms at 0%: no
+2. Quality, paired by sample on the suite's pass/fail scores (samples answered on both arms).
+   Non-inferiority passes by betting (``stats.sequential``): an e-value of at least 1/(alpha/2)
+   against "worse by the margin", anytime-valid, so that adding samples and re-reading the
+   verdict cannot raise the error; exact at any n. A significant drop rejects: the score
+   (Tango) interval's lower bound above 0, or exact McNemar (vacuity reported). A lossless
+   method significantly better is not comparable (INVALID). No scores, or both arms at 0%: no
    quality signal, so at best ``INCONCLUSIVE``.
 3. Speed, paired by sample on TPOT (mean over the repeats of each arm). The ratio of mean TPOTs
-   with a paired bootstrap interval clears when its lower bound exceeds both 1 + the noise floor
-   of the baseline's repeats and ``min_speedup`` (the bar is tested, not compared with the
-   point); it rejects when its upper bound is under ``min_speedup`` (slower, or a gain too small
-   to be worth it); else inconclusive. Fewer than ``MIN_SPEED_SAMPLES`` pairs: no decision.
-   Fewer than ``MIN_PASS_SAMPLES`` pairs never pass the quality gate.
+   with a paired bootstrap interval, widened by run-to-run drift (the between-execution variance
+   of the campaign's repeated executions, Student's t), clears when its lower bound exceeds
+   max(1, ``min_speedup``) (the bar is tested, not compared with the point); it rejects when its
+   upper bound is under ``min_speedup`` (slower, or a gain too small to be worth it); else
+   inconclusive. Fewer than ``MIN_SPEED_SAMPLES`` pairs, or no configuration executed twice (no
+   drift measured): no speed decision.
 4. With sampling, a significant shift in the share of answers cut at max_tokens (Fisher exact)
    rejects a lossless candidate: its sampler changed the output distribution.
 5. Acceptance, the speed-up decomposition and greedy identity are reported, never decisive.
@@ -27,6 +29,7 @@ Verdict: ``INVALID`` > ``REJECT`` > ``INCONCLUSIVE`` > ``ADOPT``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -51,7 +54,7 @@ from specverdict.stats import (
     throughput_ratio,
 )
 from specverdict.stats.acceptance import acceptance_interval, mal_interval
-from specverdict.stats.multiplicity import noninferiority_p
+from specverdict.stats.sequential import betting_noninferiority
 from specverdict.stats.speed import ExecutionDrift, execution_drift, interval_with_drift
 from specverdict.store.records import SampleRecord
 from specverdict.verdict.model import DiscordantSample, PairVerdict, Reason, Verdict
@@ -62,11 +65,9 @@ LOSSLESS_IDENTITY_FLOOR = 0.9
 #: a collapse worth a triage, when it is also at least TRIAGE_MIN_GAP below it
 TRIAGE_RATIO = 0.75
 TRIAGE_MIN_GAP = 0.05
-#: minimum evidence: fewer paired samples than this never pass a gate. Tango's asymptotic
-#: interval is oversized below it (5.8% at n = 4) and the speed bootstrap under-covers (0.80 at
-#: n = 4, 0.89 at n = 10, 0.93 at n = 20); a significant drop (exact McNemar) still rejects.
-MIN_PASS_SAMPLES = 30
-#: ... and fewer than this get no speed decision at all
+#: minimum evidence for speed: the bootstrap under-covers on few samples (0.80 at n = 4, 0.89
+#: at n = 10, 0.93 at n = 20), so fewer paired samples than this get no speed decision at all
+#: (quality needs no such floor: the betting test is exact at any n)
 MIN_SPEED_SAMPLES = 20
 
 
@@ -250,6 +251,14 @@ def _outcome(s: SampleRecord | None) -> str:
     return s.score.outcome if s.score is not None else "unscored"
 
 
+def _natural(sample_id: str) -> tuple[tuple[int, int | str], ...]:
+    """Sort key that keeps a suite's order (``x/2`` before ``x/10``): taking more samples of a
+    suite extends the sequence the betting test has seen instead of reshuffling it."""
+    return tuple(
+        (0, int(part)) if part.isdigit() else (1, part) for part in re.split(r"(\d+)", sample_id)
+    )
+
+
 def _excluded(
     shared: Sequence[str], b_by: dict[str, SampleRecord], c_by: dict[str, SampleRecord]
 ) -> Reason:
@@ -374,14 +383,25 @@ def _quality(
             )
         )
     ni = paired_noninferiority(**table, margin=gates.margin, alpha=gates.alpha)
+    # Non-inferiority is decided by betting (anytime-valid: adding samples, repeats or seeds
+    # and re-reading the verdict never raises the error above the level), over the pairs in
+    # the suite's order; the score interval describes the drop and decides a REJECT.
+    level = gates.alpha / 2
+    order = sorted(ids, key=_natural)
+    bet = betting_noninferiority(
+        [int(_passed(c_by[i])) - int(_passed(b_by[i])) for i in order], gates.margin, level
+    )
     ni_data = {
-        "p_value": noninferiority_p(table["base_only"], table["cand_only"], n, gates.margin),
+        "p_value": bet.p_value,
+        "e_value": bet.max_wealth,
+        "level": level,
+        "smallest_margin": bet.smallest_margin,
+        "n_needed": bet.n_needed,
         "drop": ni.drop,
         "lower": ni.lower,
         "upper": ni.upper,
         "margin": ni.margin,
         "n": ni.n,
-        "n_needed": ni.n_needed,
         "decision": ni.decision,
         "decidable": ni.decidable,
     }
@@ -395,28 +415,26 @@ def _quality(
         )
         outcome = "reject" if drop_significant else "inconclusive"
         return outcome, reasons, tuple(supplement), base_rate, cand_rate
+    drop = f"drop {_pp(ni.drop)} [{_pp(ni.lower)}, {_pp(ni.upper)}]"
+    evidence = f"e-value {bet.max_wealth:.3g} {{}} {1 / level:g} at margin {_pp(ni.margin)}"
     if ni.decision == "reject":
-        msg = f"reject (drop {_pp(ni.drop)}, lower bound {_pp(ni.lower)} > 0; n = {n})"
+        msg = f"reject ({drop}: lower bound > 0; n = {n})"
         status = "reject"
-    elif ni.decision == "pass" and n < MIN_PASS_SAMPLES:
-        msg = (
-            f"inconclusive (upper bound {_pp(ni.upper)} < margin {_pp(ni.margin)}, but n = {n} < "
-            f"{MIN_PASS_SAMPLES}: too few paired samples for the interval's size to hold)"
-        )
-        status = "inconclusive"
-    elif ni.decision == "pass":
-        msg = f"pass (upper bound {_pp(ni.upper)} < margin {_pp(ni.margin)}; n = {n})"
+    elif bet.decided:
+        msg = f"pass ({evidence.format('>=')}; {drop}; n = {n})"
         status = "pass"
     else:
         need = (
-            f"about {ni.n_needed} needed"
-            if ni.n_needed is not None
-            else "no sample size can pass: the observed drop is at or above the margin"
+            f"about {bet.n_needed} samples needed at these outcomes"
+            if bet.n_needed is not None
+            else "no sample size can pass at these outcomes"
         )
-        msg = (
-            f"inconclusive (upper bound {_pp(ni.upper)} > margin {_pp(ni.margin)}; n = {n}; {need}; "
-            f"these data would decide a margin above {_pp(ni.upper)})"
+        decidable = (
+            f"these data decide a margin of {_pp(bet.smallest_margin)}"
+            if bet.smallest_margin is not None
+            else "these data decide no margin up to 50 pp"
         )
+        msg = f"inconclusive ({evidence.format('<')}; {drop}; n = {n}; {need}; {decidable})"
         status = "inconclusive"
     reasons.append(Reason(gate="quality.noninferiority", status=status, message=msg, data=ni_data))
     gained = mc.significant and mc.c > mc.b
