@@ -223,7 +223,7 @@ def _distribution(base: Arm, cand: Arm, gates: Gates) -> Reason | None:
     (bc, bf), (cc, cf) = counts
     data = {"base_cut": bc, "base_n": bc + bf, "cand_cut": cc, "cand_n": cc + cf, "p_value": p}
     shares = f"cut at max_tokens: baseline {bc}/{bc + bf}, candidate {cc}/{cc + cf}"
-    if p <= gates.alpha:
+    if p <= reject_level(gates):
         return Reason(
             gate="quality.distribution",
             status="reject",
@@ -249,6 +249,13 @@ def _outcome(s: SampleRecord | None) -> str:
     if s.status != "ok":
         return s.status
     return s.score.outcome if s.score is not None else "unscored"
+
+
+def reject_level(gates: Gates) -> float:
+    """The two-sided level of each test that can REJECT a candidate on quality or output
+    distribution: alpha/2, so that McNemar and the score interval (the same drop, alpha/4 each
+    in the harmful direction) and the finish-reason test (alpha/2) share one budget of alpha."""
+    return gates.alpha / 2
 
 
 def _natural(sample_id: str) -> tuple[tuple[int, int | str], ...]:
@@ -350,7 +357,10 @@ def _quality(
     base_rate = (table["both_pass"] + table["base_only"]) / n
     cand_rate = (table["both_pass"] + table["cand_only"]) / n
     reasons: list[Reason] = [excluded] if excluded.data["excluded"] else []
-    mc = mcnemar_exact(table["base_only"], table["cand_only"], gates.alpha)
+    # One rejection budget (alpha) for a candidate that is truly as good: the finish-reason
+    # test spends alpha/2, and McNemar and the score interval, which test the same drop, alpha/4
+    # each in the harmful direction (two-sided at alpha/2).
+    mc = mcnemar_exact(table["base_only"], table["cand_only"], reject_level(gates))
     mc_data = {"b": mc.b, "c": mc.c, "p_value": mc.p_value, "min_attainable_p": mc.min_attainable_p}
     drop_significant = mc.significant and mc.b > mc.c
     if mc.vacuous:
@@ -359,7 +369,7 @@ def _quality(
                 gate="quality.mcnemar",
                 status="vacuous",
                 message=f"vacuous ({mc.d} discordant pairs, min attainable p = "
-                f"{mc.min_attainable_p:.3g} > alpha {gates.alpha:g})",
+                f"{mc.min_attainable_p:.3g} > its level {reject_level(gates):g})",
                 data=mc_data,
             )
         )
@@ -382,7 +392,7 @@ def _quality(
                 data=mc_data,
             )
         )
-    ni = paired_noninferiority(**table, margin=gates.margin, alpha=gates.alpha)
+    ni = paired_noninferiority(**table, margin=gates.margin, alpha=reject_level(gates))
     # Non-inferiority is decided by betting (anytime-valid: adding samples, repeats or seeds
     # and re-reading the verdict never raises the error above the level), over the pairs in
     # the suite's order; the score interval describes the drop and decides a REJECT.
