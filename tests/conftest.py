@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -30,6 +31,17 @@ def make_core(spec: dict[str, object] | None = None) -> EngineCore:
 @pytest.fixture(scope="session")
 def core_none() -> EngineCore:
     return make_core()
+
+
+#: the command line of ``specverdict`` in this interpreter
+SPECVERDICT = [sys.executable, "-m", "specverdict"]
+
+
+def specverdict_cli(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    """Run ``specverdict ARGS`` as a user would, in a subprocess; output captured as text."""
+    return subprocess.run(
+        [*SPECVERDICT, *args], capture_output=True, text=True, check=False, timeout=timeout
+    )
 
 
 def server_cmd(port: int, *extra: str) -> list[str]:

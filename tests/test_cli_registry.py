@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import click
@@ -12,18 +10,9 @@ import pytest
 from specverdict.campaign import build_plan, load_campaign
 from specverdict.cli.runs import find_run
 from specverdict.store import SampleRecord, SQLiteStore
+from tests.conftest import specverdict_cli
 
 DEMO = Path(__file__).resolve().parents[1] / "examples" / "demo.yaml"
-
-
-def cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "specverdict", *args],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=120,
-    )
 
 
 @pytest.fixture
@@ -49,7 +38,7 @@ def registry(tmp_path: Path) -> tuple[Path, list[str]]:
 def test_read_only_commands_never_create_a_registry(tmp_path: Path) -> None:
     db = tmp_path / "missing" / "x.db"
     for args in (["runs", "list"], ["runs", "show", "abc"], ["runs", "errors", "abc"]):
-        done = cli(*args, "--db", str(db))
+        done = specverdict_cli(*args, "--db", str(db))
         assert done.returncode == 2
         assert done.stderr.strip() == (
             f"specverdict: error: no run registry at {db}: run a campaign first, or pass --db"
@@ -59,10 +48,10 @@ def test_read_only_commands_never_create_a_registry(tmp_path: Path) -> None:
 
 def test_runs_take_unique_id_prefixes_as_git_does(registry: tuple[Path, list[str]]) -> None:
     db, ids = registry
-    shown = cli("runs", "show", ids[0][:6], "--db", str(db), "--json")
+    shown = specverdict_cli("runs", "show", ids[0][:6], "--db", str(db), "--json")
     assert shown.returncode == 0, shown.stderr
     assert f'"run_id": "{ids[0]}"' in shown.stdout
-    unknown = cli("runs", "show", "zzzz", "--db", str(db))
+    unknown = specverdict_cli("runs", "show", "zzzz", "--db", str(db))
     assert unknown.returncode == 2 and "no run 'zzzz'" in unknown.stderr
 
 
@@ -70,7 +59,7 @@ def test_runs_errors_counts_failed_attempts_including_retried_ones(
     registry: tuple[Path, list[str]],
 ) -> None:
     db, ids = registry
-    done = cli("runs", "errors", ids[1][:8], "--db", str(db))
+    done = specverdict_cli("runs", "errors", ids[1][:8], "--db", str(db))
     assert done.returncode == 0, done.stderr
     row = next(line for line in done.stdout.splitlines() if "HTTP 503" in line)
     assert row.split()[:4] == ["HTTP", "503", "1", "1"]  # 1 attempt, retried since
@@ -81,17 +70,17 @@ def test_prune_deletes_unfinished_runs_only_and_delete_takes_ids(
     registry: tuple[Path, list[str]],
 ) -> None:
     db, (completed, failed, interrupted) = registry
-    dry = cli("runs", "prune", "--db", str(db), "--dry-run")
+    dry = specverdict_cli("runs", "prune", "--db", str(db), "--dry-run")
     assert dry.returncode == 0 and dry.stdout.count("would delete") == 2
-    refused = cli("runs", "prune", "--db", str(db))  # no terminal to confirm on
+    refused = specverdict_cli("runs", "prune", "--db", str(db))  # no terminal to confirm on
     assert refused.returncode == 2 and "pass --yes" in refused.stderr
-    done = cli("runs", "prune", "--db", str(db), "--yes")
+    done = specverdict_cli("runs", "prune", "--db", str(db), "--yes")
     assert done.returncode == 0 and "pruned 2 run(s)" in done.stdout
     store = SQLiteStore(db)
     assert [r.run_id for r in store.list_runs()] == [completed]
     assert not (db.parent / "runs" / failed).exists()
     assert not (db.parent / "runs" / interrupted).exists()
-    gone = cli("runs", "delete", completed[:5], "--db", str(db), "--yes")
+    gone = specverdict_cli("runs", "delete", completed[:5], "--db", str(db), "--yes")
     assert gone.returncode == 0, gone.stderr
     assert store.list_runs() == [] and store.attempts(completed) == []
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -13,6 +11,7 @@ from specverdict.errors import ConfigError
 from specverdict.feasibility import feasibility
 from specverdict.runner import Runner
 from specverdict.store import SQLiteStore
+from tests.conftest import specverdict_cli
 
 CAMPAIGN = """\
 name: f
@@ -38,16 +37,6 @@ def text(
 
 def errors_of(campaign: str) -> tuple[str, ...]:
     return feasibility(build_plan(parse_campaign(campaign, Path("f.yaml")))).errors
-
-
-def cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "specverdict", *args],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=120,
-    )
 
 
 def test_a_feasible_campaign_has_no_errors() -> None:
@@ -105,16 +94,16 @@ def test_validate_checklist_and_run_refuse_alike_and_run_even_with_force(tmp_pat
     campaign = tmp_path / "c.yaml"
     campaign.write_text(text(candidates="  - {method: eagle3, k: 3}", load="{concurrency: [16]}"))
     db = tmp_path / "reg" / "runs.db"
-    validate = cli("validate", str(campaign))
+    validate = specverdict_cli("validate", str(campaign))
     assert validate.returncode == 2
     lines = validate.stderr.strip().splitlines()
     assert len(lines) == 2  # every problem, each on its line
     assert lines[0].startswith(f"specverdict: error: {campaign}: candidate eagle3 k=3: engine")
     assert lines[1].startswith(f"{campaign}: load.concurrency 16: ")
-    run = cli("run", str(campaign), "--db", str(db), "--force")
+    run = specverdict_cli("run", str(campaign), "--db", str(db), "--force")
     assert run.returncode == 2 and run.stderr.splitlines()[1:] == lines[1:]
     assert not db.parent.exists()  # refused before the registry was touched
-    checklist = cli("checklist", str(campaign), "--json", "--db", str(db))
+    checklist = specverdict_cli("checklist", str(campaign), "--json", "--db", str(db))
     assert checklist.returncode == 1 and '"name": "engine can run it"' in checklist.stdout
 
 

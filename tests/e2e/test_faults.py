@@ -11,7 +11,6 @@ import contextlib
 import os
 import signal
 import subprocess
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -25,11 +24,11 @@ from specverdict.engines.launcher import LaunchedServer, free_port
 from specverdict.errors import EngineUnreachableError, RunInterruptedError, StoreError
 from specverdict.runner import CONSECUTIVE_FAULTS, Runner
 from specverdict.store import SQLiteStore
-from tests.conftest import server_cmd
+from tests.conftest import SPECVERDICT, server_cmd, specverdict_cli
 from tests.e2e.test_runner import campaign_text, quiet
 from tests.faultproxy import Action, FaultProxy
 
-CLI = [sys.executable, "-m", "specverdict"]
+CLI = SPECVERDICT
 
 
 def plan_for(text: str) -> Plan:
@@ -80,18 +79,12 @@ def when_stored(db: Path, n: int, action: Callable[[], object]) -> threading.Thr
     return thread
 
 
-def cli(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [*CLI, *args], capture_output=True, text=True, check=False, timeout=timeout
-    )
-
-
 def test_an_unreachable_engine_stops_the_campaign_before_any_request(tmp_path: Path) -> None:
     url = f"http://127.0.0.1:{free_port()}"  # nothing listens there
     campaign = tmp_path / "c.yaml"
     campaign.write_text(attached(url))
     db = tmp_path / "runs.db"
-    done = cli("run", str(campaign), "--db", str(db), "--force", "--only", "none")
+    done = specverdict_cli("run", str(campaign), "--db", str(db), "--force", "--only", "none")
     assert done.returncode == 5, done.stderr
     (line,) = done.stderr.strip().splitlines()
     assert line.startswith(
@@ -201,7 +194,7 @@ def test_server_errors_and_broken_streams_are_data_and_retried_on_a_rerun(
     ):
         campaign = tmp_path / "c.yaml"
         campaign.write_text(attached(proxy.base_url, max_tokens=24))
-        first = cli("run", str(campaign), "--db", str(db), "--force", "--only", "none")
+        first = specverdict_cli("run", str(campaign), "--db", str(db), "--force", "--only", "none")
         assert first.returncode == 0, first.stderr
         assert f"next: specverdict verdict {campaign} --db {db}" in first.stdout
         store = SQLiteStore(db)
@@ -211,19 +204,21 @@ def test_server_errors_and_broken_streams_are_data_and_retried_on_a_rerun(
             (s.status, (s.error or "")[:24]) for s in store.samples(run.run_id) if s.status != "ok"
         )
         assert [k for k, _ in kinds] == ["error"] * 3
-        errors = cli("runs", "errors", run.run_id[:6], "--db", str(db))
+        errors = specverdict_cli("runs", "errors", run.run_id[:6], "--db", str(db))
         assert errors.returncode == 0, errors.stderr
         for kind in ("HTTP 500", "malformed stream", "connection"):
             assert kind in errors.stdout
 
-        no_retry = cli(
+        no_retry = specverdict_cli(
             "run", str(campaign), "--db", str(db), "--force", "--no-retry", "--only", "none"
         )
         assert no_retry.returncode == 0, no_retry.stderr
         assert "13 of 16 samples ok, 3 failed (not retried); nothing to send" in no_retry.stdout
 
         broken.clear()
-        retried = cli("run", str(campaign), "--db", str(db), "--force", "--only", "none")
+        retried = specverdict_cli(
+            "run", str(campaign), "--db", str(db), "--force", "--only", "none"
+        )
         assert retried.returncode == 0, retried.stderr
         assert "resuming, 3 failed before, retried" in retried.stdout
     samples = store.samples(run.run_id)
@@ -253,7 +248,7 @@ def test_ctrl_c_saves_what_finished_says_so_and_the_rerun_resumes(tmp_path: Path
     pid = run.manifest["engine_pid"]  # the engine was stopped with the run
     with pytest.raises(ProcessLookupError):
         os.killpg(pid, 0)
-    done = cli(*cmd[3:])
+    done = specverdict_cli(*cmd[3:])
     assert done.returncode == 0, done.stderr
     ids = [s.sample_id for s in store.samples(run.run_id)]
     assert len(ids) == len(set(ids)) == 16
@@ -270,7 +265,7 @@ def test_a_second_runner_on_the_same_registry_is_refused(tmp_path: Path) -> None
     def run_second_while_the_first_is_stopped() -> None:
         first.send_signal(signal.SIGSTOP)  # mid-run, holding the registry
         try:
-            second.append(cli(*cmd[3:]))
+            second.append(specverdict_cli(*cmd[3:]))
         finally:
             first.send_signal(signal.SIGCONT)
 

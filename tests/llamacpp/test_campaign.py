@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import json
 import shlex
-import subprocess
-import sys
 from pathlib import Path
 
 import httpx
@@ -18,6 +16,7 @@ from specverdict.engines.llamacpp import LlamaCppAdapter
 from specverdict.results import run_results
 from specverdict.runner import Runner
 from specverdict.store import SampleRecord, SQLiteStore
+from tests.conftest import specverdict_cli
 from tests.llamacpp.conftest import SERVER, LlamaServers
 
 #: llama-server's own flags after the program, as the adapter's built-in command has them;
@@ -51,16 +50,6 @@ def candidates(models: Path) -> str:
     return f"{draft}\n{ngram}"
 
 
-def cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "specverdict", *args],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=300,
-    )
-
-
 @pytest.fixture(scope="module")
 def measured(gguf_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     root = tmp_path_factory.mktemp("campaign")
@@ -75,7 +64,7 @@ def measured(gguf_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[
         )
     )
     db = root / "runs.db"
-    proc = cli("run", str(campaign), "--db", str(db), "--force")
+    proc = specverdict_cli("run", str(campaign), "--db", str(db), "--force")
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
     return campaign, db
 
@@ -127,7 +116,7 @@ def test_acceptance_is_per_request_and_agrees_with_the_counters(
 
 def test_the_campaign_ends_in_verdicts_and_a_report(measured: tuple[Path, Path]) -> None:
     campaign, db = measured
-    proc = cli("verdict", str(campaign), "--db", str(db), "--json")
+    proc = specverdict_cli("verdict", str(campaign), "--db", str(db), "--json")
     verdicts = {v["candidate"]: v for v in json.loads(proc.stdout)}
     assert set(verdicts) == {"draft_model k=3", "ngram k=8"}
     for v in verdicts.values():
@@ -137,7 +126,7 @@ def test_the_campaign_ends_in_verdicts_and_a_report(measured: tuple[Path, Path])
         assert gates["pairing"]["status"] == "pass"
         assert gates["acceptance"]["data"]["source"] == "per-request"
     out = db.parent / "report"
-    report = cli("report", str(campaign), "--db", str(db), "--out", str(out))
+    report = specverdict_cli("report", str(campaign), "--db", str(db), "--out", str(out))
     assert report.returncode in (0, 1, 3, 4), report.stderr
     assert (out / "index.html").is_file() and (out / "report.json").is_file()
     assert "ngram k=8" in (out / "report.md").read_text()
