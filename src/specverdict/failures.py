@@ -35,13 +35,17 @@ CONNECTION_ERRORS = frozenset(
         "OSError",
     }
 )
+#: how the runner marks a failure of an episode's own harness (its tool calls or test run, not
+#: the engine): retried like a transient failure
+HARNESS_ERROR = "harness:"
 #: exception classes of a stream the client could not parse
 MALFORMED = frozenset({"ValueError", "JSONDecodeError", "UnicodeDecodeError"})
 
 
 def failure_kind(status: SampleStatus, error: str | None) -> str | None:
     """``None`` for an answer; else one of ``timeout``, ``connection``, ``HTTP <code>``,
-    ``malformed stream``, ``engine error`` (an error object sent in the stream), ``cancelled``."""
+    ``malformed stream``, ``engine error`` (an error object sent in the stream), ``harness
+    error`` (an agent episode's tools or tests failed), ``cancelled``."""
     if status == "ok":
         return None
     if status == "timeout":
@@ -49,6 +53,8 @@ def failure_kind(status: SampleStatus, error: str | None) -> str | None:
     if status == "cancelled":
         return "cancelled"
     error = error or ""
+    if error.startswith(HARNESS_ERROR):
+        return "harness error"
     if error.startswith("HTTP "):
         code = error[5:].split(":", 1)[0].strip()
         return f"HTTP {code}" if code.isdigit() else "HTTP error"

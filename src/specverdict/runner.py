@@ -50,7 +50,7 @@ from specverdict.errors import (
     StoreError,
     UserInterruptError,
 )
-from specverdict.failures import engine_fault, failure_kind, retryable
+from specverdict.failures import HARNESS_ERROR, engine_fault, failure_kind, retryable
 from specverdict.loadgen import poisson_offsets
 from specverdict.store.base import Store
 from specverdict.store.records import (
@@ -553,17 +553,27 @@ class Runner:
                         return
                     path, body = request_payload(spec, sample, extras)
                     if isinstance(suite, AgentSuite):  # one sample = one multi-turn episode
-                        record = await run_episode(
-                            run.run_id,
-                            suite,
-                            sample,
-                            session,
-                            base_url + path,
-                            body,
-                            adapter.per_request_acceptance,
-                            self.clock,
-                            self.request_timeout_s,
-                        )
+                        try:
+                            record = await run_episode(
+                                run.run_id,
+                                suite,
+                                sample,
+                                session,
+                                base_url + path,
+                                body,
+                                adapter.per_request_acceptance,
+                                self.clock,
+                                self.request_timeout_s,
+                            )
+                        except Exception as exc:
+                            # an episode's harness (its tool calls, its test run) failing is
+                            # this sample's failure, stored as data: never the campaign's end
+                            record = SampleRecord(
+                                run_id=run.run_id,
+                                sample_id=sample.id,
+                                status="error",
+                                error=f"{HARNESS_ERROR} {type(exc).__name__}: {exc}",
+                            )
                         if sample.id in attempts:
                             record = record.model_copy(update={"attempt": attempts[sample.id]})
                         health.observe(record)

@@ -18,6 +18,7 @@ import pytest
 
 from specverdict.campaign import build_plan, parse_campaign
 from specverdict.errors import ConfigError
+from specverdict.failures import failure_kind, retryable
 from specverdict.results import run_results
 from specverdict.runner import Runner
 from specverdict.store import SampleRecord, Score, SQLiteStore
@@ -275,3 +276,33 @@ def test_an_agent_suite_runs_episodes_through_the_runner(
         assert r.status == "ok" and "episode" in r.extra  # one sample, one multi-turn episode
         assert r.score is not None and r.score.outcome  # scored as the episode ended
         assert r.acceptance is not None  # summed over the episode's turns
+
+
+def test_an_episode_whose_harness_fails_is_a_failed_sample_not_the_campaigns_end(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The demo once died with a traceback when an agent's test run raised (CPython's
+    concurrent-parse SystemError): the episode's failure is that sample's, stored and retried."""
+    from specverdict.suites.agent import AgentTasks
+
+    class BrokenTests(AgentTasks):
+        async def run_episode(self, sample: Sample, chat: Any) -> Any:
+            if sample.id == self.samples()[0].id:
+                raise SystemError("AST constructor recursion depth mismatch (before=27, after=23)")
+            return await super().run_episode(sample, chat)
+
+    monkeypatch.setattr("specverdict.runner.get_suite", lambda ref: BrokenTests())
+    text = campaign_text(samples="{first: 2}", max_tokens=24).replace(
+        "load: {concurrency: [1], warmup: 1, baseline_repeats: 1}",
+        "load: {concurrency: [1], warmup: 0}",
+    )
+    plan = build_plan(parse_campaign(text, Path("agent.yaml")))
+    store = SQLiteStore(tmp_path / "runs.db")
+    run = Runner(store, log=quiet).run_one(plan, plan.runs[1], 0)
+    assert run.status == "completed"
+    failed, ok = sorted(store.samples(run.run_id), key=lambda r: r.status)
+    assert (failed.status, ok.status) == ("error", "ok")
+    assert failed.error == (
+        "harness: SystemError: AST constructor recursion depth mismatch (before=27, after=23)"
+    )
+    assert failure_kind(failed.status, failed.error) == "harness error" and retryable(failed)

@@ -22,6 +22,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from specverdict.suites import pyast
+
 CompareMode = Literal["equal", "sequence", "truthy", "strict_bool"]
 
 _BINOPS: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
@@ -120,7 +122,7 @@ def _mode(call: ast.Call, parents: dict[ast.AST, ast.AST]) -> CompareMode:
 
 def analyse_check(test_source: str) -> CheckFacts:
     """Read a HumanEval ``test`` field (which defines ``check(candidate)``)."""
-    tree = ast.parse(test_source)
+    tree = pyast.parse(test_source)
     check = next(
         (n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "check"), None
     )

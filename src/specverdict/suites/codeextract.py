@@ -23,6 +23,8 @@ import re
 import textwrap
 from collections.abc import Sequence
 
+from specverdict.suites import pyast
+
 #: stop sequences for completing a function body (Codex paper, Chen et al. 2021, section 2.3)
 FUNCTION_STOPS = ("\ndef ", "\nclass ", "\nif __name__", "\nprint(", "\n#")
 
@@ -48,7 +50,7 @@ def completion_program(prompt: str, completion: str, stops: Sequence[str]) -> st
 
 def _parses(code: str) -> bool:
     try:
-        ast.parse(code)
+        pyast.parse(code)
     except (SyntaxError, ValueError):
         return False
     return True
@@ -57,7 +59,7 @@ def _parses(code: str) -> bool:
 def _defines_anything(code: str) -> bool:
     """Whether ``code`` has a top-level function or class (then it is a program, not a body)."""
     try:
-        tree = ast.parse(code)
+        tree = pyast.parse(code)
     except (SyntaxError, ValueError):
         return re.search(r"^(async\s+def|def|class)\s", code, re.M) is not None
     kinds = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
@@ -68,7 +70,7 @@ def defines(code: str, name: str) -> bool:
     """Whether ``code`` defines function ``name`` at top level (by syntax, or by a ``def``
     line when the code does not parse)."""
     try:
-        tree = ast.parse(code)
+        tree = pyast.parse(code)
     except (SyntaxError, ValueError):
         return re.search(rf"^(async\s+)?def\s+{re.escape(name)}\s*\(", code, re.M) is not None
     return any(
@@ -78,7 +80,7 @@ def defines(code: str, name: str) -> bool:
 
 def _only_definitions(code: str) -> bool:
     try:
-        tree = ast.parse(code)
+        tree = pyast.parse(code)
     except (SyntaxError, ValueError):
         return False
     kinds = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom)

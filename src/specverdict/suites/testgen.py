@@ -57,6 +57,7 @@ from pydantic import BaseModel, ConfigDict
 
 from specverdict.sandbox import ExecResult, Execution, Limits, Sandbox
 from specverdict.store.records import Score
+from specverdict.suites import pyast
 from specverdict.suites.base import Sample, Suite
 from specverdict.suites.codeextract import extract_code
 from specverdict.suites.functional import default_sandbox
@@ -463,7 +464,7 @@ class TestGen(Suite):
             detail.failure = "the answer holds no code"
             return _score(False, "no_tests", detail)
         try:
-            tree = ast.parse(code)
+            tree = pyast.parse(code)
         except (SyntaxError, ValueError) as exc:
             line = getattr(exc, "lineno", None)
             detail.failure = f"line {line}: {exc}"[:300] if line else str(exc)[:300]

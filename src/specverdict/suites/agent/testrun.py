@@ -21,6 +21,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from specverdict.sandbox import Execution, Limits, Sandbox
+from specverdict.suites import pyast
 
 RUNNER = r"""
 import importlib.util, json, sys, traceback
@@ -68,7 +69,7 @@ def expected_tests(tests: Mapping[str, str]) -> list[str]:
     """``path::name`` of every top-level test function in the (trusted) test files."""
     names = []
     for path, text in sorted(tests.items()):
-        for node in ast.parse(text).body:
+        for node in pyast.parse(text).body:
             if isinstance(node, ast.FunctionDef) and node.name.startswith("test"):
                 names.append(f"{path}::{node.name}")
     return sorted(names)

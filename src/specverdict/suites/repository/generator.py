@@ -37,6 +37,7 @@ from pathlib import Path, PurePosixPath
 
 from specverdict.errors import ConfigError
 from specverdict.sandbox import Sandbox
+from specverdict.suites import pyast
 from specverdict.suites.repository.score import (
     execution_for_test,
     outcome_of_test,
@@ -232,7 +233,7 @@ def _variants(node: ast.expr, covered: set[int]) -> Iterator[tuple[str, ast.expr
 
 def mutations(path: str, source: str) -> list[Mutation]:
     """Every one-line mutation inside the functions of a module, in source order."""
-    tree = ast.parse(source)
+    tree = pyast.parse(source)
     lines = source.split("\n")
     found: list[Mutation] = []
     for func in ast.walk(tree):
@@ -270,7 +271,7 @@ def mutate(source: str, mutation: Mutation) -> str | None:
     lines[mutation.line - 1] = mutation.after
     text = "\n".join(lines)
     try:
-        ast.parse(text)
+        pyast.parse(text)
     except SyntaxError:
         return None
     return text
@@ -278,7 +279,7 @@ def mutate(source: str, mutation: Mutation) -> str | None:
 
 def discover_tests(path: str, source: str) -> list[str]:
     """``path::test_f`` and ``path::Class::test_m`` ids of a test module."""
-    tree = ast.parse(source)
+    tree = pyast.parse(source)
     ids: list[str] = []
     for node in tree.body:
         if isinstance(node, ast.FunctionDef) and node.name.startswith("test"):
@@ -305,7 +306,7 @@ def relevant_tests(function: str, tests: Sequence[str]) -> list[str]:
 
 
 def _enclosing_lines(source: str, function: str, line: int) -> tuple[int, int]:
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(pyast.parse(source)):
         if (
             isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
             and node.name == function
