@@ -69,6 +69,9 @@ mark.diverge { background: #ffe08a; color: #000; outline: 2px solid #000;
   gap: .5rem; }
 details { margin: .4rem 0; }
 summary { cursor: pointer; overflow-wrap: anywhere; }
+table.matrix td { text-align: center; }
+table.matrix td a { font-weight: bold; }
+li.deciding { font-weight: bold; }
 dl.manifest dt { font-weight: bold; margin-top: .4rem; }
 dl.manifest dd { margin-left: 1rem; }
 a { color: #0a4f8a; }
@@ -138,7 +141,8 @@ TEMPLATE = """<!doctype html>
 min_speedup {{ data.gates.min_speedup }}, max_failure_rate {{ data.gates.max_failure_rate }}</p>
 <nav aria-label="Stages"><ul>
 {% for st in stages %}<li><a href="#{{ st.anchor }}">Stage {{ st.s.stage }} ({{ st.s.suite }})</a>:
-{% for p in st.s.pairs %}{{ p.verdict.verdict }}{% if not loop.last %}, {% endif %}{% endfor %}</li>
+{% for p in st.s.pairs %}<span class="v-{{ p.verdict.verdict | lower }}"><b>{{ p.verdict.verdict }}</b>
+{{ p.speculation }}{% if st.s.several_loads %} at {{ p.verdict.load }}{% endif %}</span>{% if not loop.last %}; {% endif %}{% endfor %}</li>
 {% endfor %}</ul></nav>
 <p class="note">Every verdict holds for its own stage, suite, load level and candidate only;
 there is no verdict across stages.</p>
@@ -151,15 +155,21 @@ there is no verdict across stages.</p>
 {{ s.quantization }} · suite {{ s.suite }} · load {{ s.loads | join(", ") }}</p>
 
 <h3>Verdicts</h3>
+{% set grid = matrix(s) %}
+<table class="matrix" aria-label="Verdict by candidate and load, stage {{ s.stage }}">
+<thead><tr><th scope="col">candidate</th>{% for load in grid.loads %}<th scope="col">{{ load }}</th>{% endfor %}</tr></thead>
+<tbody>{% for cand, cells in grid.rows %}<tr><th scope="row">{{ cand }}</th>
+{% for c in cells %}<td{% if c %} class="v-{{ c.verdict.verdict | lower }}"{% endif %}>{% if c %}<a href="#{{ st.anchor }}-{{ loop.index0 }}-{{ slug(cand) }}">{{ c.verdict.verdict }}</a><br><small>{{ fmt_speed(c.verdict) }}</small>{% else %}-{% endif %}</td>{% endfor %}</tr>
+{% endfor %}</tbody></table>
 {% for p in s.pairs %}{% set v = p.verdict %}
-<article class="banner v-{{ v.verdict | lower }}" aria-label="{{ v.verdict }}: {{ p.speculation }} at {{ v.load }}">
+<article class="banner v-{{ v.verdict | lower }}" id="{{ st.anchor }}-{{ grid.loads.index(v.load) }}-{{ slug(p.speculation) }}" aria-label="{{ v.verdict }}: {{ p.speculation }} at {{ v.load }}">
 <p class="verdict-word"><span aria-hidden="true">{{ symbol[v.verdict] }}</span> {{ v.verdict }}:
 {{ p.speculation }} against {{ v.baseline }} at {{ v.load }}</p>
 <p>speed-up {{ fmt_speed(v) }} · pass rate base/cand {{ pct(v.base_pass_rate) }} / {{ pct(v.cand_pass_rate) }}
 · acceptance {{ num(v.acceptance_rate, ".3f") }} · MAL {{ num(v.mean_accepted_length, ".2f") }}</p>
 <p class="labels">candidate: {{ p.candidate_label }}<br>baseline: {{ p.baseline_label }}</p>
 <ul class="reasons">
-{% for r in v.reasons %}<li><span class="status">[{{ r.status }}]</span> <code>{{ r.gate }}</code>: {{ r.message }}</li>
+{% for r in ordered(v) %}<li{% if deciding(v, r) %} class="deciding"{% endif %}><span class="status">[{{ r.status }}]</span> <code>{{ r.gate }}</code>: {{ r.message }}{% if deciding(v, r) %} <strong>(decided the verdict)</strong>{% endif %}</li>
 {% endfor %}</ul>
 </article>
 {% else %}<p class="empty">No candidate in this stage.</p>
@@ -381,7 +391,36 @@ def render_html(data: ReportData) -> str:
         highlight=highlight,
         highlights=manifest_highlights,
         dumps=_dumps,
+        matrix=_matrix,
+        ordered=_ordered,
+        deciding=_deciding,
+        slug=slug,
     )
+
+
+#: reason statuses that decide a verdict other than ADOPT, listed first
+DECIDING = ("invalid", "reject", "inconclusive")
+_ORDER = {status: i for i, status in enumerate((*DECIDING, "pass", "vacuous", "info"))}
+
+
+def _ordered(verdict: Any) -> list[Any]:
+    """A verdict's reasons, what decided it first (stable within each status)."""
+    return sorted(verdict.reasons, key=lambda r: _ORDER.get(r.status, len(_ORDER)))
+
+
+def _deciding(verdict: Any, reason: Any) -> bool:
+    wanted = {"INVALID": "invalid", "REJECT": "reject", "INCONCLUSIVE": "inconclusive"}
+    return bool(wanted.get(verdict.verdict) == reason.status)
+
+
+def _matrix(stage: StageReport) -> dict[str, Any]:
+    """Candidate x load: the pair of each cell (None where none was planned)."""
+    loads = list(dict.fromkeys(p.verdict.load for p in stage.pairs))
+    rows: dict[str, list[Any]] = {}
+    for p in stage.pairs:
+        cells = rows.setdefault(p.speculation, [None] * len(loads))
+        cells[loads.index(p.verdict.load)] = p
+    return {"loads": loads, "rows": list(rows.items())}
 
 
 def _figures(stage: StageReport, data: ReportData) -> list[Figure]:
