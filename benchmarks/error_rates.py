@@ -218,7 +218,7 @@ def pooled(truth: Truth, sims: int, stages: int = 3) -> int:
     hits = 0
     for s in range(sims):
         draws = [draw(truth, truth.n, rng) for _ in range(stages)]
-        drift = execution_drift([[float(np.mean(t)) for t in d.base_tpot] for d in draws])
+        drift = execution_drift([[list(t) for t in d.base_tpot] for d in draws])
         hits += judge(draws[0], truth.n, s, drift=drift).verdict == "ADOPT"
     return hits
 

@@ -340,30 +340,50 @@ class ExecutionDrift:
     executions: int
 
 
-def execution_drift(groups: Sequence[Sequence[float]]) -> ExecutionDrift | None:
-    """Pooled between-execution variance of log mean TPOT.
+def execution_drift(groups: Sequence[Sequence[Sequence[float]]]) -> ExecutionDrift | None:
+    """Pooled between-execution variance of log TPOT: the variance component of executions in
+    a two-way layout (execution x sample) per configuration, pooled over configurations.
 
-        s² = Σ_g Σ_e (log m_ge − mean_e log m_ge)² / Σ_g (k_g − 1),
+    ``groups[g]`` holds configuration g's executions, each the TPOTs of the same n_g samples in
+    the same order. On L = log TPOT (k_g x n_g), with execution means m_e, sample means c_i and
+    the grand mean,
 
-    ``groups[g]`` holding the mean TPOTs (each over the same samples) of configuration g's k_g
-    executions. Configurations executed once add nothing; None when no configuration ran twice.
+        MS_exec = n Σ_e (m_e − m)² / (k − 1),   MS_res = Σ (L − m_e − c_i + m)² / ((k − 1)(n − 1)),
+        s²_g = max(0, (MS_exec − MS_res) / n),
+
+    so that the requests' own noise, already in the per-sample bootstrap, is not counted again
+    (it would inflate the drift most on small stages). Pooled: s² = Σ (k_g − 1) s²_g / Σ (k_g − 1),
+    with Σ (k_g − 1) degrees of freedom. Configurations executed once add nothing; None when no
+    configuration ran twice on at least two common samples.
     """
-    ss, df, used, executions = 0.0, 0, 0, 0
-    for i, group in enumerate(groups):
-        values = as_float_array(f"groups[{i}]", list(group))
-        values = values[np.isfinite(values)]
-        if np.any(values <= 0):
-            raise ValueError(f"groups[{i}] must hold positive mean TPOTs")
-        if len(values) < 2:
+    weighted, df, used, executions = 0.0, 0, 0, 0
+    for g, group in enumerate(groups):
+        rows = [as_float_array(f"groups[{g}][{e}]", list(r)) for e, r in enumerate(group)]
+        if len(rows) < 2:
             continue
-        logs = np.log(values)
-        ss += float(np.sum((logs - logs.mean()) ** 2))
-        df += len(values) - 1
+        if len({len(r) for r in rows}) > 1:
+            raise ValueError(f"groups[{g}]: executions must cover the same samples")
+        table = np.vstack(rows)
+        table = table[:, np.all(np.isfinite(table), axis=0)]
+        if np.any(table <= 0):
+            raise ValueError(f"groups[{g}] must hold positive TPOTs")
+        k, n = table.shape
+        if n < 2:
+            continue
+        logs = np.log(table)
+        m_e = logs.mean(axis=1)
+        c_i = logs.mean(axis=0)
+        grand = float(logs.mean())
+        ms_exec = n * float(np.sum((m_e - grand) ** 2)) / (k - 1)
+        resid = logs - m_e[:, None] - c_i[None, :] + grand
+        ms_res = float(np.sum(resid**2)) / ((k - 1) * (n - 1))
+        weighted += (k - 1) * max(0.0, (ms_exec - ms_res) / n)
+        df += k - 1
         used += 1
-        executions += len(values)
+        executions += k
     if df == 0:
         return None
-    return ExecutionDrift(ss / df, df, used, executions)
+    return ExecutionDrift(weighted / df, df, used, executions)
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,7 +17,7 @@ from specverdict.stats.multiplicity import adjust
 from specverdict.stats.speed import execution_drift
 from specverdict.store.base import Store
 from specverdict.store.records import RunRecord
-from specverdict.verdict.judge import Arm, execution_means, judge_pair
+from specverdict.verdict.judge import Arm, execution_tpots, judge_pair
 from specverdict.verdict.model import PairVerdict, Reason
 
 
@@ -64,7 +64,7 @@ def campaign_verdicts(store: Store, plan: Plan) -> list[PairVerdict]:
     # Run-to-run drift pooled over every configuration the campaign executed more than once
     # (same host, same engine): its degrees of freedom add up across stages and loads.
     executed = [arm(spec) for spec in {r.fingerprint: r for r in plan.runs}.values()]
-    drift = execution_drift([execution_means(a) for a in executed if a is not None])
+    drift = execution_drift([execution_tpots(a) for a in executed if a is not None])
     out: list[PairVerdict] = []
     for pair in plan.pairs:
         out.append(

@@ -482,16 +482,14 @@ def _mean_tpots(arm: Arm, ids: Sequence[str]) -> np.ndarray:
     return out
 
 
-def execution_means(arm: Arm, ids: Sequence[str] | None = None) -> list[float]:
-    """Each execution's mean TPOT over the samples (of ``ids``, default all) every execution of
-    the arm measured: the arm's contribution to ``execution_drift``."""
+def execution_tpots(arm: Arm, ids: Sequence[str] | None = None) -> list[list[float]]:
+    """Each execution's TPOTs of the samples (of ``ids``, default all) that every execution of
+    the arm measured, in one order: the arm's contribution to ``execution_drift``."""
     if ids is None:
         ids = sorted({s.sample_id for run in arm.samples for s in run})
     per_run = [{s.sample_id: tpot(s) for s in run if s.status == "ok"} for run in arm.samples]
     common = [i for i in ids if all(run.get(i) is not None for run in per_run)]
-    if not common:
-        return []
-    return [float(np.mean([run[i] for i in common])) for run in per_run]
+    return [[float(run[i]) for i in common] for run in per_run]  # type: ignore[arg-type]
 
 
 def _speed(
@@ -520,7 +518,7 @@ def _speed(
         common = [j for j in range(len(ids)) if all(r[j] is not None for r in repeats)]
         noise = noise_floor([[r[j] for j in common] for r in repeats]) if common else None
     if drift is None:
-        drift = execution_drift([execution_means(base, ids), execution_means(cand, ids)])
+        drift = execution_drift([execution_tpots(base, ids), execution_tpots(cand, ids)])
     widened = (
         interval_with_drift(est, drift, len(base.samples), len(cand.samples))
         if drift is not None
