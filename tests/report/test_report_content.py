@@ -154,9 +154,7 @@ def test_one_section_per_stage_and_every_row_fully_labelled(measured: Measured) 
         assert f"Stage {stage} · builtin-code@1" in sec
         assert not any(i in sec for i in ids[other]), "a stage section shows another stage's run"
         runs_table = sec[sec.index('class="sortable runs"') :]
-        labels = [
-            unescape(x) for x in re.findall(r'<th scope="row">(.*?)</th>', runs_table, re.S)
-        ]
+        labels = [unescape(x) for x in re.findall(r'<th scope="row">(.*?)</th>', runs_table, re.S)]
         assert len(labels) == 8
         for label in labels:
             for part in (
