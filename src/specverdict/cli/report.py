@@ -13,26 +13,15 @@ from rich.table import Table
 from specverdict.campaign import build_plan, load_campaign
 from specverdict.campaign.model import Gates
 from specverdict.cli.runs import DB_OPTION, find_run, open_registry
+from specverdict.cli.verdict import verdict_table
 from specverdict.report import ReportData, campaign_report, runs_report, write_report_files
 
 
 def verdict_tables(data: ReportData) -> list[Table]:
-    """One compact table per stage (never across stages): candidate, load, verdict, speed-up."""
-    tables = []
-    for stage in data.stages:
-        table = Table(title=f"stage {stage.stage} ({stage.suite})", title_justify="left")
-        for col in ("candidate", "load", "verdict", "speed-up [CI]"):
-            table.add_column(col, no_wrap=col != "candidate")
-        for p in stage.pairs:
-            v = p.verdict
-            speed = "n/a"
-            if v.speedup is not None:
-                speed = f"{v.speedup:.2f}x"
-                if v.speedup_interval is not None:
-                    speed += f" [{v.speedup_interval[0]:.2f}, {v.speedup_interval[1]:.2f}]"
-            table.add_row(p.speculation, v.load, v.verdict, speed)
-        tables.append(table)
-    return tables
+    """One table per stage (never across stages), as ``verdict`` prints it."""
+    return [
+        verdict_table(st.stage, [p.verdict for p in st.pairs]) for st in data.stages if st.pairs
+    ]
 
 
 def _is_campaign(args: Sequence[str]) -> bool:
