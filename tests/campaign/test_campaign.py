@@ -204,8 +204,8 @@ def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
 def test_validate_command_exit_codes(tmp_path: Path) -> None:
     ok = run_cli("validate", str(DEMO), "--json")
     assert ok.returncode == 0, ok.stderr
-    assert '"executions": 18' in ok.stdout  # 15 runs, the 3 baselines twice
-    assert '"requests": 1776' in ok.stdout  # (5 + 1) runs x (240 + 40 + 16 samples)
+    assert '"executions": 21' in ok.stdout  # 15 runs, the 3 baselines three times
+    assert '"requests": 2072' in ok.stdout  # (4 + 3) executions x (240 + 40 + 16 samples)
     bad = tmp_path / "bad.yaml"
     bad.write_text(BASE.replace("quantization: fp8", "quantisation: fp8"))
     res = run_cli("validate", str(bad))

@@ -21,7 +21,7 @@ from specverdict.errors import ConfigError
 from specverdict.failures import failure_kind, retryable
 from specverdict.results import run_results
 from specverdict.runner import Runner
-from specverdict.store import SampleRecord, Score, SQLiteStore
+from specverdict.store import RunRecord, SampleRecord, Score, SQLiteStore
 from specverdict.suites import Sample
 from specverdict.suites.builtin import BuiltinCode
 from tests.conftest import Servers
@@ -256,19 +256,24 @@ def test_answers_are_scored_after_the_requests_and_resumed_scoring_fills_gaps(
     )
 
 
+def run_two_agent_samples(store: SQLiteStore) -> RunRecord:
+    """The first two samples of the (patched) suite as agent episodes, one candidate execution."""
+    text = campaign_text(samples="{first: 2}", max_tokens=24).replace(
+        "load: {concurrency: [1], warmup: 1, baseline_repeats: 1}",
+        "load: {concurrency: [1], warmup: 0}",
+    )
+    plan = build_plan(parse_campaign(text, Path("agent.yaml")))
+    return Runner(store, log=quiet).run_one(plan, plan.runs[1], 0)
+
+
 def test_an_agent_suite_runs_episodes_through_the_runner(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from specverdict.suites.agent import AgentTasks
 
     monkeypatch.setattr("specverdict.runner.get_suite", lambda ref: AgentTasks())
-    text = campaign_text(samples="{first: 2}", max_tokens=24).replace(
-        "load: {concurrency: [1], warmup: 1, baseline_repeats: 1}",
-        "load: {concurrency: [1], warmup: 0}",
-    )
-    plan = build_plan(parse_campaign(text, Path("agent.yaml")))
     store = SQLiteStore(tmp_path / "runs.db")
-    run = Runner(store, log=quiet).run_one(plan, plan.runs[1], 0)
+    run = run_two_agent_samples(store)
     assert run.status == "completed"
     records = store.samples(run.run_id)
     assert len(records) == 2
@@ -292,13 +297,8 @@ def test_an_episode_whose_harness_fails_is_a_failed_sample_not_the_campaigns_end
             return await super().run_episode(sample, chat)
 
     monkeypatch.setattr("specverdict.runner.get_suite", lambda ref: BrokenTests())
-    text = campaign_text(samples="{first: 2}", max_tokens=24).replace(
-        "load: {concurrency: [1], warmup: 1, baseline_repeats: 1}",
-        "load: {concurrency: [1], warmup: 0}",
-    )
-    plan = build_plan(parse_campaign(text, Path("agent.yaml")))
     store = SQLiteStore(tmp_path / "runs.db")
-    run = Runner(store, log=quiet).run_one(plan, plan.runs[1], 0)
+    run = run_two_agent_samples(store)
     assert run.status == "completed"
     failed, ok = sorted(store.samples(run.run_id), key=lambda r: r.status)
     assert (failed.status, ok.status) == ("error", "ok")
