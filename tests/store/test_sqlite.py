@@ -211,3 +211,30 @@ def test_one_runner_per_registry(tmp_path: Path) -> None:
         pass
     with second.exclusive_runner():  # released when the first ends
         pass
+
+
+def test_processes_opening_a_new_registry_at_once_migrate_it_once(tmp_path: Path) -> None:
+    """A `runs list` while a `run` creates the registry: both open it, one migrates."""
+    import subprocess
+    import sys
+    import time
+
+    db = tmp_path / "new.db"
+    # every process waits for the same instant, then opens: the race a user meets by chance
+    code = (
+        "import sys, time\nfrom specverdict.store import SQLiteStore\n"
+        "time.sleep(max(0.0, float(sys.argv[2]) - time.time()))\n"
+        "SQLiteStore(sys.argv[1]).close()\n"
+    )
+    start = str(time.time() + 3.0)
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", code, str(db), start], stderr=subprocess.PIPE, text=True
+        )
+        for _ in range(6)
+    ]
+    errors = [p.communicate(timeout=60)[1] for p in procs]
+    assert [p.returncode for p in procs] == [0] * 6, errors
+    con = sqlite3.connect(db)
+    names = [r[0] for r in con.execute("SELECT name FROM schema_migrations")]
+    assert names == [m[0] for m in MIGRATIONS]

@@ -99,13 +99,27 @@ class SQLiteStore:
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        self._db.execute("PRAGMA busy_timeout = 5000")
         self._db.execute("PRAGMA foreign_keys = ON")
-        self._db.execute("PRAGMA journal_mode = WAL")
+        self._wal()
         # In WAL mode, NORMAL survives a killed process (the WAL is in the OS's hands); only a
         # power cut can lose the last commits. FULL would fsync every sample.
         self._db.execute("PRAGMA synchronous = NORMAL")
-        self._db.execute("PRAGMA busy_timeout = 5000")
         self.migrate()
+
+    def _wal(self) -> None:
+        """Switch to WAL. Switching needs the file to itself, and SQLite can answer "locked"
+        at once, without waiting, while another process is creating the same registry: retry
+        for as long as the busy timeout."""
+        deadline = time.monotonic() + 5.0
+        while True:
+            try:
+                self._db.execute("PRAGMA journal_mode = WAL")
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or time.monotonic() > deadline:
+                    raise StoreError(f"run registry {self.path}: cannot open: {exc}") from exc
+                time.sleep(0.01)  # pacing of a retry; the other process holds the lock briefly
 
     @contextmanager
     def _tx(self) -> Iterator[sqlite3.Connection]:
@@ -159,12 +173,15 @@ class SQLiteStore:
         self._db.execute(
             "CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at REAL NOT NULL)"
         )
-        done = {row[0] for row in self._db.execute("SELECT name FROM schema_migrations")}
         applied = []
         for name, sql in MIGRATIONS:
-            if name in done:
-                continue
+            # Read what is applied inside the write transaction: another process opening the
+            # same new registry at the same moment (a `runs list` while a `run` starts) waits
+            # for the lock, then finds the migration done instead of applying it twice.
             with self._tx() as db:
+                done = {row[0] for row in db.execute("SELECT name FROM schema_migrations")}
+                if name in done:
+                    continue
                 for statement in filter(str.strip, sql.split(";")):
                     db.execute(statement)
                 db.execute("INSERT INTO schema_migrations VALUES (?, ?)", (name, time.time()))
