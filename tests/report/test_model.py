@@ -161,3 +161,16 @@ def test_highlight_escapes_the_text() -> None:
         '&lt;<span class="sr-only">[first difference:]</span><mark class="diverge">a</mark>&gt;'
     )
     assert str(highlight("<a>", None)) == "&lt;a&gt;"
+
+
+def test_candidate_labels_name_each_parameter_once() -> None:
+    from specverdict.campaign import build_plan, load_campaign
+    from specverdict.report.model import speculation_label
+
+    demo = Path(__file__).resolve().parents[2] / "examples" / "demo.yaml"
+    plan = build_plan(load_campaign(demo))
+    labels = {speculation_label(r) for r in plan.runs if r.stage == "function"}
+    relaxed = next(label for label in labels if "relaxed" in label)
+    assert relaxed == "mtp k=2 acceptance=relaxed relaxed_delta=2.0 relaxed_topk=3"
+    ngram = next(label for label in labels if label.startswith("ngram"))
+    assert ngram == "ngram k=4 (prompt_lookup_max=5, prompt_lookup_min=2)"

@@ -30,7 +30,7 @@ from scipy.stats import norm
 from specverdict import __version__
 from specverdict.campaign.model import Gates
 from specverdict.campaign.plan import Plan
-from specverdict.campaign.spec import RunSpec
+from specverdict.campaign.spec import LABELLED_PARAMS, RunSpec
 from specverdict.engines.base import AcceptanceSummary
 from specverdict.measure.summary import RunSummary, tpot
 from specverdict.results import run_results
@@ -190,9 +190,10 @@ def speculation_label(spec: RunSpec) -> str:
     """``method k=K`` plus the method parameters, so two runs differing in a parameter differ
     in their label too."""
     sp = spec.speculation
-    if not sp.params:
+    rest = [(k, v) for k, v in sp.params if not k.startswith(LABELLED_PARAMS)]  # not in label
+    if not rest:
         return sp.label
-    return f"{sp.label} ({', '.join(f'{k}={v}' for k, v in sp.params)})"
+    return f"{sp.label} ({', '.join(f'{k}={v}' for k, v in rest)})"
 
 
 def run_label(spec: RunSpec) -> str:
