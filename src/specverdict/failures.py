@@ -66,10 +66,10 @@ def failure_kind(status: SampleStatus, error: str | None) -> str | None:
     return "engine error"
 
 
-def engine_fault(sample: SampleRecord) -> bool:
+def engine_fault(status: SampleStatus, error: str | None) -> bool:
     """A failure that says the engine is gone or hung rather than that it refused this request:
     a refused, reset or broken connection, or no complete answer before the deadline."""
-    return failure_kind(sample.status, sample.error) in ("connection", "timeout")
+    return failure_kind(status, error) in ("connection", "timeout")
 
 
 def retryable(sample: SampleRecord) -> bool:

@@ -50,7 +50,7 @@ from specverdict.errors import (
     StoreError,
     UserInterruptError,
 )
-from specverdict.failures import HARNESS_ERROR, engine_fault, failure_kind, retryable
+from specverdict.failures import HARNESS_ERROR, engine_fault, retryable
 from specverdict.loadgen import poisson_offsets
 from specverdict.store.base import Store
 from specverdict.store.records import (
@@ -172,7 +172,7 @@ class _Health:
     def observe(self, record: SampleRecord) -> None:
         if record.status == "ok":
             self.in_a_row = 0
-        elif engine_fault(record):
+        elif engine_fault(record.status, record.error):
             self.in_a_row += 1
             if self.exited() is not None or self.in_a_row >= CONSECUTIVE_FAULTS:
                 self.trip(
@@ -526,7 +526,7 @@ class Runner:
                 warm = await stream(
                     session, base_url + path, body, self.clock, self.request_timeout_s
                 )
-                if failure_kind(warm.status, warm.error) in ("connection", "timeout"):
+                if engine_fault(warm.status, warm.error):
                     health.trip(f"a warm-up request failed: {warm.error}")
                     break
             for source in adapter.snapshot_paths:

@@ -14,7 +14,6 @@ from specverdict.stats import (
     NoiseFloor,
     RatioEstimate,
     noise_floor,
-    speedup_clears_noise,
     speedup_geometric_mean,
     speedup_ratio_of_means,
     throughput_ratio,
@@ -207,20 +206,3 @@ def _estimate(lower: float, upper: float) -> RatioEstimate:
 
 def _floor(value: float) -> NoiseFloor:
     return NoiseFloor(floor=value, n_repeats=2, ratios=(), decidable=True, why="")
-
-
-def test_speedup_must_clear_one_and_the_noise_floor() -> None:
-    estimate = _estimate(1.08, 1.20)
-    assert speedup_clears_noise(estimate, _floor(0.05)).cleared
-    blocked = speedup_clears_noise(estimate, _floor(0.10))
-    assert not blocked.cleared and blocked.threshold == pytest.approx(1.10)
-    assert blocked.why.startswith("no speed-up")
-    unrepeated = speedup_clears_noise(estimate, None)
-    assert unrepeated.cleared and "baseline not repeated" in unrepeated.why
-    assert not speedup_clears_noise(_estimate(0.97, 1.30), None).cleared
-
-
-def test_no_interval_cannot_clear() -> None:
-    lonely = speedup_ratio_of_means([0.02], [0.01], np.random.default_rng(0))
-    check = speedup_clears_noise(lonely, _floor(0.01))
-    assert not check.cleared and not check.decidable

@@ -6,11 +6,9 @@ stopped a demo run with a traceback)."""
 from __future__ import annotations
 
 import ast
-import threading
 from pathlib import Path
 
 import specverdict.suites
-from specverdict.suites import pyast
 
 SUITES = Path(specverdict.suites.__file__).parent
 
@@ -31,20 +29,3 @@ def test_no_suite_module_calls_ast_parse_directly() -> None:
             ):
                 offenders.append(f"{path.relative_to(SUITES)}:{node.lineno}")
     assert offenders == [], "use specverdict.suites.pyast.parse"
-
-
-def test_parses_from_many_threads_agree() -> None:
-    source = "\n".join(f"def test_{i}():\n    assert {i} == {i}" for i in range(50))
-    names: list[list[str]] = []
-
-    def work() -> None:
-        for _ in range(20):
-            tree = pyast.parse(source)
-            names.append([n.name for n in tree.body if isinstance(n, ast.FunctionDef)])
-
-    threads = [threading.Thread(target=work) for _ in range(8)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert len(names) == 160 and all(n == names[0] for n in names) and len(names[0]) == 50

@@ -6,7 +6,7 @@ environment, or prints. Gate results carry ``decidable`` and a one-line ``why``.
 
     quality   mcnemar_exact, paired_noninferiority, tango_interval, noninferiority_sample_size
     speed     speedup_ratio_of_means, speedup_geometric_mean, throughput_ratio,
-              noise_floor, speedup_clears_noise
+              noise_floor, execution_drift, interval_with_drift
     accept    acceptance_interval, mal_interval, acceptance_from_totals, mal_from_totals
     explain   decompose_speedup, position_rates, expected_tokens, claim_check
     identity  greedy_identity
@@ -55,9 +55,9 @@ from specverdict.stats.speed import (
     NoiseFloor,
     RatioEstimate,
     RepeatRatio,
-    SpeedupCheck,
+    execution_drift,
+    interval_with_drift,
     noise_floor,
-    speedup_clears_noise,
     speedup_geometric_mean,
     speedup_ratio_of_means,
     throughput_ratio,
@@ -81,17 +81,18 @@ __all__ = [
     "RatioEstimate",
     "RepeatRatio",
     "ResampledDrop",
-    "SpeedupCheck",
     "SpeedupPrediction",
     "acceptance_from_totals",
     "acceptance_interval",
     "approximate_sample_size",
     "claim_check",
     "decompose_speedup",
+    "execution_drift",
     "expected_tokens",
     "expected_tokens_iid",
     "first_divergence",
     "greedy_identity",
+    "interval_with_drift",
     "mal_from_rates",
     "mal_from_totals",
     "mal_interval",
@@ -104,7 +105,6 @@ __all__ = [
     "position_rates",
     "predict_speedup",
     "speculative_step_cost",
-    "speedup_clears_noise",
     "speedup_geometric_mean",
     "speedup_ratio_of_means",
     "stratified_drop",

@@ -1,8 +1,9 @@
 """Error control over a family of decisions: a campaign's pairs.
 
 An ADOPT is an intersection-union test: quality non-inferior *and* speed above its bar, each
-one-sided at level alpha/2 (the two-sided 95% intervals of the gates). Its p-value is the larger
-of the two (Berger R. L. (1982), Technometrics 24:295-300): no adjustment is needed inside a pair.
+one-sided at level alpha/2 (quality: 1 / the betting test's e-value, anytime-valid; speed: the
+Student t tail of the drift-widened log speed-up at the bar). Its p-value is the larger of the
+two (Berger R. L. (1982), Technometrics 24:295-300): no adjustment is needed inside a pair.
 Across the pairs of a campaign (candidates x stages x load levels), Holm's step-down procedure
 controls the family-wise error of the ADOPTs (Holm S. (1979), Scand. J. Statist. 6:65-70);
 Benjamini-Hochberg controls the false-discovery rate instead, for users who ask for it
@@ -12,42 +13,11 @@ which pairs sharing a baseline have: Benjamini Y. & Yekutieli D. (2001), Ann. St
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from scipy.stats import norm
-
-from specverdict.stats._common import z_two_sided
-from specverdict.stats.noninferiority import tango_statistic
-
 Family = Literal["holm", "bh", "none"]
-
-
-def noninferiority_p(b: int, c: int, n: int, margin: float) -> float:
-    """One-sided p-value of H0: drop >= margin, from Tango's score statistic at the margin.
-
-    Dual to the interval: the two-sided 100(1 - alpha)% upper bound is under the margin exactly
-    when this is under alpha/2.
-    """
-    if n <= 0:
-        raise ValueError("n must be positive")
-    return float(norm.cdf(tango_statistic(margin, b, c, n)))
-
-
-def ratio_p(
-    point: float, lower: float, upper: float, bar: float, confidence: float = 0.95
-) -> float:
-    """One-sided p-value of H0: ratio <= bar, from a ratio's interval on the log scale (the
-    normal approximation whose 100·confidence% interval has the given ends)."""
-    if min(point, lower, upper, bar) <= 0.0:
-        raise ValueError("ratios and the bar must be positive")
-    z = z_two_sided(1.0 - confidence)
-    se = (math.log(upper) - math.log(lower)) / (2.0 * z)
-    if se <= 0.0:
-        return 0.0 if point > bar else 1.0
-    return float(norm.sf((math.log(point) - math.log(bar)) / se))
 
 
 @dataclass(frozen=True)

@@ -256,7 +256,8 @@ def noise_floor(repeat_tpots: Sequence[Samples]) -> NoiseFloor:
 
     each mean taken over the samples present in both repeats (repeats run the same prompts, in
     the same order). Taking max(r, 1/r) makes the floor independent of the order of the
-    repeats. A speed-up must clear 1 + floor (:func:`speedup_clears_noise`).
+    repeats. Reported beside a verdict (the A/A check); the decision holds run-to-run drift
+    through :func:`execution_drift` instead.
     """
     repeats = [as_float_array(f"repeat_tpots[{i}]", r) for i, r in enumerate(repeat_tpots)]
     if len({len(r) for r in repeats}) > 1:
@@ -287,41 +288,6 @@ def noise_floor(repeat_tpots: Sequence[Samples]) -> NoiseFloor:
         decidable=True,
         why=f"noise floor {100.0 * floor:.2f}% from {len(ratios)} pair(s) of baseline repeats",
     )
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class SpeedupCheck:
-    """Whether a speed-up interval clears both 1 and the baseline's noise floor."""
-
-    cleared: bool
-    threshold: float
-    decidable: bool
-    why: str
-
-
-def speedup_clears_noise(estimate: RatioEstimate, noise: NoiseFloor | None) -> SpeedupCheck:
-    """A speed-up counts only if its interval's lower bound exceeds 1 + noise floor.
-
-    Without a noise floor (the baseline was not repeated) the threshold is 1 and ``why`` says
-    that run-to-run drift was not measured.
-    """
-    floor = noise.floor if noise is not None else None
-    threshold = 1.0 + (floor or 0.0)
-    bar = f"1 + noise floor {floor:.3f} = {threshold:.3f}" if floor is not None else "1"
-    caveat = "" if floor is not None else "; no noise floor (baseline not repeated)"
-    if estimate.interval is None:
-        return SpeedupCheck(
-            cleared=False,
-            threshold=threshold,
-            decidable=False,
-            why=f"no interval to judge: {estimate.why}",
-        )
-    lower = estimate.interval.lower
-    if lower > threshold:
-        why = f"speed-up: CI lower bound {lower:.3f} clears {bar}{caveat}"
-    else:
-        why = f"no speed-up: CI lower bound {lower:.3f} does not clear {bar}{caveat}"
-    return SpeedupCheck(cleared=lower > threshold, threshold=threshold, decidable=True, why=why)
 
 
 @dataclass(frozen=True, slots=True)
