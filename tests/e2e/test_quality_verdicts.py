@@ -6,7 +6,8 @@ What each test asserts is what the data must show at these sample sizes: a lossl
 adopted (quality provably held, speed-up clear of the baseline's measured drift, or not adopted
 only when that drift swallows it), a relaxed acceptance rule is rejected on
 quality with the discordant samples listed, a slow draft model is rejected on speed, and the
-same MTP head keeps quality at fp8 and loses it at nvfp4 while the nvfp4 baseline does not.
+same MTP head keeps quality at fp8 and loses it at nvfp4 (rejected, or never able to pass)
+while the nvfp4 baseline does not.
 """
 
 from __future__ import annotations
@@ -84,12 +85,20 @@ def test_lossless_mtp_is_adopted_because_quality_provably_held(
     speed = v.reason("speed.tpot")
     assert speed is not None and v.speedup is not None and v.speedup > 1.05
     if v.verdict != "ADOPT":
-        # on a loaded 2-core host the baseline's two executions can drift apart by more than
-        # the gain (measured 1.4-19%): then, and only then, the speed-up is not established
-        assert v.verdict == "INCONCLUSIVE" and speed.status == "inconclusive", speed.message
-        assert speed.data["noise_floor"] is not None
-        assert v.speedup_interval is not None
-        assert v.speedup_interval[0] <= 1 + speed.data["noise_floor"], speed.message
+        assert v.verdict == "INCONCLUSIVE", v.reasons
+        if speed.status == "pass":
+            # the pair alone is ADOPT; with two baseline executions (df 1) its speed p-value
+            # can miss Holm's level over the campaign's three pairs, and only then is it held
+            family = v.reason("family")
+            assert family is not None and family.status == "inconclusive", v.reasons
+            assert family.data["p_value"] > family.data["level"]
+        else:
+            # on a loaded 2-core host the baseline's two executions can drift apart by more
+            # than the gain (measured 1.4-19%): then, and only then, it is not established
+            assert speed.status == "inconclusive", speed.message
+            assert speed.data["noise_floor"] is not None
+            assert v.speedup_interval is not None
+            assert v.speedup_interval[0] <= 1 + speed.data["noise_floor"], speed.message
     assert v.base_pass_rate == v.cand_pass_rate and not v.supplement
     assert v.reason("identity").data["share"] == 1.0  # type: ignore[union-attr]
 
@@ -137,11 +146,16 @@ def test_the_quantization_not_the_method_breaks_mtp(
 ) -> None:
     fp8, nvfp4 = quantized["fp8"], quantized["nvfp4"]
     assert status(fp8, "quality.noninferiority") == "pass"
-    # the drop is there; whether McNemar reaches p < 0.05 at n = 200 moves with the batch (the
-    # nvfp4 activation scale is shared by a batch's verify rows), so the test asks for the drop
-    assert nvfp4.verdict == "REJECT" and status(nvfp4, "quality.noninferiority") != "pass"
+    # nvfp4 loses about 5 pp (every verify row is quantized on its own, so the outputs do not
+    # move with the batch): at n = 200 that is a REJECT (the score interval excludes 0) or, just
+    # short of it, an INCONCLUSIVE that says no sample size can pass at these outcomes
     assert nvfp4.cand_pass_rate is not None and nvfp4.base_pass_rate is not None
     assert nvfp4.cand_pass_rate < nvfp4.base_pass_rate
+    ni = nvfp4.reason("quality.noninferiority")
+    assert ni is not None and ni.status in ("reject", "inconclusive"), ni
+    if nvfp4.verdict != "REJECT":
+        assert nvfp4.verdict == "INCONCLUSIVE" and ni.data["n_needed"] is None, ni.message
+        assert ni.data["smallest_margin"] is None or ni.data["smallest_margin"] > 0.05
     # the nvfp4 baseline itself (no verify passes) is about as good as fp32
     base32, base4 = fp32["mtp k=2"].base_pass_rate, nvfp4.base_pass_rate
     assert base32 is not None and base4 is not None and abs(base32 - base4) <= 0.08

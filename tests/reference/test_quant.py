@@ -7,6 +7,7 @@ import pytest
 
 from specverdict.reference.quant import (
     fake_quantize,
+    quantize_activations,
     round_bf16,
     round_e2m1,
     round_e4m3,
@@ -78,3 +79,30 @@ def test_unknown_scheme_and_vectors() -> None:
     with pytest.raises(ValueError, match="quantizes matrices"):
         fake_quantize(np.ones(3), "fp8")
     assert fake_quantize(np.ones(3), "none").tolist() == [1.0, 1.0, 1.0]
+
+
+@pytest.mark.parametrize("scheme", ["fp8", "nvfp4", "int4"])
+def test_activation_rows_are_quantized_independently_of_their_batch(scheme: str) -> None:
+    # a verify pass quantizes every row of the batch at once: one request's row must come out
+    # the same whether a neighbour with 100x larger activations shares the batch or not
+    rng = np.random.default_rng(3)
+    row = rng.normal(size=(1, 40))
+    loud = 100 * rng.normal(size=(3, 40))
+    alone = quantize_activations(row, scheme)  # type: ignore[arg-type]
+    batched = quantize_activations(np.vstack([loud, row]), scheme)  # type: ignore[arg-type]
+    assert np.array_equal(batched[3:], alone)
+    assert not np.array_equal(alone, row)  # it did quantize
+
+
+def test_nvfp4_activation_row_by_hand() -> None:
+    # 16 features, amax 6: second-level scale 6 / (448 * 6) = 1/448, block scale 1 (on E4M3);
+    # the values then round on the E2M1 grid itself; a padded tail block is dropped again
+    x = np.array([[6.0, 0.2, 0.75, 1.25, 1.75, 2.5, 3.5, 5.0, -0.6, -4.9, 0, 0, 0, 0, 0, 1.0, 2.9]])
+    want = [6.0, 0.0, 1.0, 1.0, 2.0, 2.0, 4.0, 4.0, -0.5, -4.0, 0, 0, 0, 0, 0, 1.0]
+    q = quantize_activations(x, "nvfp4")
+    assert q.shape == x.shape
+    assert q[0, :16].tolist() == want
+    # the tail block, one value 2.9 under the row's scale 1/448: block scale
+    # round_e4m3(2.9 / 6 * 448 = 216.5) = 224 (step 16 in [128, 256)), so 224/448 = 0.5;
+    # 2.9 / 0.5 = 5.8 -> 6 -> 3.0
+    assert q[0, 16] == 3.0

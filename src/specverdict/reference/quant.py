@@ -88,6 +88,18 @@ def _unblocks(b: F64, pad: int, shape: tuple[int, ...]) -> F64:
     return out
 
 
+def _nvfp4(blocks: F64, amax: F64 | float) -> F64:
+    """E2M1 blocks with E4M3 block scales under the second-level scale ``amax / (448 * 6)``:
+    one for the whole tensor (a float), or one per output row (an array ``[rows, 1, 1]``)."""
+    amax_t = np.broadcast_to(np.asarray(amax, dtype=np.float64), (blocks.shape[0], 1, 1))
+    tensor_scale = np.where(amax_t > 0, amax_t / (E4M3_MAX * E2M1_MAX), 1.0)
+    amax_b = np.abs(blocks).max(axis=-1, keepdims=True)
+    block_scale = round_e4m3(amax_b / E2M1_MAX / tensor_scale) * tensor_scale
+    safe = np.where(block_scale > 0, block_scale, 1.0)
+    out: F64 = np.where(block_scale > 0, round_e2m1(blocks / safe) * safe, 0.0)
+    return out
+
+
 def fake_quantize(w: F64, scheme: Scheme) -> F64:
     """Quantize-dequantize a weight stored ``[in, out]`` (GPT-2's Conv1D layout) or a vector."""
     w = np.asarray(w, dtype=np.float64)
@@ -104,15 +116,7 @@ def fake_quantize(w: F64, scheme: Scheme) -> F64:
         return out
     if scheme == "nvfp4":
         blocks, pad = _blocks(w, NVFP4_BLOCK)
-        amax_t = float(np.abs(w).max())
-        if amax_t == 0.0:
-            return w.copy()
-        tensor_scale = amax_t / (E4M3_MAX * E2M1_MAX)
-        amax_b = np.abs(blocks).max(axis=-1, keepdims=True)
-        block_scale = round_e4m3(amax_b / E2M1_MAX / tensor_scale) * tensor_scale
-        safe = np.where(block_scale > 0, block_scale, 1.0)
-        q = np.where(block_scale > 0, round_e2m1(blocks / safe) * safe, 0.0)
-        return _unblocks(q, pad, w.shape)
+        return _unblocks(_nvfp4(blocks, np.abs(w).max()), pad, w.shape)
     if scheme == "int4":
         blocks, pad = _blocks(w, INT4_GROUP)
         amax = np.abs(blocks).max(axis=-1, keepdims=True)
@@ -125,10 +129,27 @@ def fake_quantize(w: F64, scheme: Scheme) -> F64:
 def quantize_activations(x: F64, scheme: Scheme) -> F64:
     """Quantize-dequantize activations ``[rows, features]`` the way a low-precision GEMM reads
     them: per row for ``fp8`` (one E4M3 scale per token), in blocks of 16 features for ``nvfp4``
-    (W4A4), in groups of 32 for ``int4``; ``bf16`` rounds; ``none`` returns ``x``."""
+    (W4A4), in groups of 32 for ``int4``; ``bf16`` rounds; ``none`` returns ``x``.
+
+    Every row is quantized on its own, so a token's activations never depend on which other
+    sequences share its batch: for ``nvfp4`` the second-level scale is the row's own (an NVFP4
+    checkpoint ships a static, calibrated activation scale that does not move with the batch
+    either; a scale over the whole batch would make one request's output depend on its
+    neighbours')."""
     if scheme == "none":
         return x
     if scheme == "bf16":
         return round_bf16(x)
+    if scheme == "nvfp4":
+        x = np.asarray(x, dtype=np.float64)
+        rows = np.ascontiguousarray(x)  # [rows, features]: blocks run along the features
+        pad = (-rows.shape[1]) % NVFP4_BLOCK
+        if pad:
+            rows = np.pad(rows, ((0, 0), (0, pad)))
+        blocks = rows.reshape(rows.shape[0], -1, NVFP4_BLOCK)
+        amax = np.abs(blocks).max(axis=(1, 2), keepdims=True)
+        q = _nvfp4(blocks, amax).reshape(rows.shape[0], -1)
+        out_rows: F64 = q[:, : x.shape[1]] if pad else q
+        return np.ascontiguousarray(out_rows)
     out: F64 = np.ascontiguousarray(fake_quantize(np.ascontiguousarray(x.T), scheme).T)
     return out
