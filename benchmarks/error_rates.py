@@ -36,8 +36,8 @@ from specverdict.campaign import build_plan, parse_campaign
 from specverdict.campaign.model import Gates
 from specverdict.campaign.spec import RunSpec
 from specverdict.engines.base import AcceptanceSummary
+from specverdict.records import SampleRecord, Score
 from specverdict.stats.speed import ExecutionDrift, execution_drift
-from specverdict.store.records import SampleRecord, Score
 from specverdict.verdict import Arm, judge_pair
 from specverdict.verdict.collect import family_control
 from specverdict.verdict.model import PairVerdict

@@ -9,7 +9,8 @@ import pytest
 
 from specverdict.campaign import build_plan, load_campaign
 from specverdict.cli.runs import find_run
-from specverdict.store import SampleRecord, SQLiteStore
+from specverdict.records import SampleRecord
+from specverdict.store import SQLiteStore
 from tests.conftest import specverdict_cli
 
 DEMO = Path(__file__).resolve().parents[1] / "examples" / "demo.yaml"

@@ -42,7 +42,7 @@ import httpx
 
 from specverdict.engines.base import canonical_acceptance
 from specverdict.engines.client import StreamedResponse, stream
-from specverdict.store.records import SampleRecord, Score
+from specverdict.records import SampleRecord, Score
 from specverdict.suites.agent.calls import merge_deltas
 from specverdict.suites.agent.loop import Chat, Episode
 from specverdict.suites.agent.suite import AgentSuite, episode_detail

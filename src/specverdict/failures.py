@@ -8,7 +8,7 @@ runner (is the engine gone? is the sample worth another attempt?) and ``runs err
 
 from __future__ import annotations
 
-from specverdict.store.records import SampleRecord, SampleStatus
+from specverdict.records import SampleRecord, SampleStatus
 
 #: exception classes (aiohttp, httpx, the standard library) that mean the connection to the
 #: engine failed or broke: it is not listening, it went away, or it cut the stream

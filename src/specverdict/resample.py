@@ -19,10 +19,10 @@ from specverdict.campaign.model import Ids
 from specverdict.campaign.plan import Plan
 from specverdict.campaign.spec import RunSpec
 from specverdict.errors import ConfigError
+from specverdict.records import RunRecord, SampleRecord
 from specverdict.runner import Runner
 from specverdict.stats import ResampledDrop, stratified_drop
 from specverdict.store.base import Store
-from specverdict.store.records import RunRecord, SampleRecord
 from specverdict.verdict import arm_for, arm_from_runs, judge_pair
 
 

@@ -9,8 +9,8 @@ from pydantic import BaseModel, ConfigDict
 from specverdict.engines.base import AcceptanceSummary
 from specverdict.engines.registry import adapter_for
 from specverdict.measure.summary import RunSummary, summarize_samples
+from specverdict.records import RunRecord, SampleRecord
 from specverdict.store.base import Store
-from specverdict.store.records import RunRecord, SampleRecord
 
 
 class RunResults(BaseModel):

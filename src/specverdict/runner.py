@@ -52,13 +52,13 @@ from specverdict.errors import (
 )
 from specverdict.failures import HARNESS_ERROR, engine_fault, retryable
 from specverdict.loadgen import poisson_offsets
-from specverdict.store.base import Store
-from specverdict.store.records import (
+from specverdict.records import (
     MetricsSnapshot,
     RunRecord,
     RunStatus,
     SampleRecord,
 )
+from specverdict.store.base import Store
 from specverdict.suites import Sample, Suite, get_suite
 from specverdict.suites.agent import AgentSuite
 

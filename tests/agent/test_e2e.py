@@ -14,9 +14,9 @@ from specverdict.campaign import build_plan, parse_campaign
 from specverdict.engines.client import StreamedResponse
 from specverdict.engines.reference import ReferenceAdapter
 from specverdict.episodes import make_chat, run_episode
+from specverdict.records import SampleRecord
 from specverdict.runner import request_payload
 from specverdict.sandbox import Sandbox
-from specverdict.store.records import SampleRecord
 from specverdict.suites.agent import AgentTasks
 from tests.agent.conftest import Script, answer, call
 from tests.conftest import Servers

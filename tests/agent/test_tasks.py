@@ -6,8 +6,8 @@ import asyncio
 
 import pytest
 
+from specverdict.records import Score
 from specverdict.sandbox import Sandbox
-from specverdict.store.records import Score
 from specverdict.suites.agent import AgentTasks
 from specverdict.suites.agent.tasks import TASKS, AgentTask
 from tests.agent.conftest import Script, answer, call

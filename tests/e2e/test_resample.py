@@ -54,7 +54,7 @@ def test_resample_reruns_discordant_and_drawn_concordant_samples(
 def test_a_decided_pair_is_not_resampled(tmp_path: Path) -> None:
     """A second look at a REJECT (or an ADOPT) would test the same hypothesis again: refused
     before anything is sent."""
-    from specverdict.store import SampleRecord, Score
+    from specverdict.records import SampleRecord, Score
 
     plan = build_plan(parse_campaign(campaign_text(samples="{first: 40}"), Path("d.yaml")))
     store = SQLiteStore(tmp_path / "runs.db")

@@ -19,9 +19,10 @@ import pytest
 from specverdict.campaign import build_plan, parse_campaign
 from specverdict.errors import ConfigError
 from specverdict.failures import failure_kind, retryable
+from specverdict.records import RunRecord, SampleRecord, Score
 from specverdict.results import run_results
 from specverdict.runner import Runner
-from specverdict.store import RunRecord, SampleRecord, Score, SQLiteStore
+from specverdict.store import SQLiteStore
 from specverdict.suites import Sample
 from specverdict.suites.builtin import BuiltinCode
 from tests.conftest import Servers

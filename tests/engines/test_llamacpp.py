@@ -18,7 +18,7 @@ from specverdict.campaign import build_plan, parse_campaign
 from specverdict.campaign.spec import RunSpec
 from specverdict.engines.client import StreamedResponse, stream
 from specverdict.engines.llamacpp import LlamaCppAdapter, counter_delta, parse_llamacpp_counters
-from specverdict.store.records import MetricsSnapshot, SampleRecord
+from specverdict.records import MetricsSnapshot, SampleRecord
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "llamacpp"
 

@@ -20,7 +20,7 @@ from specverdict.campaign.spec import RunSpec
 from specverdict.engines.base import per_request_summary
 from specverdict.engines.client import StreamedResponse, stream
 from specverdict.engines.sglang import SGLangAdapter, rank_accept_lengths, spec_gauges
-from specverdict.store.records import MetricsSnapshot, SampleRecord
+from specverdict.records import MetricsSnapshot, SampleRecord
 from tests.conftest import FIXTURES
 
 ADAPTER = SGLangAdapter()

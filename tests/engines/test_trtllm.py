@@ -36,7 +36,7 @@ from specverdict.campaign import build_plan, parse_campaign
 from specverdict.campaign.model import Launch
 from specverdict.campaign.spec import RunSpec
 from specverdict.engines.trtllm import OPTIONS_FILE, TRTLLMAdapter
-from specverdict.store.records import MetricsSnapshot
+from specverdict.records import MetricsSnapshot
 
 CAMPAIGN = """\
 name: trt

@@ -24,11 +24,11 @@ from specverdict.campaign.model import Launch
 from specverdict.campaign.spec import RunSpec
 from specverdict.engines.client import StreamedResponse, stream
 from specverdict.engines.vllm import CPU_ENV, VLLMAdapter, cpu_env
+from specverdict.records import MetricsSnapshot, SampleRecord
 from specverdict.reference.export import CPU_HEAD_SIZES, export_hf
 from specverdict.reference.server import cli
 from specverdict.reference.weights import shipped
 from specverdict.runner import to_record
-from specverdict.store.records import MetricsSnapshot, SampleRecord
 from specverdict.suites.base import Sample
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "vllm-0.32.0-cpu"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from specverdict.measure.summary import tpot
-from specverdict.store.records import SampleRecord
+from specverdict.records import SampleRecord
 
 
 def rec(tokens: int, ttft: float, e2e: float) -> SampleRecord:

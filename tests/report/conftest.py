@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from specverdict.store import Score, SQLiteStore
+from specverdict.records import Score
+from specverdict.store import SQLiteStore
 
 CAMPAIGN = """\
 name: report-e2e

@@ -12,10 +12,11 @@ import pytest
 from specverdict.campaign import build_plan, parse_campaign
 from specverdict.campaign.plan import Plan
 from specverdict.campaign.spec import RunSpec
+from specverdict.records import SampleRecord, Score
 from specverdict.report import campaign_report, render_html, render_markdown
 from specverdict.report.html import highlight
 from specverdict.report.model import health_of, quality_of, wilson_interval
-from specverdict.store import SampleRecord, Score, SQLiteStore
+from specverdict.store import SQLiteStore
 from specverdict.verdict import Reason
 
 CAMPAIGN = """\

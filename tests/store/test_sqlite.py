@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 from specverdict.campaign import build_plan, load_campaign
 from specverdict.campaign.spec import RunSpec
 from specverdict.errors import StoreError
-from specverdict.store import MIGRATIONS, MetricsSnapshot, SampleRecord, Score, SQLiteStore
+from specverdict.records import MetricsSnapshot, SampleRecord, Score
+from specverdict.store import MIGRATIONS, SQLiteStore
 
 DEMO = Path(__file__).resolve().parents[2] / "examples" / "demo.yaml"
 

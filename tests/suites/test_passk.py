@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from specverdict.store.records import Score
+from specverdict.records import Score
 from specverdict.suites.judge import FunctionDetail
 from specverdict.suites.passk import (
     failure_breakdown,

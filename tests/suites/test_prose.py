@@ -9,8 +9,9 @@ import pytest
 
 from specverdict.campaign import build_plan, parse_campaign
 from specverdict.campaign.model import First, Ids, Seeded
+from specverdict.records import SampleRecord
 from specverdict.runner import Runner
-from specverdict.store import SampleRecord, SQLiteStore
+from specverdict.store import SQLiteStore
 from specverdict.suites.base import Suite
 from specverdict.suites.prose import Prose, read_prose_detail, score_answer
 

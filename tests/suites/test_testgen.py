@@ -10,10 +10,10 @@ import pytest
 
 from specverdict.campaign import build_plan, parse_campaign
 from specverdict.campaign.model import First, Ids, Seeded
+from specverdict.records import Score
 from specverdict.runner import Runner
 from specverdict.sandbox import ExecResult, Sandbox
 from specverdict.store import SQLiteStore
-from specverdict.store.records import Score
 from specverdict.suites.base import Sample
 from specverdict.suites.testgen import TestGen, execution, judge_execution, read_testgen_detail
 from specverdict.suites.testgen_data import TASKS, TestgenTask

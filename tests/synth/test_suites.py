@@ -6,8 +6,8 @@ import asyncio
 
 import pytest
 
+from specverdict.records import Score
 from specverdict.sandbox import Sandbox
-from specverdict.store.records import Score
 from specverdict.suites.registry import get_suite
 from specverdict.suites.synth.suites import SynthAgent, SynthFunction, SynthRepository
 from tests.agent.conftest import Script, answer, call

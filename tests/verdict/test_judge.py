@@ -12,7 +12,7 @@ from specverdict.campaign import build_plan, parse_campaign
 from specverdict.campaign.model import Gates
 from specverdict.campaign.spec import RunSpec
 from specverdict.engines.base import AcceptanceSummary
-from specverdict.store.records import SampleRecord, Score
+from specverdict.records import SampleRecord, Score
 from specverdict.verdict import Arm, judge_pair
 
 CAMPAIGN = """\

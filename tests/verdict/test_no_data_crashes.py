@@ -17,9 +17,10 @@ from hypothesis import strategies as st
 
 from specverdict.campaign import build_plan, parse_campaign
 from specverdict.campaign.model import Gates
+from specverdict.records import MetricsSnapshot, SampleRecord, Score
 from specverdict.report import write_report_files
 from specverdict.report.model import runs_report
-from specverdict.store import MetricsSnapshot, SampleRecord, Score, SQLiteStore
+from specverdict.store import SQLiteStore
 from specverdict.verdict.collect import compare_runs
 from specverdict.verdict.model import SEVERITY
 

@@ -19,9 +19,10 @@ import pytest
 
 from specverdict.engines.launcher import LaunchedServer, free_port
 from specverdict.engines.vllm import VLLMAdapter
+from specverdict.records import SampleRecord
 from specverdict.results import run_results
 from specverdict.runner import Runner
-from specverdict.store import SampleRecord, SQLiteStore
+from specverdict.store import SQLiteStore
 from specverdict.suites.builtin import BuiltinCode
 from tests.vllm.conftest import (
     DRAFT_K3,

@@ -8,8 +8,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, TaskID, TextColumn, TimeElapsedColumn
 from rich.progress import Progress as RichBar
 
+from specverdict.records import SampleRecord
 from specverdict.runner import Progress
-from specverdict.store.records import SampleRecord
 
 
 class _Counts:

@@ -14,8 +14,9 @@ from rich.console import Console
 from rich.table import Table
 
 from specverdict.failures import failure_kind
+from specverdict.records import RunRecord, SampleRecord
 from specverdict.results import RunResults, run_results
-from specverdict.store import RunRecord, SampleRecord, SQLiteStore
+from specverdict.store import SQLiteStore
 
 DEFAULT_DB = Path(".specverdict/runs.db")
 DB_OPTION = click.option(

@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, NonNegativeInt, ValidationError, mod
 
 from specverdict.campaign.model import Launch
 from specverdict.campaign.spec import RunSpec
-from specverdict.store.records import MetricsSnapshot, SampleRecord
+from specverdict.records import MetricsSnapshot, SampleRecord
 
 AcceptanceSourceName = Literal[
     "per-request", "metrics-delta", "iteration-stats", "server-cumulative", "none"

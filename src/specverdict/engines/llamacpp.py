@@ -51,7 +51,7 @@ from specverdict.engines.base import (
     canonical_acceptance,
     fetch,
 )
-from specverdict.store.records import MetricsSnapshot, SampleRecord
+from specverdict.records import MetricsSnapshot, SampleRecord
 
 #: our method -> the ``--spec-type`` values that implement it; the first is the default, another
 #: may be chosen with the method parameter ``spec_type``

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from specverdict.campaign.spec import RunSpec
 from specverdict.engines.base import AcceptanceSummary, EngineAdapter
-from specverdict.store.records import MetricsSnapshot, SampleRecord
+from specverdict.records import MetricsSnapshot, SampleRecord
 
 
 class OpenAIAdapter(EngineAdapter):

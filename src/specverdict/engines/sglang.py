@@ -65,7 +65,7 @@ from specverdict.engines.base import (
     fetch,
     per_request_summary,
 )
-from specverdict.store.records import MetricsSnapshot, SampleRecord, snapshot_key
+from specverdict.records import MetricsSnapshot, SampleRecord, snapshot_key
 
 #: campaign speculation methods -> ``--speculative-algorithm``
 ALGORITHMS = {

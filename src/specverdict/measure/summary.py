@@ -17,7 +17,7 @@ from collections.abc import Sequence
 import numpy as np
 from pydantic import BaseModel, ConfigDict
 
-from specverdict.store.records import SampleRecord
+from specverdict.records import SampleRecord
 
 
 def percentile(values: Sequence[float], q: float) -> float | None:

@@ -33,10 +33,10 @@ from specverdict.campaign.plan import Plan
 from specverdict.campaign.spec import LABELLED_PARAMS, RunSpec
 from specverdict.engines.base import AcceptanceSummary
 from specverdict.measure.summary import RunSummary, tpot
+from specverdict.records import RunRecord, SampleRecord
 from specverdict.results import run_results
 from specverdict.stats import first_divergence
 from specverdict.store.base import Store
-from specverdict.store.records import RunRecord, SampleRecord
 from specverdict.verdict import PairVerdict, Reason, campaign_verdicts, compare_runs
 
 Health = Literal["decided on data", "vacuous", "no data", "reported only", "rule broken"]

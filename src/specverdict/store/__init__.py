@@ -1,22 +1,9 @@
-"""The run registry: runs, samples (one row per request) and metric snapshots."""
+"""The run registry: runs, samples (one row per request) and metric snapshots.
+
+The records it stores live in ``specverdict.records``; this package persists them.
+"""
 
 from specverdict.store.base import Store
-from specverdict.store.records import (
-    SCHEMA_VERSION,
-    MetricsSnapshot,
-    RunRecord,
-    SampleRecord,
-    Score,
-)
 from specverdict.store.sqlite import MIGRATIONS, SQLiteStore
 
-__all__ = [
-    "MIGRATIONS",
-    "SCHEMA_VERSION",
-    "MetricsSnapshot",
-    "RunRecord",
-    "SQLiteStore",
-    "SampleRecord",
-    "Score",
-    "Store",
-]
+__all__ = ["MIGRATIONS", "SQLiteStore", "Store"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from specverdict.campaign.spec import RunSpec
-from specverdict.store.records import MetricsSnapshot, RunRecord, RunStatus, SampleRecord, Score
+from specverdict.records import MetricsSnapshot, RunRecord, RunStatus, SampleRecord, Score
 
 
 class Store(Protocol):

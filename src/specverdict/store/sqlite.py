@@ -19,7 +19,7 @@ from typing import Any
 
 from specverdict.campaign.spec import RunSpec
 from specverdict.errors import StoreError
-from specverdict.store.records import (
+from specverdict.records import (
     MetricsSnapshot,
     RunRecord,
     RunStatus,

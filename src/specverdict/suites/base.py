@@ -14,7 +14,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict
 
 from specverdict.campaign.model import First, Ids, Samples, Seeded
-from specverdict.store.records import SampleRecord, Score
+from specverdict.records import SampleRecord, Score
 
 
 class Sample(BaseModel):

@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any, ClassVar, Literal
 
 from specverdict.errors import ConfigError
+from specverdict.records import Score
 from specverdict.sandbox import LocalSandbox, Sandbox, SandboxUnavailableError
-from specverdict.store.records import Score
 from specverdict.suites.amplify import AmplifyConfig
 from specverdict.suites.base import Sample, Suite
 from specverdict.suites.codeextract import FUNCTION_STOPS, chat_program, completion_program

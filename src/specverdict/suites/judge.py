@@ -22,8 +22,8 @@ from dataclasses import dataclass
 
 from pydantic import BaseModel, ConfigDict
 
+from specverdict.records import Score
 from specverdict.sandbox import Execution
-from specverdict.store.records import Score
 from specverdict.suites.harness import HarnessReport, InputResult, call_execution
 from specverdict.suites.oracles import is_right
 from specverdict.suites.task import Case, FunctionTask, GroundTruth

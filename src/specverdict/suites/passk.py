@@ -16,7 +16,7 @@ import math
 from collections import Counter
 from collections.abc import Iterable, Mapping
 
-from specverdict.store.records import Score
+from specverdict.records import Score
 from specverdict.suites.judge import read_detail
 
 

@@ -29,7 +29,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from specverdict.store.records import SampleRecord, Score
+from specverdict.records import SampleRecord, Score
 from specverdict.suites.base import Sample, Suite
 from specverdict.suites.prose_data import PROMPTS
 

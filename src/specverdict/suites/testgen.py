@@ -55,8 +55,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
+from specverdict.records import Score
 from specverdict.sandbox import ExecResult, Execution, Limits, Sandbox
-from specverdict.store.records import Score
 from specverdict.suites import pyast
 from specverdict.suites.base import Sample, Suite
 from specverdict.suites.codeextract import extract_code

@@ -12,11 +12,11 @@ from dataclasses import replace
 from specverdict.campaign.model import Gates
 from specverdict.campaign.plan import Plan, speculations
 from specverdict.campaign.spec import RunSpec
+from specverdict.records import RunRecord
 from specverdict.results import run_acceptance, run_results
 from specverdict.stats.multiplicity import adjust
 from specverdict.stats.speed import execution_drift
 from specverdict.store.base import Store
-from specverdict.store.records import RunRecord
 from specverdict.verdict.judge import Arm, execution_tpots, judge_pair
 from specverdict.verdict.model import PairVerdict, Reason
 

@@ -43,6 +43,7 @@ from specverdict.campaign.spec import PairingError, RunSpec, check_pair
 from specverdict.engines.base import AcceptanceSummary, RequestAcceptance
 from specverdict.failures import failure_kind
 from specverdict.measure.summary import tpot
+from specverdict.records import SampleRecord
 from specverdict.stats import (
     decompose_speedup,
     greedy_identity,
@@ -56,7 +57,6 @@ from specverdict.stats import (
 from specverdict.stats.acceptance import acceptance_interval, mal_interval
 from specverdict.stats.sequential import betting_noninferiority
 from specverdict.stats.speed import ExecutionDrift, execution_drift, interval_with_drift
-from specverdict.store.records import SampleRecord
 from specverdict.verdict.model import DiscordantSample, PairVerdict, Reason, Verdict
 
 #: methods whose greedy outputs must equal the baseline's (exact verification)

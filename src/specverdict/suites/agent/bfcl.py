@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from specverdict.errors import ConfigError
-from specverdict.store.records import Score
+from specverdict.records import Score
 from specverdict.suites.agent.calls import decode_calls
 from specverdict.suites.agent.suite import AgentSample
 from specverdict.suites.base import Sample, Suite

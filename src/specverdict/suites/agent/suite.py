@@ -23,8 +23,8 @@ from abc import abstractmethod
 from collections.abc import Sequence
 from typing import Any
 
+from specverdict.records import Score
 from specverdict.sandbox import Sandbox
-from specverdict.store.records import Score
 from specverdict.suites.agent.loop import Chat, Episode, run_loop
 from specverdict.suites.agent.tasks import TASKS, AgentTask
 from specverdict.suites.agent.testrun import TestRunner, sandbox_runner

@@ -33,8 +33,8 @@ from importlib import resources
 
 from pydantic import BaseModel, ConfigDict
 
+from specverdict.records import Score
 from specverdict.sandbox import ExecResult, Execution, Limits
-from specverdict.store.records import Score
 from specverdict.suites.repository.apply import PatchDoesNotApplyError, apply_patch
 from specverdict.suites.repository.patches import MalformedPatchError, Patch, parse_answer
 from specverdict.suites.repository.task import RepoTask, is_test_path

@@ -19,8 +19,8 @@ import threading
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
+from specverdict.records import Score
 from specverdict.sandbox import Limits, Sandbox
-from specverdict.store.records import Score
 from specverdict.suites.base import Sample, Suite
 from specverdict.suites.functional import default_sandbox
 from specverdict.suites.repository.score import TEST_LIMITS, Prepared, judge, prepare
