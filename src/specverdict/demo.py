@@ -16,6 +16,7 @@ from pathlib import Path
 
 from specverdict.campaign.plan import Plan
 from specverdict.engines.prometheus import parse_spec_counters
+from specverdict.records import RequestAcceptance
 from specverdict.results import RunResults, run_results
 from specverdict.runner import Log, Progress, Runner
 from specverdict.store import SQLiteStore
@@ -39,8 +40,12 @@ def counters_agree(store: Store, res: RunResults) -> bool | None:
     if "before" not in snaps or "after" not in snaps or not samples:
         return None
     delta = parse_spec_counters(snaps["after"].text) - parse_spec_counters(snaps["before"].text)
-    accepted = sum(int(s.acceptance["num_accepted_draft_tokens"]) for s in samples if s.acceptance)
-    drafted = sum(int(s.acceptance["num_draft_tokens"]) for s in samples if s.acceptance)
+    try:
+        parsed = [RequestAcceptance.parse(s) for s in samples]
+    except ValueError:
+        return None
+    accepted = sum(a.num_accepted_draft_tokens for a in parsed)
+    drafted = sum(a.num_draft_tokens for a in parsed)
     return bool(delta.accepted == accepted and delta.draft_tokens == drafted)
 
 

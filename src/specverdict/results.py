@@ -25,10 +25,9 @@ def run_acceptance(
     store: Store, run: RunRecord, samples: Sequence[SampleRecord]
 ) -> AcceptanceSummary:
     """A run's acceptance from its already loaded samples and its stored snapshots."""
-    segments = run.manifest.get("segments", [])
-    # the requests the server finished (older manifests: every request sent)
-    last = segments[-1] if segments else {}
-    last_requests = int(last.get("answered", last.get("requests", 0)))
+    segments = run.manifest.segments
+    # the requests the server finished in the last segment (the counters' window)
+    last_requests = segments[-1].answered if segments else 0
     try:
         return adapter_for(run.spec.engine.kind).summarize_acceptance(
             run.spec, samples, store.snapshots(run.run_id), last_requests
@@ -45,8 +44,7 @@ def run_acceptance(
 def run_results(store: Store, run_id: str) -> RunResults:
     run = store.get_run(run_id)
     samples = store.samples(run_id)
-    segments = run.manifest.get("segments", [])
-    wall = sum(float(s.get("wall_s", 0.0)) for s in segments) or None
+    wall = sum(s.wall_s for s in run.manifest.segments) or None
     return RunResults(
         run=run,
         summary=summarize_samples(samples, wall),

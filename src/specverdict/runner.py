@@ -53,10 +53,14 @@ from specverdict.errors import (
 from specverdict.failures import HARNESS_ERROR, engine_fault, retryable
 from specverdict.loadgen import poisson_offsets
 from specverdict.records import (
+    ExecutionOrder,
+    Interruption,
+    ManifestUpdate,
     MetricsSnapshot,
     RunRecord,
     RunStatus,
     SampleRecord,
+    Segment,
 )
 from specverdict.store.base import Store
 from specverdict.suites import Sample, Suite, get_suite
@@ -317,7 +321,7 @@ class Runner:
             status="running",
             manifest={
                 "speculative_args": adapter.speculative_args(spec, str(run_dir)),
-                **({"order": {"round": order[0], "position": order[1]}} if order else {}),
+                **({"order": ExecutionOrder(round=order[0], position=order[1])} if order else {}),
             },
         )
         engine = plan.campaign.engine
@@ -349,7 +353,7 @@ class Runner:
                 manifest={
                     "launch_command": command,
                     "engine_logs": [
-                        *run.manifest.get("engine_logs", []),
+                        *run.manifest.engine_logs,
                         *([str(log_path)] if log_path else []),
                     ],
                 },
@@ -376,7 +380,9 @@ class Runner:
             self.store.update_run(
                 run.run_id,
                 status="interrupted",
-                manifest={"interruption": {"cause": "interrupted by the user", "at": time.time()}},
+                manifest={
+                    "interruption": Interruption(cause="interrupted by the user", at=time.time())
+                },
             )
             raise UserInterruptError(
                 f"run {run.run_id} ({_short(spec)}): {saved} of {len(samples)} samples saved; run "
@@ -395,7 +401,7 @@ class Runner:
         scored = self.score_pending(run.run_id, suite, samples)
         if scored:
             self.log(f"{run.run_id}: scored {scored} samples with {suite.name}@{suite.version}")
-        segments = [*run.manifest.get("segments", []), segment]
+        segments = [*self.store.get_run(run.run_id).manifest.segments, segment]
         if health.cause is not None:
             saved = self._saved(run.run_id, samples)
             self.store.update_run(
@@ -403,7 +409,7 @@ class Runner:
                 status="interrupted",
                 manifest={
                     "segments": segments,
-                    "interruption": {"cause": health.cause, "at": time.time()},
+                    "interruption": Interruption(cause=health.cause, at=time.time()),
                 },
             )
             raise RunInterruptedError(
@@ -489,7 +495,7 @@ class Runner:
         suite: Suite | None = None,
         health: _Health | None = None,
         attempts: dict[str, int] | None = None,
-    ) -> dict[str, Any]:
+    ) -> Segment:
         """Send ``todo`` (warm-up first) and store each answer; return the segment's counts.
         ``attempts``: the attempt number of a retried sample (0 when absent). Stops sending when
         ``health`` trips; the samples not sent stay missing, for a resume."""
@@ -630,16 +636,16 @@ class Runner:
                     )
             for source in adapter.snapshot_paths:
                 await self._snapshot(client, base_url, run.run_id, "after", source)
-        load: dict[str, Any] = {"request_rate": rate} if rate else {"concurrency": conc}
         sent_samples = answered_samples[0]
-        segment = {
-            "requests": sent[0],
-            "answered": answered[0],
-            "samples": sent_samples,
-            "failed": failures,
-            "wall_s": wall,
-            **load,
-        }
+        segment = Segment(
+            requests=sent[0],
+            answered=answered[0],
+            samples=sent_samples,
+            failed=failures,
+            wall_s=wall,
+            request_rate=rate or None,
+            concurrency=None if rate else conc,
+        )
         self.log(
             f"{run.run_id}: {sent_samples} samples sent, {failures} failed, {wall:.1f} s"
             + (f"; {len(todo) - sent_samples} not sent" if sent_samples < len(todo) else "")
@@ -648,21 +654,24 @@ class Runner:
 
     async def _probe(
         self, client: httpx.AsyncClient, base_url: str, spec: RunSpec
-    ) -> dict[str, Any]:
-        manifest: dict[str, Any] = {
+    ) -> ManifestUpdate:
+        manifest: ManifestUpdate = {
             "specverdict": __version__,
             "python": sys.version.split()[0],
             "platform": platform.platform(),
         }
-        for key, path in (("engine_version", "/version"), ("models", "/v1/models")):
-            try:
-                resp = await client.get(base_url + path, timeout=10)
-                manifest[key] = (
-                    resp.json() if resp.status_code == 200 else f"HTTP {resp.status_code}"
-                )
-            except (httpx.HTTPError, ValueError) as exc:
-                manifest[key] = f"unavailable: {type(exc).__name__}"
+        manifest["engine_version"] = await self._served(client, base_url + "/version")
+        manifest["models"] = await self._served(client, base_url + "/v1/models")
         return manifest
+
+    @staticmethod
+    async def _served(client: httpx.AsyncClient, url: str) -> Any:
+        """The JSON an engine serves at ``url`` as it came, or why there is none."""
+        try:
+            resp = await client.get(url, timeout=10)
+            return resp.json() if resp.status_code == 200 else f"HTTP {resp.status_code}"
+        except (httpx.HTTPError, ValueError) as exc:
+            return f"unavailable: {type(exc).__name__}"
 
     def score_pending(self, run_id: str, suite: Suite, samples: list[Sample]) -> int:
         """Score every answered sample of the run that has no score yet; return how many.

@@ -35,7 +35,7 @@ def test_the_demo_campaign_runs_every_config_and_writes_a_report(tmp_path: Path)
     assert order[0] == ("none", 0) and order[-1] == ("none", 2) and len(order) == 7
     for res in result.results:
         assert res.summary.samples == res.summary.ok == 3
-        assert res.run.manifest["engine_logs"]  # launched through the launcher, log kept
+        assert res.run.manifest.engine_logs  # launched through the launcher, log kept
     baselines = [r for r in result.results if r.run.spec.speculation.method == "none"]
     candidates = [r for r in result.results if r.run.spec.speculation.method != "none"]
     assert {b.run.spec.stage for b in baselines} == {"function", "agent", "prose"}

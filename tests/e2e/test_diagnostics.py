@@ -50,12 +50,14 @@ def test_a_silently_skipped_draft_tensor_is_triaged_as_a_draft_path_problem(
     assert "suspect the draft path" in triage.message
     assert triage.data["rate"] < 0.75 * triage.data["reference"]
     # the loader audit of the faulty run names the skipped tensors, and the triage carries it
-    audit = store.get_run(broken.run_id).manifest["audits"]["loader"]
-    (finding,) = audit["findings"]
+    audit = store.get_run(broken.run_id).manifest.audits.loader
+    assert audit is not None
+    (finding,) = audit.findings
     assert finding.startswith("draft:") and "left at initialisation" in finding
     assert f"audits: loader: {finding}" in triage.message
-    clean_audit = store.get_run(v.candidate_run_ids[0]).manifest["audits"]["loader"]
-    assert clean_audit["clean"] is True and clean_audit["findings"] == []
+    clean_audit = store.get_run(v.candidate_run_ids[0]).manifest.audits.loader
+    assert clean_audit is not None and clean_audit.audit is not None
+    assert clean_audit.audit.clean is True and clean_audit.findings == ()
 
 
 def test_an_override_lost_between_runs_makes_the_verdict_invalid(tmp_path: Path) -> None:

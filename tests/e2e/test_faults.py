@@ -110,7 +110,7 @@ def test_a_launched_engine_killed_mid_run_stops_the_run_and_a_rerun_completes(
     store = SQLiteStore(db)
 
     def kill_engine() -> None:
-        pid = SQLiteStore(db).list_runs()[0].manifest["engine_pid"]
+        pid = SQLiteStore(db).list_runs()[0].manifest.engine_pid
         os.killpg(pid, signal.SIGKILL)
 
     watcher = when_stored(db, 3, kill_engine)
@@ -122,7 +122,7 @@ def test_a_launched_engine_killed_mid_run_stops_the_run_and_a_rerun_completes(
     assert "samples saved; fix the engine and run the same command again to resume" in message
     (run,) = store.list_runs()
     assert run.status == "interrupted"
-    assert run.manifest["interruption"]["cause"].startswith("the engine exited with code -9")
+    assert run.manifest.interruption.cause.startswith("the engine exited with code -9")
     stored = store.samples(run.run_id)
     # the dead server got at most the requests in flight (concurrency 2) and the few that
     # found it gone before the run stopped (CONSECUTIVE_FAULTS)
@@ -244,8 +244,8 @@ def test_ctrl_c_saves_what_finished_says_so_and_the_rerun_resumes(tmp_path: Path
         in (stderr)
     )
     assert run.status == "interrupted"
-    assert run.manifest["interruption"]["cause"] == "interrupted by the user"
-    pid = run.manifest["engine_pid"]  # the engine was stopped with the run
+    assert run.manifest.interruption.cause == "interrupted by the user"
+    pid = run.manifest.engine_pid  # the engine was stopped with the run
     with pytest.raises(ProcessLookupError):
         os.killpg(pid, 0)
     done = specverdict_cli(*cmd[3:])

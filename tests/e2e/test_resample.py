@@ -35,7 +35,7 @@ def test_resample_reruns_discordant_and_drawn_concordant_samples(
         assert (e.base_passes, e.cand_passes) != (0, 0) and (e.base_passes, e.cand_passes) != (3, 3)
     assert len(result.run_ids) == 4
     reruns = [store.get_run(r) for r in result.run_ids]
-    assert all(r.manifest["resample_of"] == cand.run_id for r in reruns)
+    assert all(r.manifest.resample_of == cand.run_id for r in reruns)
     assert {r.spec.sampling.seed for r in reruns} == {1, 2}
     gate = result.gate  # the decision follows the interval, as non-inferiority does
     assert (gate.decision == "reject") == (gate.interval.lower > 0)

@@ -73,14 +73,12 @@ def test_a_campaign_runs_end_to_end_and_stores_every_sample(tmp_path: Path) -> N
     baseline, mtp, ngram = (run_results(store, r.run_id) for r in records)
     # each launched engine's log is kept in its run's folder, and named in the manifest
     for r in records:
-        (log,) = r.manifest["engine_logs"]
+        (log,) = r.manifest.engine_logs
         assert Path(log).parent == tmp_path / "runs" / r.run_id
         text = Path(log).read_text()
         assert "specverdict-reference: model 'reference-target'" in text
         assert "Uvicorn running" in text
-    assert (
-        "vllm:spec_decode_num_drafts_total" in mtp.run.manifest["acceptance_probe"]["spec_counters"]
-    )
+    assert "vllm:spec_decode_num_drafts_total" in mtp.run.manifest.acceptance_probe["spec_counters"]
     (first,) = [s for s in store.samples(mtp.run.run_id) if s.sample_id == "code-001"] or [
         store.samples(mtp.run.run_id)[0]
     ]
@@ -96,13 +94,13 @@ def test_a_campaign_runs_end_to_end_and_stores_every_sample(tmp_path: Path) -> N
     for res in (baseline, mtp, ngram):
         assert res.summary.samples == res.summary.ok == 4
         assert res.summary.tokens_per_s and res.summary.tokens_per_s > 0
-        assert res.run.manifest["engine_version"] == {"version": "0.1.0"}
-        assert res.run.manifest["segments"][0]["concurrency"] == 2
+        assert res.run.manifest.engine_version == {"version": "0.1.0"}
+        assert res.run.manifest.segments[0].concurrency == 2
     assert baseline.acceptance.drafted is False and baseline.acceptance.acceptance_rate is None
-    assert mtp.run.manifest["speculative_args"] == [
+    assert mtp.run.manifest.speculative_args == (
         "--speculative-config",
         '{"method":"mtp","num_speculative_tokens":2}',
-    ]
+    )
     for res in (mtp, ngram):
         assert res.acceptance.source == "per-request" and res.acceptance.valid
     # greedy speculation is lossless: the stored texts agree sample by sample
@@ -153,8 +151,8 @@ def test_open_loop_runs_send_at_a_poisson_rate(tmp_path: Path) -> None:
     store = SQLiteStore(tmp_path / "runs.db")
     run = Runner(store, log=quiet).run_one(plan, plan.runs[1], 0)
     assert run.status == "completed"
-    assert run.manifest["segments"][0]["request_rate"] == 50.0
-    assert "concurrency" not in run.manifest["segments"][0]
+    assert run.manifest.segments[0].request_rate == 50.0
+    assert run.manifest.segments[0].concurrency is None
     assert run_results(store, run.run_id).summary.ok == 4
 
 
@@ -172,7 +170,9 @@ def test_resume_sends_only_the_missing_samples(tmp_path: Path) -> None:
     samples = store.samples(resumed.run_id)
     assert sorted(s.sample_id for s in samples) == [f"builtin-code/{i}" for i in range(4)]
     assert [s.text for s in samples[:2]] == ["kept", "kept"]
-    assert resumed.manifest["segments"] == [{**resumed.manifest["segments"][0], "requests": 2}]
+    assert resumed.manifest.segments == (
+        resumed.manifest.segments[0].model_copy(update={"requests": 2}),
+    )
     again = Runner(store, log=quiet).run_one(plan, spec, 0)  # a completed run is not redone
     assert again.run_id == resumed.run_id and len(store.samples(again.run_id)) == 4
     assert Runner(store, log=quiet).resume(plan, resumed.run_id) == again
@@ -206,7 +206,7 @@ def test_kill_9_mid_run_loses_nothing_finished_and_resume_completes(tmp_path: Pa
     proc.wait()
     store = SQLiteStore(db)
     for run in store.list_runs():  # the engine lives in its own session: stop the orphan
-        pid = run.manifest.get("engine_pid")
+        pid = run.manifest.engine_pid
         if pid:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(pid, signal.SIGKILL)

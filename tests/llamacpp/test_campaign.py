@@ -80,7 +80,7 @@ def test_every_run_is_launched_with_the_builtin_llama_server_flags(
     assert len(runs) == 4  # baseline, draft model, ngram, baseline again
     for run in runs:
         assert run.status == "completed"
-        command = run.manifest["launch_command"]
+        command = run.manifest.launch_command
         spec = run.spec
         flags = command[len(SERVER) :]
         port, model = flags[flags.index("--port") + 1], flags[flags.index("-m") + 1]
@@ -90,7 +90,7 @@ def test_every_run_is_launched_with_the_builtin_llama_server_flags(
         # the same flags as llama-server's built-in template, after the in-process program
         assert command[: len(SERVER)] == SERVER
         assert command[len(SERVER) : -2] == builtin[1:] and command[-2:] == ["-t", "1"]
-        (log,) = run.manifest["engine_logs"]
+        (log,) = run.manifest.engine_logs
         assert "xllamacpp-server: llama.cpp server (xllamacpp 2026.10" in Path(log).read_text()
 
 
@@ -185,7 +185,7 @@ def test_one_real_foreign_request_pollutes_the_run(
             res.run.spec,
             samples,
             store.snapshots(run.run_id),
-            int(res.run.manifest["segments"][-1]["requests"]),
+            int(res.run.manifest.segments[-1].requests),
         )
         assert not acc.valid and acc.acceptance_rate is None
     assert acc.source == source and acc.polluted, acc

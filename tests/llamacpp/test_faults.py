@@ -33,14 +33,14 @@ def test_a_launched_llama_server_killed_mid_run_stops_the_run(
     store = SQLiteStore(db)
 
     def kill_engine() -> None:
-        os.killpg(SQLiteStore(db).list_runs()[0].manifest["engine_pid"], signal.SIGKILL)
+        os.killpg(SQLiteStore(db).list_runs()[0].manifest.engine_pid, signal.SIGKILL)
 
     watcher = when_stored(db, 3, kill_engine)
     with pytest.raises(RunInterruptedError, match="stopped: the engine exited with code -9"):
         Runner(store, log=lambda _: None).run_plan(plan, "none")
     watcher.join()
     (run,) = store.list_runs()
-    assert run.status == "interrupted", run.manifest.get("interruption")
+    assert run.status == "interrupted", run.manifest.interruption
     kept = {s.sample_id: s.text for s in store.samples(run.run_id) if s.status == "ok"}
     assert len(kept) >= 3
     (done,) = Runner(store, log=lambda _: None).run_plan(plan, "none")

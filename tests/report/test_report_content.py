@@ -250,7 +250,7 @@ def test_every_manifest_is_reachable(measured: Measured, store: SQLiteStore) -> 
     runs = store.list_runs()
     assert len(runs) == 16
     for run in runs:
-        m = run.manifest
+        m = run.manifest.model_dump(mode="json")
         anchor = re.search(
             rf'<div id="run-{run.run_id}" class="manifest-anchor">\s*<details class="manifest">'
             r"(.*?)</details>",
@@ -267,7 +267,7 @@ def test_every_manifest_is_reachable(measured: Measured, store: SQLiteStore) -> 
         assert json.dumps(m, indent=2, sort_keys=True) in body
         assert f"- `{run.run_id}`" in md and shlex.join(m["launch_command"]) in md
     in_json = {x["run_id"]: x["manifest"] for st in data["stages"] for x in st["manifests"]}
-    assert in_json == {r.run_id: r.manifest for r in runs}
+    assert in_json == {r.run_id: r.manifest.model_dump(mode="json") for r in runs}
 
 
 EXTERNAL = re.compile(r"""(?:src|href|xlink:href|action)\s*=\s*["']?\s*(?:https?:)?//""", re.I)

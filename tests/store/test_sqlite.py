@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from specverdict.campaign import build_plan, load_campaign
 from specverdict.campaign.spec import RunSpec
 from specverdict.errors import StoreError
-from specverdict.records import MetricsSnapshot, SampleRecord, Score
+from specverdict.records import MetricsSnapshot, RunManifest, SampleRecord, Score
 from specverdict.store import MIGRATIONS, SQLiteStore
 
 DEMO = Path(__file__).resolve().parents[2] / "examples" / "demo.yaml"
@@ -44,7 +44,7 @@ def test_samples_need_an_existing_run(tmp_path: Path) -> None:
 
 def test_run_lifecycle_and_resume_bookkeeping(tmp_path: Path, spec: RunSpec) -> None:
     store = SQLiteStore(tmp_path / "r.db")
-    run = store.create_run(spec, repeat=0, manifest={"engine_version": "0.1.0"})
+    run = store.create_run(spec, repeat=0, manifest=RunManifest(engine_version="0.1.0"))
     assert store.resumable(spec.fingerprint, 0) == run
     store.add_sample(SampleRecord(run_id=run.run_id, sample_id="a", status="ok", text="x"))
     store.add_sample(
@@ -63,9 +63,9 @@ def test_run_lifecycle_and_resume_bookkeeping(tmp_path: Path, spec: RunSpec) -> 
     ]
     with pytest.raises(sqlite3.IntegrityError):  # the same attempt twice is a bug, not an update
         store.add_sample(SampleRecord(run_id=run.run_id, sample_id="a", status="ok"))
-    done = store.update_run(run.run_id, status="completed", manifest={"audit": "ok"})
+    done = store.update_run(run.run_id, status="completed", manifest={"resample_of": "abc"})
     assert done.finished_at is not None
-    assert done.manifest == {"engine_version": "0.1.0", "audit": "ok"}
+    assert done.manifest == RunManifest(engine_version="0.1.0", resample_of="abc")
     assert store.resumable(spec.fingerprint, 0) is None
     assert store.get_run(run.run_id) == done
     store.add_snapshot(

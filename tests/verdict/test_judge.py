@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pytest
@@ -12,7 +11,17 @@ from specverdict.campaign import build_plan, parse_campaign
 from specverdict.campaign.model import Gates
 from specverdict.campaign.spec import RunSpec
 from specverdict.engines.base import AcceptanceSummary
-from specverdict.records import SampleRecord, Score
+from specverdict.records import (
+    Audits,
+    LoaderAudit,
+    LoaderOutcome,
+    OverrideAudit,
+    OverridesOutcome,
+    RunManifest,
+    SampleRecord,
+    Score,
+)
+from specverdict.records.audits import ModelAudit, OverrideResult, Status
 from specverdict.verdict import Arm, judge_pair
 
 CAMPAIGN = """\
@@ -271,14 +280,33 @@ def test_collapsed_acceptance_with_identical_outputs_points_at_the_draft_path(
         samples("c0", noisy(n, 0.01, 2), text="same"),
         samples("c1", noisy(n, 0.01, 3), text="same"),
     )
-    audit = {"audits": {"loader": {"findings": ["draft: 4 dense_mlp tensors were not loaded"]}}}
+    skipped = ModelAudit(
+        model="draft",
+        checkpoint="draft",
+        origin="/debug/load_report",
+        namespace="checkpoint",
+        checkpoint_tensors=10,
+        loaded_tensors=6,
+        ignored=0,
+        roles={},
+        not_loaded=(),
+        left_at_init=(),
+        unexpected=(),
+        shape_mismatches=(),
+        dtype_mismatches=(),
+        notes=(),
+        clean=False,
+        verdict="draft: 4 dense_mlp tensors were not loaded",
+    )
+    loader = LoaderAudit(models=(skipped,), clean=False, verdicts=(skipped.verdict,))
+    audit = RunManifest(audits=Audits(loader=LoaderOutcome(audit=loader)))
     cand = Arm(
         spec=specs["mtp"],
         run_ids=("c0", "c1"),
         samples=runs,
         acceptance=acc(0.6),
         acceptances=(acc(0.6), acc(0.1)),
-        manifests=({}, audit),
+        manifests=(RunManifest(), audit),
     )
     v = judge_pair(base, cand, GATES)
     triage = v.reason("triage")
@@ -303,14 +331,19 @@ def test_an_override_that_vanished_between_runs_invalidates(specs: dict[str, Run
     n = 40
     base = arm(specs["none"], samples("b", noisy(n, 0.02, 1)))
 
-    def overrides(status: str) -> dict[str, Any]:
-        return {
-            "audits": {
-                "overrides": {
-                    "entries": [{"path": "/models/draft/head.safetensors", "status": status}]
-                }
-            }
-        }
+    def overrides(status: Status) -> RunManifest:
+        entry = OverrideResult(
+            path="/models/draft/head.safetensors", check="sha256", expected="0" * 64, status=status
+        )
+        audit = OverrideAudit(
+            target="directory /",
+            manifest="overrides.yaml",
+            entries=(entry,),
+            counts={status: 1},
+            clean=status == "ok",
+            verdict=status,
+        )
+        return RunManifest(audits=Audits(overrides=OverridesOutcome(audit=audit)))
 
     cand = Arm(
         spec=specs["mtp"],

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from specverdict.campaign import build_plan, parse_campaign
 from specverdict.campaign.model import Gates
-from specverdict.records import MetricsSnapshot, SampleRecord, Score
+from specverdict.records import MetricsSnapshot, SampleRecord, Score, Segment
 from specverdict.report import write_report_files
 from specverdict.report.model import runs_report
 from specverdict.store import SQLiteStore
@@ -155,7 +155,13 @@ def test_any_stored_runs_give_a_verdict_with_reasons_and_a_report(
                     store.add_snapshot(
                         MetricsSnapshot(run_id=run.run_id, phase=phase, taken_at=1.0, text=text)
                     )
-            segment = {"requests": len(records), "answered": len(records), "wall_s": 1.0}
+            segment = Segment(
+                requests=len(records),
+                answered=len(records),
+                samples=len(records),
+                failed=0,
+                wall_s=1.0,
+            )
             runs[name] = store.update_run(
                 run.run_id, status="completed", manifest={"segments": [segment]}
             )

@@ -91,7 +91,7 @@ def counters_only(res: RunResults, store: SQLiteStore) -> RunResults:
         res.run.spec,
         samples,
         store.snapshots(res.run.run_id),
-        int(res.run.manifest["segments"][-1]["requests"]),
+        int(res.run.manifest.segments[-1].requests),
     )
     return res.model_copy(update={"acceptance": acc})
 

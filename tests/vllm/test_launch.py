@@ -53,16 +53,16 @@ def test_runner_launches_real_vllm_and_both_acceptance_sources_agree(tmp_path: P
     records = Runner(store, log=quiet, runs_dir=tmp_path / "runs").run_plan(plan)
     assert [r.status for r in records] == ["completed"] * 3
     for record in records:
-        command = record.manifest["launch_command"]
+        command = record.manifest.launch_command
         assert command[:3] == ["python", "-m", "vllm.entrypoints.openai.api_server"]
-        (log,) = record.manifest["engine_logs"]
+        (log,) = record.manifest.engine_logs
         assert Path(log).parent == tmp_path / "runs" / record.run_id
         assert "version 0.32.0" in Path(log).read_text()
-        assert record.manifest["engine_version"] == {"version": "0.32.0"}
-        assert group_gone(record.manifest["engine_pid"])
+        assert record.manifest.engine_version == {"version": "0.32.0"}
+        assert group_gone(record.manifest.engine_pid)
     baseline, ngram, draft = (run_results(store, r.run_id) for r in records)
     assert baseline.acceptance.source == "none" and not baseline.acceptance.polluted
-    assert "--per-request-spec-decode-metrics" not in baseline.run.manifest["launch_command"]
+    assert "--per-request-spec-decode-metrics" not in baseline.run.manifest.launch_command
     for res in (ngram, draft):
         assert res.summary.ok == 6
         assert_sources_agree(res, store)
@@ -92,8 +92,8 @@ def test_a_draft_with_a_renamed_tensor_fails_at_start_up_with_the_log_kept(
     with pytest.raises(EngineStartError, match="during start-up"):
         Runner(store, log=quiet, runs_dir=tmp_path / "runs").run_one(plan, plan.runs[1], 0)
     (run,) = store.list_runs()
-    assert run.status == "failed" and "during start-up" in run.manifest["error"]
-    (log,) = run.manifest["engine_logs"]
+    assert run.status == "failed" and "during start-up" in run.manifest.error
+    (log,) = run.manifest.engine_logs
     assert "There is no module or parameter named 'ln_f.gamma'" in Path(log).read_text()
 
 

@@ -23,8 +23,6 @@ from specverdict.audit.expect import (
 from specverdict.audit.inventory import ROLES, Inventory, TensorInfo, inventory_checkpoint, role_of
 from specverdict.audit.loader import (
     LoadedModel,
-    LoaderAudit,
-    ModelAudit,
     compare_loaded,
     parse_loaded,
     read_loaded,
@@ -32,12 +30,12 @@ from specverdict.audit.loader import (
 from specverdict.audit.overrides import (
     CommandPrefix,
     Directory,
-    OverrideAudit,
     OverrideManifest,
     check_overrides,
     load_manifest,
     parse_manifest,
 )
+from specverdict.records.audits import LoaderAudit, ModelAudit, OverrideAudit
 
 __all__ = [
     "ROLES",

@@ -33,7 +33,7 @@ import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 from urllib.parse import urlsplit
 
 import httpx
@@ -41,8 +41,14 @@ from pydantic import BaseModel, ConfigDict
 
 from specverdict.audit.inventory import ROLES, Inventory, TensorInfo, inventory_gguf, role_of
 from specverdict.errors import ConfigError
+from specverdict.records.audits import (
+    Finding,
+    LoaderAudit,
+    ModelAudit,
+    Namespace,
+    RoleCounts,
+)
 
-Namespace = Literal["checkpoint", "engine"]
 LOAD_REPORT_PATH = "/debug/load_report"
 
 
@@ -67,50 +73,6 @@ class LoadedModel(Frozen):
     left_at_init: tuple[LoadedTensor, ...] = ()
     overridden_files: tuple[str, ...] = ()
     origin: str = ""  # where the record came from (URL or file)
-
-
-class Finding(Frozen):
-    """One tensor the audit flags: ``role`` is its role, ``detail`` says what differs."""
-
-    name: str
-    role: str
-    detail: str = ""
-
-
-class RoleCounts(Frozen):
-    checkpoint: int = 0
-    not_loaded: int = 0
-    left_at_init: int = 0
-    unexpected: int = 0
-    shape_mismatch: int = 0
-    dtype_mismatch: int = 0
-
-
-class ModelAudit(Frozen):
-    """The comparison for one model; ``clean`` when nothing was found."""
-
-    model: str
-    checkpoint: str
-    origin: str
-    namespace: Namespace
-    checkpoint_tensors: int
-    loaded_tensors: int
-    ignored: int
-    roles: dict[str, RoleCounts]
-    not_loaded: tuple[Finding, ...]
-    left_at_init: tuple[Finding, ...]
-    unexpected: tuple[Finding, ...]
-    shape_mismatches: tuple[Finding, ...]
-    dtype_mismatches: tuple[Finding, ...]
-    notes: tuple[str, ...]
-    clean: bool
-    verdict: str
-
-
-class LoaderAudit(Frozen):
-    models: tuple[ModelAudit, ...]
-    clean: bool
-    verdicts: tuple[str, ...]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -34,9 +34,8 @@ import yaml
 from pydantic import BaseModel, ConfigDict
 
 from specverdict.errors import ConfigError
+from specverdict.records.audits import CheckKind, OverrideAudit, OverrideResult
 
-Status = Literal["ok", "missing", "changed", "error"]
-CheckKind = Literal["sha256", "marker", "line"]
 _HEX64 = re.compile(r"[0-9a-fA-F]{64}")
 #: what a missing file's error looks like from coreutils, busybox and docker exec
 _MISSING = ("No such file or directory", "not found", "does not exist")
@@ -83,24 +82,6 @@ class CommandPrefix(Frozen):
 
     def describe(self) -> str:
         return f"command prefix {shlex.join(self.argv)}"
-
-
-class OverrideResult(Frozen):
-    path: str
-    check: CheckKind
-    expected: str
-    status: Status
-    actual: str | None = None  # the sha256 found (sha256 checks)
-    detail: str = ""
-
-
-class OverrideAudit(Frozen):
-    target: str
-    manifest: str
-    entries: tuple[OverrideResult, ...]
-    counts: dict[str, int]
-    clean: bool
-    verdict: str
 
 
 def _entry(path: str, spec: Any, where: str) -> OverrideEntry:

@@ -16,7 +16,6 @@ between runs of the same fingerprint is visible. An audit that cannot run is rec
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from specverdict.audit.inventory import Inventory, inventory_checkpoint
 from specverdict.audit.loader import compare_loaded, read_loaded
@@ -24,6 +23,7 @@ from specverdict.audit.overrides import CommandPrefix, Directory, check_override
 from specverdict.campaign.model import Campaign
 from specverdict.campaign.spec import RunSpec
 from specverdict.errors import SpecverdictError
+from specverdict.records import Audits, LoaderOutcome, OverridesOutcome
 from specverdict.reference.weights import shipped
 
 
@@ -37,7 +37,7 @@ def _reference_checkpoints(campaign: Campaign, spec: RunSpec) -> dict[str, Path]
     return out
 
 
-def loader_audit(campaign: Campaign, spec: RunSpec, base_url: str) -> dict[str, Any] | None:
+def loader_audit(campaign: Campaign, spec: RunSpec, base_url: str) -> LoaderOutcome | None:
     """The loader audit of this run, or None when the campaign configures none."""
     cfg = campaign.audits.loader
     try:
@@ -52,7 +52,9 @@ def loader_audit(campaign: Campaign, spec: RunSpec, base_url: str) -> dict[str, 
             role = "draft" if cfg.draft_checkpoint else "target"
             ckpt = cfg.draft_checkpoint or cfg.checkpoint
             if not ckpt:
-                return {"error": "audits.loader.loaded_names needs checkpoint or draft_checkpoint"}
+                return LoaderOutcome(
+                    error="audits.loader.loaded_names needs checkpoint or draft_checkpoint"
+                )
             paths = {role: Path(ckpt)}
             loaded = read_loaded(cfg.loaded_names, role=role)
         else:
@@ -60,13 +62,11 @@ def loader_audit(campaign: Campaign, spec: RunSpec, base_url: str) -> dict[str, 
         inventories: dict[str, Inventory] = {r: inventory_checkpoint(p) for r, p in paths.items()}
         audit = compare_loaded(inventories, loaded)
     except (SpecverdictError, OSError, ValueError, KeyError) as exc:
-        return {"error": f"loader audit could not run: {exc}", "findings": []}
-    out = audit.model_dump(mode="json")
-    out["findings"] = [m.verdict for m in audit.models if not m.clean]
-    return out
+        return LoaderOutcome(error=f"loader audit could not run: {exc}")
+    return LoaderOutcome(audit=audit)
 
 
-def overrides_audit(campaign: Campaign) -> dict[str, Any] | None:
+def overrides_audit(campaign: Campaign) -> OverridesOutcome | None:
     cfg = campaign.audits.overrides
     if cfg is None:
         return None
@@ -77,19 +77,12 @@ def overrides_audit(campaign: Campaign) -> dict[str, Any] | None:
         )
         audit = check_overrides(manifest, target)
     except (SpecverdictError, OSError, ValueError) as exc:
-        return {"error": f"override audit could not run: {exc}", "findings": [], "entries": []}
-    out = audit.model_dump(mode="json")
-    out["findings"] = [] if audit.clean else [audit.verdict]
-    return out
+        return OverridesOutcome(error=f"override audit could not run: {exc}")
+    return OverridesOutcome(audit=audit)
 
 
-def run_audits(campaign: Campaign, spec: RunSpec, base_url: str) -> dict[str, Any]:
-    """Every configured audit for this run, by name."""
-    audits: dict[str, Any] = {}
-    loader = loader_audit(campaign, spec, base_url)
-    if loader is not None:
-        audits["loader"] = loader
-    overrides = overrides_audit(campaign)
-    if overrides is not None:
-        audits["overrides"] = overrides
-    return audits
+def run_audits(campaign: Campaign, spec: RunSpec, base_url: str) -> Audits:
+    """Every configured audit for this run."""
+    return Audits(
+        loader=loader_audit(campaign, spec, base_url), overrides=overrides_audit(campaign)
+    )

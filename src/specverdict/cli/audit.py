@@ -12,14 +12,14 @@ import click
 from rich.console import Console
 
 from specverdict.audit.inventory import Inventory, inventory_checkpoint
-from specverdict.audit.loader import LoaderAudit, compare_loaded, read_loaded
+from specverdict.audit.loader import compare_loaded, read_loaded
 from specverdict.audit.overrides import (
     CommandPrefix,
     Directory,
-    OverrideAudit,
     check_overrides,
     load_manifest,
 )
+from specverdict.records.audits import LoaderAudit, OverrideAudit
 
 JSON = click.option("--json", "as_json", is_flag=True, help="print the audit as JSON")
 #: findings listed per category before "... and N more"

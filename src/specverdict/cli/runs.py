@@ -15,6 +15,7 @@ from rich.table import Table
 
 from specverdict.failures import failure_kind
 from specverdict.records import RunRecord, SampleRecord
+from specverdict.records import override_drift as manifest_drift
 from specverdict.results import RunResults, run_results
 from specverdict.store import SQLiteStore
 
@@ -149,7 +150,7 @@ def list_runs(db: Path) -> None:
     for r in store.list_runs():
         samples = store.samples(r.run_id)
         ok = sum(s.status == "ok" for s in samples)
-        cause = (r.manifest.get("interruption") or {}).get("cause")
+        cause = r.manifest.interruption.cause if r.manifest.interruption else None
         if cause:
             causes.append(f"{r.run_id}: {r.status}: {cause}")
         table.add_row(
@@ -190,13 +191,14 @@ def show(run_id: str, db: Path, as_json: bool) -> None:
     console.print(summary_table([results]))
     for line in drift:
         console.print(f"[bold]WARNING[/bold] {line}", highlight=False)
-    cause = (results.run.manifest.get("interruption") or {}).get("cause")
+    interruption = results.run.manifest.interruption
+    cause = interruption.cause if interruption else None
     if cause:
         console.print(f"[bold]{results.run.status}[/bold]: {cause}", highlight=False)
     failures = error_rows(store.attempts(results.run.run_id))
     if failures:
         console.print(errors_table(failures))
-    console.print_json(json.dumps(results.run.manifest))
+    console.print_json(results.run.manifest.model_dump_json())
 
 
 def error_rows(attempts: Sequence[SampleRecord]) -> list[tuple[str, int, int, str, str]]:
@@ -236,7 +238,8 @@ def errors(run_id: str, db: Path) -> None:
     store = open_registry(db)
     run = find_run(store, run_id)
     console = Console()
-    cause = (run.manifest.get("interruption") or {}).get("cause") or run.manifest.get("error")
+    interruption = run.manifest.interruption
+    cause = (interruption.cause if interruption else None) or run.manifest.error
     if cause:
         console.print(f"[bold]{run.status}[/bold]: {cause}", highlight=False)
     rows = error_rows(store.attempts(run.run_id))
@@ -315,20 +318,18 @@ def _confirm(chosen: Sequence[RunRecord], yes: bool) -> None:
 
 def override_drift(store: SQLiteStore, run: RunRecord) -> list[str]:
     """Overrides in place for an earlier run of the same fingerprint and not for this one."""
-    mine = {
-        e.get("path"): e.get("status")
-        for e in ((run.manifest.get("audits") or {}).get("overrides") or {}).get("entries", [])
-    }
-    out = []
-    for earlier in store.list_runs():
-        if earlier.fingerprint != run.fingerprint or earlier.created_at >= run.created_at:
-            continue
-        audit = (earlier.manifest.get("audits") or {}).get("overrides") or {}
-        for entry in audit.get("entries", []):
-            path = entry.get("path")
-            if entry.get("status") == "ok" and path in mine and mine[path] != "ok":
-                out.append(
-                    f"overrides drifted: {path} was in place for run {earlier.run_id} and is "
-                    f"{mine[path]} now"
-                )
+    earlier = sorted(
+        (
+            r
+            for r in store.list_runs()
+            if r.fingerprint == run.fingerprint and r.created_at < run.created_at
+        ),
+        key=lambda r: r.created_at,
+    )
+    history = [(r.run_id, r.manifest) for r in (*earlier, run)]
+    out = [
+        f"overrides drifted: {d.path} was in place for run {d.was_ok_in} and is {d.status} now"
+        for d in manifest_drift(history)
+        if d.run_id == run.run_id
+    ]
     return list(dict.fromkeys(out))

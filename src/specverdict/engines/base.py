@@ -10,55 +10,15 @@ from pathlib import Path
 from typing import Any, Literal
 
 import httpx
-from pydantic import BaseModel, ConfigDict, NonNegativeInt, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict
 
 from specverdict.campaign.model import Launch
 from specverdict.campaign.spec import RunSpec
-from specverdict.records import MetricsSnapshot, SampleRecord
+from specverdict.records import MetricsSnapshot, RequestAcceptance, SampleRecord
 
 AcceptanceSourceName = Literal[
     "per-request", "metrics-delta", "iteration-stats", "server-cumulative", "none"
 ]
-
-
-class RequestAcceptance(BaseModel):
-    """The canonical per-request acceptance (``SampleRecord.acceptance``), as every adapter
-    writes it and every reader reads it: drafted and accepted tokens (the bonus token
-    excluded), verify steps (None when the engine does not say), the histogram of steps that
-    accepted 0, 1, ..., k drafts (or None), and ``raw``, the engine's own fields as they came.
-    What an engine sent is stored as it came; ``parse`` is where malformed fields are caught."""
-
-    model_config = ConfigDict(frozen=True, extra="ignore")
-
-    num_draft_tokens: NonNegativeInt
-    num_accepted_draft_tokens: NonNegativeInt
-    num_spec_steps: NonNegativeInt | None = None
-    acceptance_histogram: tuple[NonNegativeInt, ...] | None = None
-    raw: Any = None
-
-    @model_validator(mode="after")
-    def _consistent(self) -> RequestAcceptance:
-        if self.num_accepted_draft_tokens > self.num_draft_tokens:
-            raise ValueError(
-                f"accepted {self.num_accepted_draft_tokens} of {self.num_draft_tokens} drafted"
-            )
-        return self
-
-    @classmethod
-    def parse(cls, sample: SampleRecord) -> RequestAcceptance:
-        """The sample's acceptance; ``ValueError`` naming the sample when it is malformed."""
-        try:
-            return cls.model_validate(sample.acceptance or {}, strict=False)
-        except ValidationError as exc:
-            err = exc.errors()[0]
-            where = ".".join(str(p) for p in err["loc"]) or "fields"
-            raise ValueError(
-                f"sample {sample.sample_id}: acceptance {where}: {err['msg']}"
-            ) from None
-
-
-#: Keys of the canonical per-request acceptance (``RequestAcceptance``).
-CANONICAL_ACCEPTANCE_KEYS = tuple(RequestAcceptance.model_fields)
 
 
 class AcceptanceSummary(BaseModel):

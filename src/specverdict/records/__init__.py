@@ -4,9 +4,12 @@ They are frozen, versioned pydantic models; the store persists them, engines and
 them, verdicts and reports read them. Nothing here imports the store.
 """
 
+from specverdict.records.acceptance import RequestAcceptance
+from specverdict.records.audits import LoaderAudit, OverrideAudit
 from specverdict.records.core import (
     SCHEMA_VERSION,
     MetricsSnapshot,
+    NewerRecordError,
     Record,
     RunRecord,
     RunStatus,
@@ -15,15 +18,41 @@ from specverdict.records.core import (
     Score,
     snapshot_key,
 )
+from specverdict.records.manifest import (
+    Audits,
+    ExecutionOrder,
+    Interruption,
+    LoaderOutcome,
+    ManifestUpdate,
+    OverrideDrift,
+    OverridesOutcome,
+    RunManifest,
+    Segment,
+    override_drift,
+)
 
 __all__ = [
     "SCHEMA_VERSION",
+    "Audits",
+    "ExecutionOrder",
+    "Interruption",
+    "LoaderAudit",
+    "LoaderOutcome",
+    "ManifestUpdate",
     "MetricsSnapshot",
+    "NewerRecordError",
+    "OverrideAudit",
+    "OverrideDrift",
+    "OverridesOutcome",
     "Record",
+    "RequestAcceptance",
+    "RunManifest",
     "RunRecord",
     "RunStatus",
     "SampleRecord",
     "SampleStatus",
     "Score",
+    "Segment",
+    "override_drift",
     "snapshot_key",
 ]

@@ -10,17 +10,55 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, model_validator
 
 from specverdict.campaign.spec import RunSpec
+from specverdict.records.manifest import RunManifest
 
-SCHEMA_VERSION = 1
+#: 2: the run manifest is typed (``RunManifest``), audits nest their result under ``audit``
+SCHEMA_VERSION = 2
+
+
+class NewerRecordError(ValueError):
+    """A record written by a newer specverdict than this one."""
+
+
 RunStatus = Literal["running", "completed", "failed", "interrupted"]
 SampleStatus = Literal["ok", "error", "timeout", "cancelled"]
 
 
 class Record(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+def _upgrade_v1_manifest(manifest: dict[str, Any]) -> dict[str, Any]:
+    """Schema 1 stored each audit flat, with a ``findings`` list added beside its fields."""
+    audits = dict(manifest.get("audits") or {})
+    for name in ("loader", "overrides"):
+        old = audits.get(name)
+        if not isinstance(old, dict):
+            continue
+        body = {k: v for k, v in old.items() if k not in ("findings", "error")}
+        if "error" in old:
+            audits[name] = {"error": old["error"]}
+        else:
+            audits[name] = {"audit": body}
+    out = {**manifest, "audits": audits}
+    if isinstance(out.get("engine_log_tail"), list):
+        out["engine_log_tail"] = "\n".join(map(str, out["engine_log_tail"]))
+    return out
+
+
+def _versioned(data: Any, kind: str) -> Any:
+    """Refuse a record newer than this schema; return older ones as they are."""
+    if isinstance(data, dict):
+        version = data.get("schema_version", 1)
+        if isinstance(version, int) and version > SCHEMA_VERSION:
+            raise NewerRecordError(
+                f"a {kind} record of schema {version}, newer than this specverdict's "
+                f"{SCHEMA_VERSION}: upgrade specverdict to read it"
+            )
+    return data
 
 
 class RunRecord(Record):
@@ -32,11 +70,23 @@ class RunRecord(Record):
     status: RunStatus
     created_at: float
     finished_at: float | None = None
-    manifest: dict[str, Any] = Field(
-        default_factory=dict,
+    manifest: RunManifest = Field(
+        default_factory=RunManifest,
         description="engine version and models, launch command, speculative config as sent, "
-        "tool and platform versions, audit results",
+        "tool and platform versions, audit results, measured segments",
     )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _upgrade(cls, data: Any) -> Any:
+        data = _versioned(data, "run")
+        if isinstance(data, dict) and data.get("schema_version", 1) < 2:
+            data = {
+                **data,
+                "schema_version": SCHEMA_VERSION,
+                "manifest": _upgrade_v1_manifest(dict(data.get("manifest") or {})),
+            }
+        return data
 
 
 class Score(Record):
@@ -63,8 +113,11 @@ class SampleRecord(Record):
     e2e_s: float | None = None
     chunk_arrivals_s: tuple[float, ...] = ()
     error: str | None = None
-    acceptance: dict[str, Any] | None = Field(
-        default=None, description="per-request acceptance as the engine reported it, if it did"
+    acceptance: dict[str, JsonValue] | None = Field(
+        default=None,
+        description="per-request acceptance in the canonical keys of ``RequestAcceptance``, as "
+        "the adapter wrote it from the engine's answer; read through ``RequestAcceptance.parse`` "
+        "(a malformed one is data that a reader reports, never a lost sample)",
     )
     score: Score | None = Field(
         default=None, description="the suite's score of the output; None when it has no scorer"

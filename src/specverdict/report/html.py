@@ -15,6 +15,7 @@ from typing import Any
 from jinja2 import Environment
 from markupsafe import Markup
 
+from specverdict.records import RunManifest
 from specverdict.report.model import ReportData, RunRow, StageReport
 from specverdict.report.plots import Figure, slug, stage_figures
 
@@ -264,7 +265,7 @@ configuration as sent, launch files, audits, and the full manifest and run spec.
 <dl class="manifest">
 {% for key, value in highlights(m.manifest) %}<dt>{{ key }}</dt><dd><pre>{{ value }}</pre></dd>
 {% endfor %}
-<dt>full manifest</dt><dd><pre>{{ dumps(m.manifest) }}</pre></dd>
+<dt>full manifest</dt><dd><pre>{{ dumps(m.manifest.model_dump(mode='json')) }}</pre></dd>
 <dt>run spec (fingerprint {{ m.fingerprint }})</dt><dd><pre>{{ dumps(m.spec) }}</pre></dd>
 </dl>
 </details>
@@ -344,27 +345,24 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, indent=2, sort_keys=True, default=str)
 
 
-def manifest_highlights(manifest: dict[str, Any]) -> list[tuple[str, str]]:
+def manifest_highlights(manifest: RunManifest) -> list[tuple[str, str]]:
     """The manifest entries a reader looks for first, as text."""
     out: list[tuple[str, str]] = []
-    if "engine_version" in manifest:
-        out.append(("engine version", _dumps(manifest["engine_version"])))
-    cmd = manifest.get("launch_command")
-    if cmd:
-        out.append(
-            ("launch command", shlex.join(map(str, cmd)) if isinstance(cmd, list) else str(cmd))
-        )
-    if "speculative_args" in manifest:
-        args = manifest["speculative_args"]
-        text = shlex.join(map(str, args)) if isinstance(args, list) else _dumps(args)
-        out.append(("speculative configuration as sent", text or "(none: no speculation)"))
-    for name, body in sorted((manifest.get("launch_files") or {}).items()):
-        out.append((f"launch file {name}", str(body)))
-    for key in sorted(manifest):
-        if "audit" in key or "override" in key:
-            out.append((key.replace("_", " "), _dumps(manifest[key])))
-    if "error" in manifest:
-        out.append(("error", str(manifest["error"])))
+    if manifest.engine_version is not None:
+        out.append(("engine version", _dumps(manifest.engine_version)))
+    if manifest.launch_command:
+        out.append(("launch command", shlex.join(manifest.launch_command)))
+    text = shlex.join(manifest.speculative_args)
+    out.append(("speculative configuration as sent", text or "(none: no speculation)"))
+    for name, body in sorted(manifest.launch_files.items()):
+        out.append((f"launch file {name}", body))
+    audits = manifest.audits.model_dump(mode="json", exclude_none=True)
+    if audits:
+        out.append(("audits", _dumps(audits)))
+    if manifest.resample_of:
+        out.append(("resample of", manifest.resample_of))
+    if manifest.error:
+        out.append(("error", manifest.error))
     return out
 
 

@@ -33,7 +33,7 @@ from specverdict.campaign.plan import Plan
 from specverdict.campaign.spec import LABELLED_PARAMS, RunSpec
 from specverdict.engines.base import AcceptanceSummary
 from specverdict.measure.summary import RunSummary, tpot
-from specverdict.records import RunRecord, SampleRecord
+from specverdict.records import RunManifest, RunRecord, SampleRecord
 from specverdict.results import run_results
 from specverdict.stats import first_divergence
 from specverdict.store.base import Store
@@ -138,14 +138,16 @@ class PairView(Frozen):
     supplement: tuple[SupplementSample, ...] = ()
 
 
-class RunManifest(Frozen):
+class ManifestView(Frozen):
+    """One execution's manifest as the report shows it, with what identifies the run."""
+
     run_id: str
     label: str
     fingerprint: str
     repeat: int
     status: str
     spec: dict[str, Any]
-    manifest: dict[str, Any]
+    manifest: RunManifest
 
 
 class StageReport(Frozen):
@@ -157,7 +159,7 @@ class StageReport(Frozen):
     loads: tuple[str, ...]
     rows: tuple[RunRow, ...]
     pairs: tuple[PairView, ...]
-    manifests: tuple[RunManifest, ...]
+    manifests: tuple[ManifestView, ...]
 
     @property
     def several_loads(self) -> bool:
@@ -386,7 +388,7 @@ def _stage(
     """``pinned`` maps a fingerprint to the one execution to show (``compare`` semantics)."""
     loads = list(dict.fromkeys(s.load.label for s, _ in specs))
     rows = []
-    manifests: dict[str, RunManifest] = {}
+    manifests: dict[str, ManifestView] = {}
     for spec, role in specs:
         execs = _completed(runs, spec.fingerprint)
         first = (pinned or {}).get(spec.fingerprint)
@@ -396,7 +398,7 @@ def _stage(
         for r in execs:
             manifests.setdefault(
                 r.run_id,
-                RunManifest(
+                ManifestView(
                     run_id=r.run_id,
                     label=run_label(r.spec),
                     fingerprint=r.fingerprint,

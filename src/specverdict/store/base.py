@@ -2,22 +2,30 @@
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Protocol
 
 from specverdict.campaign.spec import RunSpec
-from specverdict.records import MetricsSnapshot, RunRecord, RunStatus, SampleRecord, Score
+from specverdict.records import (
+    ManifestUpdate,
+    MetricsSnapshot,
+    RunManifest,
+    RunRecord,
+    RunStatus,
+    SampleRecord,
+    Score,
+)
 
 
 class Store(Protocol):
     def create_run(
-        self, spec: RunSpec, repeat: int, manifest: dict[str, Any] | None = None
+        self, spec: RunSpec, repeat: int, manifest: RunManifest | None = None
     ) -> RunRecord: ...
     def update_run(
         self,
         run_id: str,
         *,
         status: RunStatus | None = None,
-        manifest: dict[str, Any] | None = None,
+        manifest: ManifestUpdate | None = None,
     ) -> RunRecord: ...
     def get_run(self, run_id: str) -> RunRecord: ...
     def list_runs(self) -> list[RunRecord]: ...

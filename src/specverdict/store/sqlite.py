@@ -15,17 +15,25 @@ import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
+from pydantic import BaseModel, ValidationError
+
+from specverdict import __version__
 from specverdict.campaign.spec import RunSpec
 from specverdict.errors import StoreError
 from specverdict.records import (
+    ManifestUpdate,
     MetricsSnapshot,
+    NewerRecordError,
+    RunManifest,
     RunRecord,
     RunStatus,
     SampleRecord,
     Score,
 )
+
+R = TypeVar("R", bound=BaseModel)
 
 MIGRATIONS: tuple[tuple[str, str], ...] = (
     (
@@ -173,6 +181,14 @@ class SQLiteStore:
         self._db.execute(
             "CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at REAL NOT NULL)"
         )
+        known = {name for name, _ in MIGRATIONS}
+        done = {row[0] for row in self._db.execute("SELECT name FROM schema_migrations")}
+        if done - known:
+            raise StoreError(
+                f"run registry {self.path} was written by a newer specverdict (schema "
+                f"{', '.join(sorted(done - known))} unknown to {__version__}): upgrade "
+                "specverdict, or give this campaign another --db"
+            )
         applied = []
         for name, sql in MIGRATIONS:
             # Read what is applied inside the write transaction: another process opening the
@@ -194,7 +210,7 @@ class SQLiteStore:
     # --- runs ------------------------------------------------------------------------------
 
     def create_run(
-        self, spec: RunSpec, repeat: int, manifest: dict[str, Any] | None = None
+        self, spec: RunSpec, repeat: int, manifest: RunManifest | None = None
     ) -> RunRecord:
         run = RunRecord(
             run_id=uuid.uuid4().hex[:12],
@@ -203,7 +219,7 @@ class SQLiteStore:
             repeat=repeat,
             status="running",
             created_at=time.time(),
-            manifest=manifest or {},
+            manifest=manifest or RunManifest(),
         )
         self._write_run(run, insert=True)
         return run
@@ -235,7 +251,7 @@ class SQLiteStore:
         run_id: str,
         *,
         status: RunStatus | None = None,
-        manifest: dict[str, Any] | None = None,
+        manifest: ManifestUpdate | None = None,
     ) -> RunRecord:
         run = self.get_run(run_id)
         changes: dict[str, Any] = {}
@@ -244,20 +260,39 @@ class SQLiteStore:
             if status != "running":
                 changes["finished_at"] = time.time()
         if manifest is not None:
-            changes["manifest"] = {**run.manifest, **manifest}
+            changes["manifest"] = run.manifest.updated(manifest)
         updated = RunRecord.model_validate({**run.model_dump(), **changes})
         self._write_run(updated)
         return updated
+
+    def _read(self, model: type[R], text: str) -> R:
+        """A stored record, or a ``StoreError`` naming the registry: a record this version
+        cannot read (a newer schema, or a malformed row) is never half-read."""
+        try:
+            return model.model_validate_json(text)
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            cause = err.get("ctx", {}).get("error")
+            if isinstance(cause, NewerRecordError):
+                raise StoreError(f"run registry {self.path}: {cause}") from None
+            where = ".".join(str(x) for x in err["loc"]) or "record"
+            raise StoreError(
+                f"run registry {self.path}: a stored {model.__name__} is unreadable at {where}: "
+                f"{err['msg']}"
+            ) from None
+
+    def _run(self, text: str) -> RunRecord:
+        return self._read(RunRecord, text)
 
     def get_run(self, run_id: str) -> RunRecord:
         row = self._db.execute("SELECT record FROM runs WHERE run_id = ?", (run_id,)).fetchone()
         if row is None:
             raise KeyError(f"no run {run_id!r}")
-        return RunRecord.model_validate_json(row[0])
+        return self._run(row[0])
 
     def list_runs(self) -> list[RunRecord]:
         rows = self._db.execute("SELECT record FROM runs ORDER BY created_at, run_id")
-        return [RunRecord.model_validate_json(r[0]) for r in rows]
+        return [self._run(r[0]) for r in rows]
 
     def resumable(self, fingerprint: str, repeat: int) -> RunRecord | None:
         """The newest unfinished execution of this fingerprint and repeat, if any."""
@@ -266,7 +301,7 @@ class SQLiteStore:
             "ORDER BY created_at DESC LIMIT 1",
             (fingerprint, repeat),
         ).fetchone()
-        return RunRecord.model_validate_json(row[0]) if row else None
+        return self._run(row[0]) if row else None
 
     # --- samples and snapshots -------------------------------------------------------------
 
@@ -310,7 +345,7 @@ class SQLiteStore:
         )
         out = []
         for sample_json, score_json in rows:
-            sample = SampleRecord.model_validate_json(sample_json)
+            sample = self._read(SampleRecord, sample_json)
             if score_json is not None:
                 sample = sample.model_copy(update={"score": Score.model_validate_json(score_json)})
             out.append(sample)

@@ -32,7 +32,6 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 from scipy.stats import fisher_exact
@@ -40,10 +39,11 @@ from scipy.stats import t as student_t
 
 from specverdict.campaign.model import Gates
 from specverdict.campaign.spec import PairingError, RunSpec, check_pair
-from specverdict.engines.base import AcceptanceSummary, RequestAcceptance
+from specverdict.engines.base import AcceptanceSummary
 from specverdict.failures import failure_kind
 from specverdict.measure.summary import tpot
-from specverdict.records import SampleRecord
+from specverdict.records import RunManifest, SampleRecord, override_drift
+from specverdict.records.acceptance import RequestAcceptance
 from specverdict.stats import (
     decompose_speedup,
     greedy_identity,
@@ -82,7 +82,7 @@ class Arm:
     acceptance: AcceptanceSummary | None = None
     #: per execution, in ``run_ids`` order: acceptance and run manifest (audits live there)
     acceptances: tuple[AcceptanceSummary | None, ...] = ()
-    manifests: tuple[dict[str, Any], ...] = ()
+    manifests: tuple[RunManifest, ...] = ()
     #: earlier executions of the same fingerprint outside this arm: (run_id, acceptance rate)
     history: tuple[tuple[str, float | None], ...] = ()
 
@@ -762,14 +762,9 @@ def _identity(base: Arm, cand: Arm) -> Reason | None:
     )
 
 
-def _audit_findings(manifests: Sequence[dict[str, Any]]) -> list[str]:
+def _audit_findings(manifests: Sequence[RunManifest]) -> list[str]:
     """One line per audit finding recorded in the runs' manifests."""
-    lines: list[str] = []
-    for m in manifests:
-        for name, audit in (m.get("audits") or {}).items():
-            if isinstance(audit, dict):
-                lines += [f"{name}: {line}" for line in audit.get("findings", [])]
-    return list(dict.fromkeys(lines))
+    return list(dict.fromkeys(line for m in manifests for line in m.audits.findings()))
 
 
 def _run_identity(base: Arm, run: Sequence[SampleRecord]) -> float | None:
@@ -833,22 +828,14 @@ def _triage(cand: Arm, expected: float | None, identity: dict[str, float | None]
 def _drift(cand: Arm, base: Arm) -> Reason | None:
     """An override recorded as present by one execution and absent by a later one."""
     for arm in (base, cand):
-        seen: dict[str, str] = {}
-        for run_id, manifest in zip(arm.run_ids, arm.manifests, strict=False):
-            audit = (manifest.get("audits") or {}).get("overrides")
-            if not isinstance(audit, dict):
-                continue
-            for entry in audit.get("entries", []):
-                path, status = entry.get("path"), entry.get("status")
-                if path in seen and seen[path] == "ok" and status != "ok":
-                    return Reason(
-                        gate="overrides",
-                        status="invalid",
-                        message=f"overrides drifted: {path} was in place for an earlier run of "
-                        f"this configuration and is {status} for run {run_id}",
-                        data={"path": path, "run_id": run_id, "status": status},
-                    )
-                seen[str(path)] = str(status)
+        for d in override_drift(list(zip(arm.run_ids, arm.manifests, strict=False))):
+            return Reason(
+                gate="overrides",
+                status="invalid",
+                message=f"overrides drifted: {d.path} was in place for an earlier run of "
+                f"this configuration and is {d.status} for run {d.run_id}",
+                data={"path": d.path, "run_id": d.run_id, "status": d.status},
+            )
     return None
 
 

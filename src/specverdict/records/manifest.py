@@ -1,0 +1,187 @@
+"""A run's manifest: what the runner recorded about one execution, typed.
+
+The runner writes it in steps (the speculative flags as sent, the launch, the probes, the
+audits, each measured segment, an interruption); the verdicts, reports and the CLI read it. A
+renamed or misspelt field is an error where it is written, not a gate that silently stops
+firing where it is read: ``ManifestUpdate`` lists the fields a step may write (checked by mypy
+at the call), and every write is validated against ``RunManifest`` (unknown keys refused).
+
+Raw engine JSON stays raw where it is received (``engine_version``, ``models``,
+``acceptance_probe``): the engine owns its shape.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, TypedDict
+
+from pydantic import BaseModel, ConfigDict, Field, JsonValue
+
+from specverdict.records.audits import LoaderAudit, OverrideAudit, OverrideResult
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class ExecutionOrder(_Frozen):
+    """Where the execution stood in the campaign's schedule (round, position in its group)."""
+
+    round: int = Field(ge=0)
+    position: int = Field(ge=0)
+
+
+class Interruption(_Frozen):
+    cause: str
+    at: float
+
+
+class Segment(_Frozen):
+    """One stretch of measured requests (a first pass, or a resume): what was sent and how.
+    Exactly one of ``concurrency`` (closed loop) and ``request_rate`` (open loop) is set."""
+
+    requests: int = Field(ge=0, description="requests sent, warm-ups excluded")
+    answered: int = Field(ge=0, description="requests that got an answer (ok or an HTTP error)")
+    samples: int = Field(ge=0, description="samples sent (an agent episode is one sample)")
+    failed: int = Field(ge=0)
+    wall_s: float = Field(ge=0)
+    concurrency: int | None = None
+    request_rate: float | None = None
+
+
+class LoaderOutcome(_Frozen):
+    """The loader audit of one run: its result, or why it could not run."""
+
+    audit: LoaderAudit | None = None
+    error: str | None = None
+
+    @property
+    def findings(self) -> tuple[str, ...]:
+        return (
+            () if self.audit is None else tuple(m.verdict for m in self.audit.models if not m.clean)
+        )
+
+
+class OverridesOutcome(_Frozen):
+    """The override audit of one run: its result, or why it could not run."""
+
+    audit: OverrideAudit | None = None
+    error: str | None = None
+
+    @property
+    def findings(self) -> tuple[str, ...]:
+        return () if self.audit is None or self.audit.clean else (self.audit.verdict,)
+
+    @property
+    def entries(self) -> tuple[OverrideResult, ...]:
+        return () if self.audit is None else self.audit.entries
+
+
+class Audits(_Frozen):
+    loader: LoaderOutcome | None = None
+    overrides: OverridesOutcome | None = None
+
+    def findings(self) -> list[str]:
+        """One line per finding, named by audit; an audit that could not run says so."""
+        lines: list[str] = []
+        for name, outcome in (("loader", self.loader), ("overrides", self.overrides)):
+            if outcome is not None:
+                lines += [f"{name}: {line}" for line in outcome.findings]
+        return lines
+
+
+class RunManifest(_Frozen):
+    """Everything recorded about one execution besides its samples. Empty until written."""
+
+    specverdict: str | None = Field(default=None, description="the version that ran it")
+    python: str | None = None
+    platform: str | None = None
+    engine_version: JsonValue = Field(
+        default=None, description="the engine's /version, as served, or why it was unavailable"
+    )
+    models: JsonValue = Field(default=None, description="the engine's /v1/models, as served")
+    acceptance_probe: dict[str, JsonValue] = Field(
+        default_factory=dict, description="what the engine exposes for acceptance (adapter's)"
+    )
+    speculative_args: tuple[str, ...] = Field(
+        default=(), description="the engine's own flags for the speculation axis, as sent"
+    )
+    order: ExecutionOrder | None = None
+    launch_command: tuple[str, ...] | None = None
+    launch_files: dict[str, str] = Field(
+        default_factory=dict,
+        description="files the launch wrote into the run folder (name -> text)",
+    )
+    engine_logs: tuple[str, ...] = ()
+    engine_pid: int | None = Field(
+        default=None, description="so that an engine orphaned by a killed runner can be stopped"
+    )
+    engine_log_tail: str | None = None
+    error: str | None = Field(default=None, description="why the engine could not start")
+    audits: Audits = Field(default_factory=Audits)
+    segments: tuple[Segment, ...] = ()
+    interruption: Interruption | None = None
+    resample_of: str | None = Field(
+        default=None, description="the candidate run this execution re-samples"
+    )
+
+    def updated(self, changes: ManifestUpdate) -> RunManifest:
+        """This manifest with ``changes`` applied, validated as a whole."""
+        return RunManifest.model_validate({**self.model_dump(), **changes})
+
+
+class ManifestUpdate(TypedDict, total=False):
+    """The fields one write may set (``Store.update_run(manifest=...)``); the same names and
+    types as ``RunManifest`` (a test holds the two together)."""
+
+    specverdict: str
+    python: str
+    platform: str
+    engine_version: Any
+    models: Any
+    acceptance_probe: dict[str, Any]
+    speculative_args: list[str] | tuple[str, ...]
+    order: ExecutionOrder
+    launch_command: list[str] | tuple[str, ...]
+    launch_files: dict[str, str]
+    engine_logs: list[str] | tuple[str, ...]
+    engine_pid: int | None
+    engine_log_tail: str
+    error: str
+    audits: Audits
+    segments: list[Segment] | tuple[Segment, ...]
+    interruption: Interruption
+    resample_of: str
+
+
+class OverrideDrift(_Frozen):
+    """An override in place for an earlier execution and not for a later one."""
+
+    path: str
+    was_ok_in: str
+    run_id: str
+    status: str
+
+
+def override_drift(history: Sequence[tuple[str, RunManifest]]) -> list[OverrideDrift]:
+    """Every override recorded ``ok`` by an execution and not ``ok`` by a later one, over
+    ``(run_id, manifest)`` in execution order (one per path and later run)."""
+    ok_in: dict[str, str] = {}
+    out: list[OverrideDrift] = []
+    for run_id, manifest in history:
+        overrides = manifest.audits.overrides
+        if overrides is None:
+            continue
+        for entry in overrides.entries:
+            if entry.status == "ok":
+                ok_in.setdefault(entry.path, run_id)
+            elif entry.path in ok_in:
+                out.append(
+                    OverrideDrift(
+                        path=entry.path,
+                        was_ok_in=ok_in[entry.path],
+                        run_id=run_id,
+                        status=entry.status,
+                    )
+                )
+    return out
