@@ -15,7 +15,9 @@ from dataclasses import dataclass
 from typing import Literal
 
 from specverdict.campaign.plan import Plan
+from specverdict.engines.registry import adapter_for
 from specverdict.feasibility import feasibility
+from specverdict.plugins import ENGINES
 from specverdict.store.base import Store
 from specverdict.suites import Suite, get_suite
 
@@ -35,7 +37,7 @@ def has_scorer(suite: Suite) -> bool:
     if any(getattr(kind, m) is not getattr(Suite, m) for m in methods):
         return True
     # multi-turn suites judge whole episodes
-    return callable(getattr(kind, "score_episode", None))
+    return suite.episodic() is not None
 
 
 def evaluate(plan: Plan, store: Store | None = None) -> list[Item]:
@@ -99,16 +101,18 @@ def evaluate(plan: Plan, store: Store | None = None) -> list[Item]:
         )
     )
 
-    if c.engine.kind == "openai":
+    adapter = adapter_for(c.engine.kind)
+    if adapter.acceptance_recordable == "none":
+        own = [k for k in ENGINES.names() if adapter_for(k).acceptance_recordable == "probed"]
         items.append(
             Item(
                 "acceptance recordable",
                 "missing",
-                "a generic OpenAI-compatible server exposes no acceptance: use the engine's own "
-                "kind (vllm, sglang, trtllm, llamacpp)",
+                f"engine kind {c.engine.kind} exposes no acceptance: use the engine's own "
+                f"kind ({', '.join(own)})",
             )
         )
-    elif c.engine.kind == "reference":
+    elif adapter.acceptance_recordable == "fixed":
         items.append(Item("acceptance recordable", "ok", "per-request metrics and counters"))
     else:
         items.append(

@@ -1,6 +1,6 @@
 """Running an agentic sample: one episode of several chat requests, stored as one sample.
 
-The runner calls ``run_episode`` for a sample of an ``AgentSuite``: the suite drives the
+The runner calls ``run_episode`` for a sample of a multi-turn suite (``Suite.episodic``): the suite drives the
 conversation through ``chat(messages, tools)``, a timed streaming request built from the run's
 request body (model, sampling settings, the engine's acceptance extras, the sample's ``tools``)
 with the conversation so far as ``messages``. Tool execution happens between requests, on the
@@ -45,8 +45,8 @@ from specverdict.engines.client import StreamedResponse, stream
 from specverdict.records import SampleRecord, Score
 from specverdict.suites.agent.calls import merge_deltas
 from specverdict.suites.agent.loop import Chat, Episode
-from specverdict.suites.agent.suite import AgentSuite, episode_detail
-from specverdict.suites.base import Sample
+from specverdict.suites.agent.suite import episode_detail
+from specverdict.suites.base import Episodic, Sample
 
 AcceptanceOf = Callable[[dict[str, Any]], dict[str, Any] | None]
 
@@ -75,7 +75,7 @@ def make_chat(
 
 async def run_episode(
     run_id: str,
-    suite: AgentSuite,
+    suite: Episodic,
     sample: Sample,
     client: httpx.AsyncClient | aiohttp.ClientSession,
     url: str,

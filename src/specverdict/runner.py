@@ -64,7 +64,6 @@ from specverdict.records import (
 )
 from specverdict.store.base import Store
 from specverdict.suites import Sample, Suite, get_suite
-from specverdict.suites.agent import AgentSuite
 
 Log = Callable[[str], None]
 
@@ -549,6 +548,8 @@ class Runner:
             answered = [0]  # ... of which the server answered
             loop = asyncio.get_running_loop()
 
+            episodic = suite.episodic() if suite is not None else None
+
             async def one(sample: Sample, send_at: float) -> None:
                 nonlocal failures
                 if health.stopped.is_set():
@@ -558,11 +559,11 @@ class Runner:
                     if health.stopped.is_set():  # not sent: stays missing, for a resume
                         return
                     path, body = request_payload(spec, sample, extras)
-                    if isinstance(suite, AgentSuite):  # one sample = one multi-turn episode
+                    if episodic is not None:  # one sample = one multi-turn episode
                         try:
                             record = await run_episode(
                                 run.run_id,
-                                suite,
+                                episodic,
                                 sample,
                                 session,
                                 base_url + path,

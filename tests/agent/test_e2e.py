@@ -168,8 +168,8 @@ def test_an_agent_run_counts_every_turn_so_its_acceptance_is_not_polluted(
             res = run_results(store, rec.run_id)
             turns = sum(len(s.extra["episode"]["turn_timings"]) for s in store.samples(rec.run_id))
             segment = res.run.manifest.segments[-1]
-            assert segment["samples"] == 3 and segment["requests"] == turns > 3
-            assert segment["answered"] == turns - sum(
+            assert segment.samples == 3 and segment.requests == turns > 3
+            assert segment.answered == turns - sum(
                 s.status != "ok" for s in store.samples(rec.run_id)
             )
             assert not res.acceptance.polluted, res.acceptance.why

@@ -80,7 +80,7 @@ def test_every_run_is_launched_with_the_builtin_llama_server_flags(
     assert len(runs) == 4  # baseline, draft model, ngram, baseline again
     for run in runs:
         assert run.status == "completed"
-        command = run.manifest.launch_command
+        command = list(run.manifest.launch_command or ())
         spec = run.spec
         flags = command[len(SERVER) :]
         port, model = flags[flags.index("--port") + 1], flags[flags.index("-m") + 1]

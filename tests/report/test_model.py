@@ -12,7 +12,7 @@ import pytest
 from specverdict.campaign import build_plan, parse_campaign
 from specverdict.campaign.plan import Plan
 from specverdict.campaign.spec import RunSpec
-from specverdict.records import SampleRecord, Score
+from specverdict.records import RunManifest, SampleRecord, Score
 from specverdict.report import campaign_report, render_html, render_markdown
 from specverdict.report.html import highlight
 from specverdict.report.model import health_of, quality_of, wilson_interval
@@ -50,7 +50,7 @@ def _store(tmp_path: Path, plan: Plan, *, candidate_runs: bool = True) -> SQLite
     base_spec, cand_spec = plan.runs
     arms: list[tuple[RunSpec, int]] = [(base_spec, 1), (cand_spec, 2)]
     for spec, which in arms if candidate_runs else arms[:1]:
-        run = store.create_run(spec, 0, {"launch_command": ["engine", "--k", str(which)]})
+        run = store.create_run(spec, 0, RunManifest(launch_command=("engine", "--k", str(which))))
         for sid, b_text, c_text, b_pass, c_pass in SAMPLES:
             text, passed = (b_text, b_pass) if which == 1 else (c_text, c_pass)
             store.add_sample(

@@ -53,7 +53,7 @@ def test_runner_launches_real_vllm_and_both_acceptance_sources_agree(tmp_path: P
     records = Runner(store, log=quiet, runs_dir=tmp_path / "runs").run_plan(plan)
     assert [r.status for r in records] == ["completed"] * 3
     for record in records:
-        command = record.manifest.launch_command
+        command = list(record.manifest.launch_command or ())
         assert command[:3] == ["python", "-m", "vllm.entrypoints.openai.api_server"]
         (log,) = record.manifest.engine_logs
         assert Path(log).parent == tmp_path / "runs" / record.run_id
@@ -62,7 +62,7 @@ def test_runner_launches_real_vllm_and_both_acceptance_sources_agree(tmp_path: P
         assert group_gone(record.manifest.engine_pid)
     baseline, ngram, draft = (run_results(store, r.run_id) for r in records)
     assert baseline.acceptance.source == "none" and not baseline.acceptance.polluted
-    assert "--per-request-spec-decode-metrics" not in baseline.run.manifest.launch_command
+    assert "--per-request-spec-decode-metrics" not in (baseline.run.manifest.launch_command or ())
     for res in (ngram, draft):
         assert res.summary.ok == 6
         assert_sources_agree(res, store)

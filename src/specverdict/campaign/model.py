@@ -12,7 +12,20 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
 
-EngineKind = Literal["vllm", "sglang", "trtllm", "llamacpp", "openai", "reference"]
+from specverdict.plugins import ENGINES
+
+
+def _engine_kind(kind: str) -> str:
+    """A kind some engine adapter is registered under (built-in or a plugin's)."""
+    if kind not in ENGINES.names():
+        raise ValueError(
+            str(ENGINES.miss(kind)).replace(f"unknown engine kind {kind!r}", "unknown engine kind")
+        )
+    return kind
+
+
+#: the kinds come from the engine registry (``specverdict.plugins.ENGINES``): no second list
+EngineKind = Annotated[str, AfterValidator(_engine_kind)]
 Method = Literal[
     "none", "mtp", "eagle", "eagle3", "medusa", "dflash", "dspark", "ngram", "draft_model", "suffix"
 ]
@@ -351,7 +364,9 @@ class Campaign(Strict):
                 "give either base_url (attach) or engine.launch (start per run), not both"
             )
         if not attached:
-            if self.engine.launch is None and self.engine.kind != "reference":
+            from specverdict.engines.registry import adapter_for  # the adapter knows
+
+            if self.engine.launch is None and not adapter_for(self.engine.kind).self_launching:
                 raise ValueError(f"engine kind {self.engine.kind!r} needs base_url or launch")
             return self
         if self.baseline is not None and self.baseline_url() is None:

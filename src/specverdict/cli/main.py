@@ -17,6 +17,7 @@ from specverdict.cli.audit import audit
 from specverdict.cli.checklist import checklist
 from specverdict.cli.demo import demo
 from specverdict.cli.expect import expect
+from specverdict.cli.plugins import plugins
 from specverdict.cli.report import report
 from specverdict.cli.resample import resample
 from specverdict.cli.run import run
@@ -48,6 +49,7 @@ cli.add_command(audit)
 cli.add_command(expect)
 cli.add_command(checklist)
 cli.add_command(suites)
+cli.add_command(plugins)
 
 
 def main() -> None:

@@ -169,6 +169,12 @@ class EngineAdapter(ABC):
     acceptance comes from (per-request fields, scraped counters, polled iteration stats)."""
 
     kind: str
+    #: where acceptance comes from, as the checklist states it before a run: ``none`` (the
+    #: server exposes none), ``fixed`` (always the same sources), ``probed`` (found at the start
+    #: of each run and recorded)
+    acceptance_recordable: Literal["none", "fixed", "probed"] = "probed"
+    #: the adapter can start its engine with no ``engine.launch`` (the embedded reference)
+    self_launching: bool = False
     #: read before and after the measured requests (cumulative counters or server state)
     snapshot_paths: tuple[str, ...] = ("/metrics",)
     #: drain-on-read endpoints, read every ``poll_interval_s`` while requests are in flight

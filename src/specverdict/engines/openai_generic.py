@@ -11,6 +11,7 @@ from specverdict.records import MetricsSnapshot, SampleRecord
 
 class OpenAIAdapter(EngineAdapter):
     kind = "openai"
+    acceptance_recordable = "none"
 
     def speculative_args(self, spec: RunSpec, run_dir: str = ".") -> list[str]:
         return []

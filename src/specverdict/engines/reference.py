@@ -18,6 +18,8 @@ UNQUANTIZED = frozenset({"none", "fp32", "float32", "fp64", "auto"})
 
 class ReferenceAdapter(VLLMAdapter):
     kind = "reference"
+    acceptance_recordable = "fixed"
+    self_launching = True
     methods = frozenset(get_args(SpecMethod))
 
     def problems(self, spec: RunSpec) -> list[str]:

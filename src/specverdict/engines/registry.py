@@ -1,31 +1,18 @@
-"""Engine adapters by kind; a miss lists the kinds that exist."""
+"""Engine adapters by kind, from ``specverdict.plugins.ENGINES`` (built-in and plugins)."""
 
 from __future__ import annotations
 
 from specverdict.engines.base import EngineAdapter
-from specverdict.engines.llamacpp import LlamaCppAdapter
-from specverdict.engines.openai_generic import OpenAIAdapter
-from specverdict.engines.reference import ReferenceAdapter
-from specverdict.engines.sglang import SGLangAdapter
-from specverdict.engines.trtllm import TRTLLMAdapter
-from specverdict.engines.vllm import VLLMAdapter
-
-_ADAPTERS: dict[str, type[EngineAdapter]] = {
-    a.kind: a
-    for a in (
-        VLLMAdapter,
-        ReferenceAdapter,
-        OpenAIAdapter,
-        SGLangAdapter,
-        TRTLLMAdapter,
-        LlamaCppAdapter,
-    )
-}
+from specverdict.plugins import ENGINES
 
 
 def adapter_for(kind: str) -> EngineAdapter:
-    if kind not in _ADAPTERS:
-        raise KeyError(
-            f"no adapter for engine kind {kind!r} yet; available: {', '.join(sorted(_ADAPTERS))}"
+    """A fresh adapter for ``kind``; an unknown kind is a one-line ``UnknownNameError``."""
+    cls = ENGINES.get(kind)
+    if not (isinstance(cls, type) and issubclass(cls, EngineAdapter)):
+        raise ENGINES.wrong_kind(kind, cls, "an EngineAdapter subclass")
+    if cls.kind != kind:
+        raise ENGINES.wrong_kind(
+            kind, cls, f"an adapter whose kind is {kind!r} (it says {cls.kind!r})"
         )
-    return _ADAPTERS[kind]()
+    return cls()

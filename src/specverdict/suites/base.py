@@ -9,12 +9,15 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict
 
 from specverdict.campaign.model import First, Ids, Samples, Seeded
 from specverdict.records import SampleRecord, Score
+
+if TYPE_CHECKING:
+    from specverdict.suites.agent.loop import Chat, Episode
 
 
 class Sample(BaseModel):
@@ -36,6 +39,19 @@ class Sample(BaseModel):
         return {"stop": list(self.stop)} if self.stop else {}
 
 
+class Episodic(Protocol):
+    """The interface of a suite whose sample is a multi-turn episode: the runner hands each
+    sample to ``run_episode`` with ``chat(messages, tools)`` (one timed request it provides),
+    then ``score_episode`` judges the finished episode (``specverdict.episodes``)."""
+
+    name: str
+    version: int
+
+    async def run_episode(self, sample: Sample, chat: Chat) -> Episode: ...
+
+    def score_episode(self, sample: Sample, episode: Episode) -> Score: ...
+
+
 class Suite(ABC):
     name: str
     version: int
@@ -47,6 +63,10 @@ class Suite(ABC):
     @abstractmethod
     def samples(self) -> list[Sample]:
         """Every sample, in a fixed order."""
+
+    def episodic(self) -> Episodic | None:
+        """This suite's multi-turn interface, or None when a sample is one request."""
+        return None
 
     def score(
         self, sample: Sample, text: str, tool_calls: Sequence[dict[str, Any]]

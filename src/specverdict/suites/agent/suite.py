@@ -1,6 +1,6 @@
 """Agent-stage suites: a sample is an *episode* of several chat requests, not one request.
 
-``AgentSuite`` is the interface the runner sees: ``run_episode(sample, chat)`` drives the
+``AgentSuite`` implements the suites' multi-turn interface (``Suite.episodic``): ``run_episode(sample, chat)`` drives the
 conversation through ``chat(messages, tools)`` (one timed request, provided by the runner) and
 returns an ``Episode``; ``score_episode`` judges it. ``specverdict.episodes`` turns the episode
 into the sample's stored record.
@@ -54,6 +54,9 @@ class AgentSuite(Suite):
     """A suite whose samples are multi-turn episodes."""
 
     stage = "agent"
+
+    def episodic(self) -> AgentSuite:
+        return self
 
     @abstractmethod
     async def run_episode(self, sample: Sample, chat: Chat) -> Episode:

@@ -1,0 +1,147 @@
+"""Registries for the extension points: engine adapters, suites, sandboxes, stores.
+
+Each registry knows its built-in entries by name and the import path that provides each one
+(``"module:attribute"``); nothing is imported until it is asked for, so listing the names costs
+no import. Other packages add entries through Python entry points in the registry's group
+(``specverdict.engines``, ``specverdict.suites``, ...), e.g. in their ``pyproject.toml``::
+
+    [project.entry-points."specverdict.engines"]
+    myengine = "myengine_specverdict:MyEngineAdapter"
+
+A built-in name wins over a plugin of the same name (a plugin cannot silently replace what a
+verdict was validated against). A name that is not registered is a ``ConfigError`` in one line
+with the closest name and the known ones. Validation (the campaign's allowed engine kinds, the
+suites a stage may name) reads the names from here: there is no second list.
+"""
+
+from __future__ import annotations
+
+import difflib
+import importlib
+from collections.abc import Mapping
+from importlib.metadata import EntryPoint, entry_points
+from typing import Generic, TypeVar
+
+from specverdict.errors import ConfigError
+
+T = TypeVar("T")
+
+
+class UnknownNameError(ConfigError, KeyError):
+    """A name no registry entry has. Also a ``KeyError`` (a lookup miss), whose ``str`` is the
+    message itself rather than its quoted repr."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+
+class PluginError(ConfigError):
+    """A plugin's entry point that cannot be loaded, or loads something of the wrong kind."""
+
+
+class Registry(Generic[T]):
+    """Named entries of one extension point, built-in and from entry points, loaded lazily."""
+
+    def __init__(self, what: str, group: str, builtins: Mapping[str, str]) -> None:
+        self.what = what  #: how a miss names the entry, e.g. "engine kind"
+        self.group = group  #: the entry-point group plugins register in
+        self._builtins = dict(builtins)
+        self._loaded: dict[str, T] = {}
+
+    def _plugins(self) -> dict[str, EntryPoint]:
+        return {
+            ep.name: ep for ep in entry_points(group=self.group) if ep.name not in self._builtins
+        }
+
+    def names(self) -> list[str]:
+        return sorted({*self._builtins, *self._plugins()})
+
+    def origin(self, name: str) -> str:
+        """``specverdict`` for a built-in entry, else the distribution that registers it."""
+        if name in self._builtins:
+            return "specverdict"
+        ep = self._plugins().get(name)
+        if ep is None:
+            raise self.miss(name)
+        return ep.dist.name if ep.dist is not None else ep.value
+
+    def miss(self, name: str) -> UnknownNameError:
+        names = self.names()
+        close = difflib.get_close_matches(name, names, n=1)
+        hint = f"; did you mean {close[0]}?" if close else ""
+        return UnknownNameError(f"unknown {self.what} {name!r}{hint} (known: {', '.join(names)})")
+
+    def get(self, name: str) -> T:
+        """The entry ``name`` (imported on first use). The caller checks that what a plugin
+        registered is of the right kind (``PluginError`` otherwise)."""
+        if name in self._loaded:
+            return self._loaded[name]
+        if name in self._builtins:
+            module, _, attr = self._builtins[name].partition(":")
+            obj = getattr(importlib.import_module(module), attr)
+        else:
+            ep = self._plugins().get(name)
+            if ep is None:
+                raise self.miss(name)
+            try:
+                obj = ep.load()
+            except Exception as exc:  # a broken plugin must not take the tool down with it
+                raise PluginError(
+                    f"{self.what} {name!r} from entry point {ep.value!r} ({self.group}) cannot "
+                    f"be loaded: {type(exc).__name__}: {exc}"
+                ) from None
+        self._loaded[name] = obj
+        return obj  # type: ignore[no-any-return]
+
+    def wrong_kind(self, name: str, obj: object, expected: str) -> PluginError:
+        return PluginError(f"{self.what} {name!r} ({self.group}) is {obj!r}, not {expected}")
+
+
+#: engine adapters (``EngineAdapter`` subclasses) by engine kind
+ENGINES: Registry[type] = Registry(
+    "engine kind",
+    "specverdict.engines",
+    {
+        "vllm": "specverdict.engines.vllm:VLLMAdapter",
+        "sglang": "specverdict.engines.sglang:SGLangAdapter",
+        "trtllm": "specverdict.engines.trtllm:TRTLLMAdapter",
+        "llamacpp": "specverdict.engines.llamacpp:LlamaCppAdapter",
+        "openai": "specverdict.engines.openai_generic:OpenAIAdapter",
+        "reference": "specverdict.engines.reference:ReferenceAdapter",
+    },
+)
+
+#: suites (``Suite`` subclasses, constructed without arguments) by ``name@version``
+SUITES: Registry[type] = Registry(
+    "suite",
+    "specverdict.suites",
+    {
+        "builtin-code@1": "specverdict.suites.builtin:BuiltinCode",
+        "humaneval@1": "specverdict.suites.humaneval:HumanEval",
+        "humaneval-chat@1": "specverdict.suites.humaneval:HumanEvalChat",
+        "humaneval-plus@1": "specverdict.suites.evalplus:HumanEvalPlus",
+        "humaneval-plus-chat@1": "specverdict.suites.evalplus:HumanEvalPlusChat",
+        "mbpp-plus@1": "specverdict.suites.evalplus:MbppPlus",
+        "prose@1": "specverdict.suites.prose:Prose",
+        "agent-tasks@1": "specverdict.suites.agent:AgentTasks",
+        "bfcl@1": "specverdict.suites.agent:Bfcl",
+        "repository@1": "specverdict.suites.repository:Repository",
+        "repository-mutants@1": "specverdict.suites.repository.mutants:RepositoryMutants",
+        "testgen@1": "specverdict.suites.testgen:TestGen",
+        "synth-function@1": "specverdict.suites.synth.suites:SynthFunction",
+        "synth-agent@1": "specverdict.suites.synth.suites:SynthAgent",
+        "synth-repository@1": "specverdict.suites.synth.suites:SynthRepository",
+    },
+)
+
+#: sandboxes that run model-written code (``Sandbox`` subclasses) by name
+SANDBOXES: Registry[type] = Registry(
+    "sandbox", "specverdict.sandboxes", {"local": "specverdict.sandbox.local:LocalSandbox"}
+)
+
+#: run registries (``Store`` implementations, constructed from a location) by URL scheme
+STORES: Registry[type] = Registry(
+    "store", "specverdict.stores", {"sqlite": "specverdict.store.sqlite:SQLiteStore"}
+)
+
+REGISTRIES: tuple[Registry[type], ...] = (ENGINES, SUITES, SANDBOXES, STORES)
