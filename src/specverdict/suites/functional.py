@@ -180,7 +180,7 @@ class FunctionSuite(Suite):
                     (n, candidate_execution(task, truths[task.task_id], program, self.policy))
                 )
         results = self.sandbox.run_many([e for _, e in runs], self.workers)
-        for (n, _), result in zip(runs, results, strict=True):
+        for (n, execution), result in zip(runs, results, strict=True):
             task = tasks[n]
-            scores[n] = judge(task, truths[task.task_id], parse_report(result))
+            scores[n] = judge(task, truths[task.task_id], parse_report(result, execution))
         return [s for s in scores if s is not None]

@@ -142,10 +142,9 @@ class TruthStore:
                 extras[task.task_id] = []
         executions = [self._reference_run(t, seeds[t.task_id], extras[t.task_id]) for t in tasks]
         built: dict[str, GroundTruth] = {}
-        for task, result in zip(
-            tasks, self.sandbox.run_many(executions, self.workers), strict=True
-        ):
-            report = parse_report(result)
+        results = self.sandbox.run_many(executions, self.workers)
+        for task, execution, result in zip(tasks, executions, results, strict=True):
+            report = parse_report(result, execution)
             truth = self._truth(task, seeds[task.task_id], extras[task.task_id], report)
             self._save(task, truth)
             self._memory[task.task_id] = truth
@@ -182,10 +181,9 @@ class TruthStore:
             executions.append(
                 record_execution(t.record_source, t.entry_point, self.policy.record_seed)
             )
-        for task, result in zip(
-            to_record, self.sandbox.run_many(executions, self.workers), strict=True
-        ):
-            report = parse_report(result)
+        results = self.sandbox.run_many(executions, self.workers)
+        for task, execution, result in zip(to_record, executions, results, strict=True):
+            report = parse_report(result, execution)
             if report.stage != "ran" or not report.records:
                 raise GroundTruthError(
                     f"{task.task_id}: recording its check's inputs failed: "

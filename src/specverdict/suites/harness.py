@@ -1,30 +1,38 @@
-"""Building the harness program's executions and reading back what it printed.
+"""The function stage's test plans (``testplan.CallPlan``, ``RecordPlan``) and their reports.
 
-The harness (``_child.py``) is trusted code; the solution it defines is not. Everything read
-back is parsed strictly (``values.decode``): a line that is not the protocol, a result out of
-order or an output off the tagged grammar makes the whole report a ``protocol_error``, which can
-only fail an answer, never pass it.
+The plan runner (``plan_runner.py``) is trusted code; the solution it defines is not. Only the
+runner's sealed records count (``testplan.read_report``), and they are read strictly
+(``values.decode``): a sealed line that is not a record, a result out of order, an output off
+the tagged grammar or the solution calling into the runner makes the whole report a
+``protocol_error``, which can only fail an answer, never pass it.
 """
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any, Literal
 
 from specverdict.sandbox import ExecResult, Execution, Limits
+from specverdict.suites import testplan
+from specverdict.suites.testplan import (
+    ArgsRecord,
+    CallPlan,
+    CallResult,
+    DefinitionError,
+    RecordPlan,
+    SyntaxErrorRecord,
+)
 from specverdict.suites.values import TagError, decode, encode
 
 Args = tuple[Any, ...]
 Stage = Literal["ran", "syntax_error", "definition_error", "protocol_error"]
 
-#: the harness program, read once from the package
-HARNESS = resources.files("specverdict.suites").joinpath("_child.py").read_text()
 #: how many values an output may hold before it counts as too large
 MAX_NODES = 20_000
+#: the file holding the program under test
+SOLUTION = "solution.py"
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,113 +75,101 @@ def call_execution(
 ) -> Execution:
     """Define ``source`` and call ``entry_point`` on each input, each under its own time limit.
     The process's wall limit is ``startup_s + define_limit_s + min(wall_cap_s, sum(limits))``."""
-    job = {
-        "mode": "call",
-        "entry_point": entry_point,
-        "inputs": [encode(list(a)) for a in inputs],
-        "limits": list(limits),
-        "stop_on_timeout": stop_on_timeout,
-        "budget_s": budget_s if math.isfinite(budget_s) else 1e9,
-        "define_limit": define_limit_s,
-        "max_nodes": MAX_NODES,
-    }
+    plan = CallPlan(
+        source=SOLUTION,
+        entry_point=entry_point,
+        inputs=tuple(encode(list(a)) for a in inputs),
+        limits=tuple(limits),
+        stop_on_timeout=stop_on_timeout,
+        budget_s=budget_s if math.isfinite(budget_s) else 1e9,
+        define_limit_s=define_limit_s,
+        max_nodes=MAX_NODES,
+    )
     wall = startup_s + define_limit_s + min(wall_cap_s, sum(limits))
-    return _execution(source, job, wall, output_bytes)
+    return _execution(source, plan, wall, output_bytes)
 
 
 def record_execution(source: str, entry_point: str, seed: int, wall_s: float = 30.0) -> Execution:
     """Run ``check(candidate)`` from a trusted ``source`` (prompt, reference solution and the
     dataset's test code), recording the arguments of every call; ``random`` is seeded first."""
-    job = {
-        "mode": "record",
-        "entry_point": entry_point,
-        "record_seed": seed,
-        "define_limit": wall_s,
-        "max_nodes": MAX_NODES,
-    }
-    return _execution(source, job, wall_s + 3.0, 8 << 20)
-
-
-def _execution(source: str, job: dict[str, Any], wall_s: float, output_bytes: int) -> Execution:
-    limits = Limits(wall_s=wall_s, cpu_s=math.ceil(wall_s) + 1, output_bytes=output_bytes)
-    return Execution(
-        program=HARNESS,
-        files={"job.json": json.dumps(job), "solution.py": source},
-        limits=limits,
+    plan = RecordPlan(
+        source=SOLUTION,
+        entry_point=entry_point,
+        seed=seed,
+        define_limit_s=wall_s,
+        max_nodes=MAX_NODES,
     )
+    return _execution(source, plan, wall_s + 3.0, 8 << 20)
+
+
+def _execution(
+    source: str, plan: CallPlan | RecordPlan, wall_s: float, output_bytes: int
+) -> Execution:
+    limits = Limits(wall_s=wall_s, cpu_s=math.ceil(wall_s) + 1, output_bytes=output_bytes)
+    return testplan.execution(plan, {SOLUTION: source}, limits)
 
 
 class _ProtocolError(Exception):
     pass
 
 
-def _result(line: dict[str, Any]) -> InputResult:
-    status, seconds = line.get("status"), line.get("t", 0.0)
-    if type(seconds) not in (int, float):
-        raise _ProtocolError("bad time")
-    if status == "ok":
+def _result(record: CallResult) -> InputResult:
+    if record.status == "ok":
         try:
-            return InputResult("ok", float(seconds), value=decode(line.get("out")))
+            return InputResult("ok", record.t, value=decode(record.out))
         except TagError as exc:
             raise _ProtocolError(f"bad output: {exc}") from None
-    if status == "exception":
+    if record.status == "exception":
         return InputResult(
             "exception",
-            float(seconds),
-            error_type=str(line.get("type"))[:100],
-            detail=str(line.get("detail"))[:300],
+            record.t,
+            error_type=str(record.type)[:100],
+            detail=str(record.detail)[:300],
         )
-    if status == "timeout":
-        return InputResult("timeout", float(seconds))
-    raise _ProtocolError(f"unknown status {status!r}")
+    return InputResult("timeout", record.t)
 
 
-def parse_report(execution: ExecResult) -> HarnessReport:
-    """Read the harness's lines. A truncated stream loses its last, possibly partial, line."""
-    lines = execution.stdout.splitlines()
-    if execution.truncated and lines:
-        lines = lines[:-1]
+def parse_report(result: ExecResult, execution: Execution) -> HarnessReport:
+    """Read the sealed records of ``result``, the run of ``execution``."""
+    report = testplan.read_report(result, testplan.nonce_of(execution))
     results: list[InputResult] = []
     records: list[Args] = []
     stage: Stage = "ran"
     error_type = detail = None
-    done = False
     try:
-        for text in lines:
-            try:
-                line = json.loads(text)
-            except ValueError:
-                raise _ProtocolError("a line is not JSON") from None
-            if type(line) is not dict:
-                raise _ProtocolError("a line is not an object")
-            if "i" in line:
-                if line["i"] != len(results):
+        if report.malformed is not None:
+            raise _ProtocolError(report.malformed)
+        if report.interfered:
+            raise _ProtocolError("the solution called the runner's reporting function")
+        for record in report.records:
+            if isinstance(record, CallResult):
+                if record.i != len(results):
                     raise _ProtocolError("results out of order")
-                results.append(_result(line))
-            elif "record" in line:
+                results.append(_result(record))
+            elif isinstance(record, ArgsRecord):
                 try:
-                    args = decode(line["record"])
+                    args = decode(record.args)
                 except TagError as exc:
                     raise _ProtocolError(f"bad record: {exc}") from None
+                if type(args) is not list:
+                    raise _ProtocolError("bad record: the arguments are not a list")
                 records.append(tuple(args))
-            elif line.get("event") in ("syntax_error", "definition_error"):
-                stage = line["event"]
-                error_type = str(line.get("type"))[:100]
-                detail = str(line.get("detail"))[:300]
-                if line.get("line") is not None:
-                    detail = f"line {line['line']}: {detail}"
-            elif line.get("event") == "done":
-                done = True
-            elif line.get("event") not in ("defined", "recorded", "budget_spent"):
-                raise _ProtocolError(f"unknown line {text[:80]!r}")
+            elif isinstance(record, SyntaxErrorRecord | DefinitionError):
+                stage = record.event
+                error_type = record.type[:100]
+                detail = record.detail[:300]
+                if isinstance(record, SyntaxErrorRecord) and record.line is not None:
+                    detail = f"line {record.line}: {detail}"
+            elif record.event not in ("defined", "recorded", "budget_spent", "done"):
+                raise _ProtocolError(f"unexpected record {record.event!r}")
     except _ProtocolError as exc:
-        return HarnessReport(execution, "protocol_error", detail=str(exc))
+        return HarnessReport(result, "protocol_error", detail=str(exc))
     return HarnessReport(
-        execution,
+        result,
         stage,
         tuple(results),
         tuple(records),
         error_type=error_type,
         detail=detail,
-        done=done,
+        done=report.done,
     )

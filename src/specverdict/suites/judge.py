@@ -74,8 +74,9 @@ def candidate_execution(
     task: FunctionTask, truth: GroundTruth, program: str, policy: ScoringPolicy
 ) -> Execution:
     cases = (*truth.base, *truth.plus)
-    # Room for outputs twice the size of the expected ones (more is wrong anyway).
-    expected_chars = sum(len(json.dumps(encode(c.expected))) + 40 for c in cases)
+    # Room for outputs twice the size of the expected ones (more is wrong anyway), each in a
+    # sealed record of the plan runner.
+    expected_chars = sum(len(json.dumps(encode(c.expected))) + 120 for c in cases)
     return call_execution(
         program,
         task.entry_point,

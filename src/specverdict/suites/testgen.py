@@ -17,8 +17,9 @@ tests reach into the interpreter's frames, garbage collector, tracing or code ob
 refused before running; see below).
 
 How it is judged: every (answer, implementation) pair is one sandbox execution. The parent
-writes the implementation as ``<module>.py`` next to the answer's tests, and runs ``RUNNER``, a
-trusted program that defines the tests, rebinds the function's name in the tests' namespace to
+writes the implementation as ``<module>.py`` next to the answer's tests, and runs the trusted plan
+runner (``suites/plan_runner.py``, a ``testplan.TestsPlan`` sealed ``"pass"``), which defines the
+tests, rebinds the function's name in the tests' namespace to
 the implementation (so an answer that pastes its own copy of the function still tests the
 implementation), calls every ``test_*`` function and, only when every one of them returned,
 prints a line with a random token drawn by the parent for that execution. The runner reads the
@@ -45,7 +46,6 @@ Source: written for specverdict. Licence: Apache-2.0, as specverdict.
 from __future__ import annotations
 
 import ast
-import json
 import math
 import secrets
 import threading
@@ -57,93 +57,27 @@ from pydantic import BaseModel, ConfigDict
 
 from specverdict.records import Score
 from specverdict.sandbox import ExecResult, Execution, Limits, Sandbox
-from specverdict.suites import pyast
+from specverdict.suites import pyast, testplan
 from specverdict.suites.base import Sample, Suite
 from specverdict.suites.codeextract import extract_code
 from specverdict.suites.functional import default_sandbox
 from specverdict.suites.testgen_data import TASKS, TestgenTask
+from specverdict.suites.testplan import (
+    AllPassed,
+    Bind,
+    Collected,
+    DefinitionError,
+    Finished,
+    Load,
+    SyntaxErrorRecord,
+    TestResult,
+    TestsPlan,
+)
 
 #: the answer's tests, as a file of the execution's directory
 TESTS_FILE = "test_answer.py"
-
-#: the trusted runner (standard library only, run as ``__main__`` in the sandbox)
-RUNNER = '''\
-"""Run every test_* function of test_answer.py against the implementation module."""
-import builtins
-import json
-import os
-import sys
-import types
-
-# CO_GENERATOR, CO_COROUTINE, CO_ITERABLE_COROUTINE, CO_ASYNC_GENERATOR: not plain tests
-NOT_PLAIN = 0x20 | 0x80 | 0x100 | 0x200
+#: failing tests the runner names (the rest are only counted)
 MAX_REPORTED = 20
-
-
-def message(exc):
-    try:
-        return str(exc)[:200]
-    except BaseException:
-        return ""
-
-
-def main():
-    write, leave = os.write, os._exit
-    out = os.dup(1)
-    token = sys.stdin.readline().strip()
-    null = os.open(os.devnull, os.O_RDWR)
-    for fd in (0, 1, 2):
-        os.dup2(null, fd)
-    sys.stdin = open(os.devnull)
-    sys.stdout = sys.stderr = open(os.devnull, "w")
-
-    def emit(obj):
-        data = (json.dumps(obj) + "\\n").encode()
-        while data:
-            data = data[write(out, data):]
-
-    with open("job.json") as f:
-        job = json.load(f)
-    with open(job["tests_file"]) as f:
-        source = f.read()
-    module = __import__(job["module"])
-    try:
-        code = compile(source, job["tests_file"], "exec", dont_inherit=True)
-    except (SyntaxError, ValueError) as exc:
-        emit({"event": "syntax_error", "detail": message(exc)})
-        leave(3)
-    namespace = {"__name__": "test_answer", "__builtins__": builtins}
-    try:
-        exec(code, namespace)
-    except BaseException as exc:
-        emit({"event": "definition_error", "type": type(exc).__name__, "detail": message(exc)})
-        leave(4)
-    for name in job["names"]:
-        namespace[name] = getattr(module, name)
-    tests = [
-        (name, fn)
-        for name, fn in list(namespace.items())
-        if name.startswith("test_") and type(fn) is types.FunctionType
-    ]
-    failed = []
-    for name, fn in tests:
-        try:
-            if fn.__code__.co_flags & NOT_PLAIN:
-                raise TypeError("not a plain test function")
-            fn()
-        except BaseException as exc:
-            failed.append(name)
-            if len(failed) <= MAX_REPORTED:
-                emit({"test": name, "type": type(exc).__name__, "detail": message(exc)})
-    if tests and not failed:
-        emit({"event": "all_passed", "token": token, "tests": len(tests)})
-    else:
-        emit({"event": "finished", "tests": len(tests), "failed": len(failed)})
-    leave(0)
-
-
-main()
-'''
 
 CHAT_INSTRUCTION = """\
 Write tests for the Python function below.
@@ -259,48 +193,29 @@ class Verdict:
     tests: int | None = None
 
 
-def _lines(result: ExecResult) -> list[dict[str, Any]]:
-    lines = result.stdout.splitlines()
-    if result.truncated and lines:
-        lines = lines[:-1]
-    parsed = []
-    for text in lines:
-        try:
-            line = json.loads(text)
-        except ValueError:
-            continue
-        if type(line) is dict:
-            parsed.append(line)
-    return parsed
-
-
 def judge_execution(result: ExecResult, token: str) -> Verdict:
     """Whether every test returned on this implementation; if not, the failure class."""
-    lines = _lines(result)
-    if result.outcome == "passed":
-        for line in lines:
-            tests = line.get("tests")
-            if (
-                line.get("event") == "all_passed"
-                and line.get("token") == token
-                and type(tests) is int
-                and tests > 0
-            ):
-                return Verdict(True, "passed", tests=tests)
+    report = testplan.read_report(result, token)
+    if result.outcome == "passed" and report.malformed is None:
+        for record in report.records:
+            if isinstance(record, AllPassed) and record.tests > 0:
+                return Verdict(True, "passed", tests=record.tests)
     if result.outcome in ("timeout", "sandbox_violation"):
         return Verdict(False, result.outcome, detail=result.detail)
-    # From here on the lines only choose a failure class; none of them can make a pass.
+    # From here on the records only choose a failure class; none of them can make a pass.
+    lines = (*report.records, *report.hints)
     for line in lines:
-        event = line.get("event")
-        if event == "syntax_error":
-            return Verdict(False, "syntax_error", detail=str(line.get("detail"))[:300])
-        if event == "definition_error":
-            why = f"{str(line.get('type'))[:100]}: {str(line.get('detail'))[:300]}"
+        if isinstance(line, SyntaxErrorRecord):
+            return Verdict(False, "syntax_error", detail=line.detail[:300])
+        if isinstance(line, DefinitionError):
+            why = f"{line.type[:100]}: {line.detail[:300]}"
             return Verdict(False, "error", detail=f"the tests cannot be defined: {why}")
-    failing = tuple(str(line["test"])[:100] for line in lines if "test" in line)
-    finished = [line for line in lines if line.get("event") == "finished"]
+    failing = tuple(
+        line.test[:100] for line in lines if isinstance(line, TestResult) and line.status != "pass"
+    )
+    finished = [line for line in lines if isinstance(line, Finished)]
     if result.outcome == "passed" and finished:
-        tests = finished[-1].get("tests")
+        tests = finished[-1].tests
         if tests == 0:
             return Verdict(False, "no_tests", detail="no test_* function was collected", tests=0)
         return Verdict(False, "failed", failing_tests=failing)
@@ -315,17 +230,17 @@ def execution(
 ) -> Execution:
     """Run ``tests`` against ``implementation`` (placed as the task's module), the runner
     reading ``token`` from its standard input."""
-    job = {"module": task.module, "names": [task.entry_point], "tests_file": TESTS_FILE}
-    return Execution(
-        program=RUNNER,
-        files={
-            "job.json": json.dumps(job),
-            TESTS_FILE: tests,
-            f"{task.module}.py": implementation,
-        },
-        stdin=token + "\n",
-        limits=Limits(wall_s=wall_s, cpu_s=math.ceil(wall_s), output_bytes=1 << 16),
+    plan = TestsPlan(
+        quiet=True,
+        seal="pass",
+        load=(Load(how="namespace", target=TESTS_FILE, name="test_answer"),),
+        bind=Bind(module=task.module, names=(task.entry_point,)),
+        select=Collected(prefix="test_", order="definition", functions_only=True),
+        max_reported=MAX_REPORTED,
     )
+    files = {TESTS_FILE: tests, f"{task.module}.py": implementation}
+    limits = Limits(wall_s=wall_s, cpu_s=math.ceil(wall_s), output_bytes=1 << 16)
+    return testplan.execution(plan, files, limits, token)
 
 
 def _score(passed: bool, outcome: str, detail: TestgenDetail) -> Score:

@@ -1,10 +1,11 @@
 """Running a workspace's tests in the sandbox.
 
-The test runner program (trusted) reads a fresh random token from its standard input before it
-imports anything of the workspace, runs every ``test_*`` function of every test file, and prints
-one line: the token followed by the results as JSON. The parent reads only that line, and
-counts the task's tests itself from the trusted test files (an AST walk): a report that names
-fewer tests, a crash before the report, a timeout or a sandbox violation is a failure. The tests
+The trusted plan runner (``suites/plan_runner.py``, a ``testplan.TestsPlan``) reads a fresh
+random token from its standard input before it imports anything of the workspace, runs every
+``test*`` callable of every test file, and reports each test, then a summary, in records
+carrying the token. The parent reads only those records, and counts the task's tests itself
+from the trusted test files (an AST walk): a report that names fewer tests, a crash before the
+summary, a timeout or a sandbox violation is a failure. The tests
 themselves are always the task's own files, whatever the workspace holds at those paths.
 
 This keeps an answer from passing by accident (a module that exits, prints or breaks at import),
@@ -15,42 +16,25 @@ limits are the boundary there (see docs/sandbox.md).
 from __future__ import annotations
 
 import ast
-import json
 import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from specverdict.sandbox import Execution, Limits, Sandbox
-from specverdict.suites import pyast
+from specverdict.sandbox import ExecResult, Limits, Sandbox
+from specverdict.suites import pyast, testplan
+from specverdict.suites.testplan import (
+    AllPassed,
+    Collected,
+    DefinitionError,
+    Finished,
+    Load,
+    SyntaxErrorRecord,
+    TestResult,
+    TestsPlan,
+)
 
-RUNNER = r"""
-import importlib.util, json, sys, traceback
-token = sys.stdin.readline().strip()
-paths = json.loads(sys.stdin.readline())
-results, broken = [], []
-for path in paths:
-    name = "_t_" + path.replace("/", "_").removesuffix(".py")
-    try:
-        spec = importlib.util.spec_from_file_location(name, path)
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-    except BaseException as exc:
-        broken.append([path, type(exc).__name__ + ": " + str(exc)[:300]])
-        continue
-    for attr in sorted(vars(module)):
-        fn = getattr(module, attr)
-        if not attr.startswith("test") or not callable(fn):
-            continue
-        try:
-            fn()
-            results.append([path + "::" + attr, "passed", ""])
-        except AssertionError as exc:
-            results.append([path + "::" + attr, "failed", "AssertionError: " + str(exc)[:300]])
-        except BaseException as exc:
-            results.append([path + "::" + attr, "error", type(exc).__name__ + ": " + str(exc)[:300]])
-sys.stdout.write("\n" + token + json.dumps({"results": results, "broken": broken}) + "\n")
-sys.stdout.flush()
-"""
+#: the runner's statuses as the agent's report names them
+STATES = {"pass": "passed", "fail": "failed", "error": "error", "skip": "skipped"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,30 +64,36 @@ def sandbox_runner(sandbox: Sandbox, wall_s: float = 10.0) -> TestRunner:
 
     def run(files: Mapping[str, str], tests: Mapping[str, str]) -> TestReport:
         token = secrets.token_hex(16)
-        execution = Execution(
-            RUNNER,
-            files={**files, **tests},
-            stdin=token + "\n" + json.dumps(sorted(tests)) + "\n",
-            limits=Limits(wall_s=wall_s, cpu_s=int(wall_s), output_bytes=1 << 18),
+        plan = TestsPlan(
+            load=tuple(Load(how="file", target=path) for path in sorted(tests)),
+            select=Collected(prefix="test", order="name", functions_only=False),
         )
-        result = sandbox.run(execution)
-        return read_report(result.stdout, token, expected_tests(tests), result.outcome)
+        limits = Limits(wall_s=wall_s, cpu_s=int(wall_s), output_bytes=1 << 18)
+        result = sandbox.run(testplan.execution(plan, {**files, **tests}, limits, token))
+        return read_report(result, token, expected_tests(tests))
 
     return run
 
 
-def read_report(stdout: str, token: str, expected: list[str], outcome: str) -> TestReport:
-    """Judge the runner's output; ``outcome`` is the sandbox's (``passed`` = exited cleanly)."""
-    lines = [line for line in stdout.splitlines() if line.startswith(token)]
-    if not lines:
-        tail = stdout.strip()[-300:]
+def read_report(result: ExecResult, token: str, expected: list[str]) -> TestReport:
+    """Judge the runner's records; the process must also have exited cleanly."""
+    outcome = result.outcome
+    report = testplan.read_report(result, token)
+    ended = any(isinstance(r, AllPassed | Finished) for r in report.records)
+    if not ended or report.interfered:
+        tail = result.stdout.strip()[-300:]
         return TestReport(False, f"the tests did not run to the end ({outcome}). {tail}".strip())
-    try:
-        data = json.loads(lines[-1][len(token) :])
-        results = {str(r[0]): (str(r[1]), str(r[2])) for r in data["results"]}
-        broken = [(str(b[0]), str(b[1])) for b in data["broken"]]
-    except (ValueError, KeyError, TypeError, IndexError):
+    if report.malformed is not None:
         return TestReport(False, "the test report could not be read")
+    results: dict[str, tuple[str, str]] = {}
+    broken: list[tuple[str, str]] = []
+    for record in report.records:
+        if isinstance(record, TestResult):
+            why = f"{record.type}: {record.detail}" if record.type is not None else ""
+            name = f"{record.source}::{record.test}"
+            results[name] = (STATES.get(record.status, record.status), why)
+        elif isinstance(record, SyntaxErrorRecord | DefinitionError):
+            broken.append((record.source, f"{record.type}: {record.detail}"))
     outcomes = {name: results.get(name, ("missing", ""))[0] for name in expected}
     passed = sum(v == "passed" for v in outcomes.values())
     lines_out = [f"{passed} passed, {len(expected) - passed} failed"]

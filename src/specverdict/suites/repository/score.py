@@ -1,10 +1,10 @@
 """Scoring a repository answer: parse, apply, run the task's tests one by one, measure the change.
 
-**Per-test results.** Each test runs in its own sandbox execution of the trusted runner
-(``_testrun.py``) over the patched repository, with the task's own test files restored on
-top. A test passes only when the process exited 0 *and* its last stdout line is the runner's
-report carrying a fresh random nonce (given on stdin, which the runner then closes) with
-``"status": "pass"``. Code under test that exits early, crashes, hangs, or prints a forged
+**Per-test results.** Each test runs in its own sandbox execution of the trusted plan runner
+(``suites/plan_runner.py``, a ``testplan.TestsPlan`` naming the one test) over the patched
+repository, with the task's own test files restored on top. A test passes only when the
+process exited 0 *and* the runner reported the test with ``"status": "pass"`` in a record
+carrying a fresh random nonce (given on stdin, which the runner then closes). Code under test that exits early, crashes, hangs, or prints a forged
 report (it cannot know the nonce) makes that one test fail, never pass, and cannot touch the
 other tests' executions. One execution per test also keeps module state from leaking between
 tests.
@@ -25,21 +25,20 @@ testing); lines added and deleted, and ``large_deletion`` when the answer delete
 from __future__ import annotations
 
 import difflib
-import json
 import secrets
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from importlib import resources
+from dataclasses import dataclass, replace
 
 from pydantic import BaseModel, ConfigDict
 
 from specverdict.records import Score
 from specverdict.sandbox import ExecResult, Execution, Limits
+from specverdict.suites import testplan
 from specverdict.suites.repository.apply import PatchDoesNotApplyError, apply_patch
 from specverdict.suites.repository.patches import MalformedPatchError, Patch, parse_answer
 from specverdict.suites.repository.task import RepoTask, is_test_path
+from specverdict.suites.testplan import Load, Named, TestResult, TestsPlan
 
-RUNNER = resources.files("specverdict.suites.repository").joinpath("_testrun.py").read_text()
 TEST_LIMITS = Limits(wall_s=10.0, cpu_s=10, output_bytes=256 * 1024)
 
 
@@ -172,29 +171,25 @@ def execution_for_test(
     path, _, name = test.partition("::")
     function = name.replace("::", ".")
     module = path.removesuffix(".py").replace("/", ".")
-    job = json.dumps({"module": module, "function": function})
-    return Execution(
-        program=RUNNER,
-        files={**files, "job.json": job},
-        stdin=nonce + "\n",
-        limits=limits,
+    plan = TestsPlan(
+        load=(Load(how="import", target=module),), select=Named(names=(function,)), summary=False
     )
+    return testplan.execution(plan, files, limits, nonce)
 
 
 def outcome_of_test(result: ExecResult, nonce: str) -> tuple[bool, str]:
-    """(passed, why) for one test execution, decided from the process and the nonce line."""
+    """(passed, why) for one test execution, decided from the process and the sealed record."""
     if result.outcome != "passed":
         return False, result.outcome if not result.detail else f"{result.outcome}: {result.detail}"
-    lines = result.stdout.rstrip("\n").rsplit("\n", 1)
-    try:
-        report = json.loads(lines[-1])
-    except ValueError:
+    # Only the last line counts: nothing the code under test left running may follow it.
+    last = result.stdout.rstrip("\n").rsplit("\n", 1)[-1]
+    report = testplan.read_report(replace(result, stdout=last, truncated=False), nonce)
+    tests = [r for r in report.records if isinstance(r, TestResult)]
+    if len(tests) != 1 or report.malformed is not None or report.interfered:
         return False, "no test report"
-    if type(report) is not dict or report.get("nonce") != nonce:
-        return False, "no test report"
-    if report.get("status") == "pass":
+    if tests[0].status == "pass":
         return True, "pass"
-    return False, f"{report.get('type')}: {str(report.get('detail'))[:120]}"
+    return False, f"{tests[0].type}: {tests[0].detail[:120]}"
 
 
 def prepare(task: RepoTask, text: str, limits: Limits = TEST_LIMITS) -> Prepared | Score:
