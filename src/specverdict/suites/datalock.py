@@ -61,7 +61,7 @@ def problems(lock: Lock, suites: Sequence[Suite]) -> list[str]:
     """One line per suite whose data does not match its version's entry, or that has none."""
     out = []
     for suite in suites:
-        ref = f"{suite.name}@{suite.version}"
+        ref = _ref(suite)
         now = entry(suite)
         locked = lock.suites.get(ref)
         if locked is None:
@@ -80,9 +80,9 @@ def problems(lock: Lock, suites: Sequence[Suite]) -> list[str]:
 def main(argv: Sequence[str] = ()) -> int:
     lock, suites = read_lock(), data_backed()
     found = problems(lock, suites)
-    changed = [p for p in found if "no data hash" not in p]
+    changed = [s for s in suites if s.data_hash != lock.suites.get(_ref(s), entry(s)).sha256]
     if "--write" in argv and not changed:
-        merged = {**lock.suites, **{f"{s.name}@{s.version}": entry(s) for s in suites}}
+        merged = {**lock.suites, **{_ref(s): entry(s) for s in suites}}
         text = Lock(suites=dict(sorted(merged.items()))).model_dump_json(indent=2) + "\n"
         Path(__file__).with_name(LOCK_NAME).write_text(text)
         print(f"{LOCK_NAME}: {len(merged)} suite versions")
@@ -90,6 +90,10 @@ def main(argv: Sequence[str] = ()) -> int:
     for line in found:
         print(line, file=sys.stderr)
     return 1 if found else 0
+
+
+def _ref(suite: Suite) -> str:
+    return f"{suite.name}@{suite.version}"
 
 
 if __name__ == "__main__":
