@@ -1,7 +1,9 @@
 """The ``Suite`` interface: a named, versioned set of samples for one stage.
 
 A suite's version is part of the run identity: changing its samples or how they are asked bumps
-it. Samples are selected by the campaign (all, first N, ids, seeded subset) before they run.
+it. A suite whose samples are data shipped with the package names its data folder
+(``data_dir``); ``data_hash`` is the folder's content hash, recorded per version in
+``data-lock.json`` (a data change without a version bump fails the tests). Samples are selected by the campaign (all, first N, ids, seeded subset) before they run.
 """
 
 from __future__ import annotations
@@ -9,12 +11,13 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict
 
 from specverdict.campaign.model import First, Ids, Samples, Seeded
 from specverdict.records import SampleRecord, Score
+from specverdict.suites.dataset import DataDir
 
 if TYPE_CHECKING:
     from specverdict.suites.agent.loop import Chat, Episode
@@ -59,6 +62,14 @@ class Suite(ABC):
     #: where the samples come from, and under which licence (shown by ``suites show``)
     source: str = "written for specverdict"
     licence: str = "Apache-2.0, as specverdict"
+    #: the suite's data folder, when its samples are data shipped with the package
+    data_dir: ClassVar[DataDir | None] = None
+
+    @property
+    def data_hash(self) -> str | None:
+        """SHA-256 of the suite's data files (``DataDir.content_hash``); None for a suite
+        whose samples are not shipped data (downloaded, generated or written in code)."""
+        return None if self.data_dir is None else self.data_dir.content_hash()
 
     @abstractmethod
     def samples(self) -> list[Sample]:

@@ -25,13 +25,14 @@ Source: written for specverdict. Licence: Apache-2.0, as specverdict.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict
 
 from specverdict.records import SampleRecord, Score
 from specverdict.suites.base import Sample, Suite
-from specverdict.suites.prose_data import PROMPTS
+from specverdict.suites.dataset import DataDir
+from specverdict.suites.prose_data import DATA, prompts
 
 
 class ProseDetail(BaseModel):
@@ -102,17 +103,17 @@ class Prose(Suite):
     stage = "prose"
     source = "written for specverdict (specverdict.suites.prose_data)"
     licence = "Apache-2.0, as specverdict"
+    data_dir: ClassVar[DataDir | None] = DATA
 
     def samples(self) -> list[Sample]:
         return [
             Sample(
-                id=f"prose/{kind}-{n}",
+                id=p.id,
                 endpoint="chat",
-                messages=({"role": "user", "content": prompt},),
-                task_id=f"prose/{kind}-{n}",
+                messages=({"role": "user", "content": p.prompt},),
+                task_id=p.id,
             )
-            for kind, prompts in PROMPTS
-            for n, prompt in enumerate(prompts)
+            for p in prompts()
         ]
 
     def score(

@@ -51,7 +51,7 @@ import secrets
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict
 
@@ -60,8 +60,9 @@ from specverdict.sandbox import ExecResult, Execution, Limits, Sandbox
 from specverdict.suites import pyast, testplan
 from specverdict.suites.base import Sample, Suite
 from specverdict.suites.codeextract import extract_code
+from specverdict.suites.dataset import DataDir
 from specverdict.suites.functional import default_sandbox
-from specverdict.suites.testgen_data import TASKS, TestgenTask
+from specverdict.suites.testgen_data import DATA, TASKS, TestgenTask
 from specverdict.suites.testplan import (
     AllPassed,
     Bind,
@@ -253,6 +254,7 @@ class TestGen(Suite):
     stage = "side:testgen"
     source = "written for specverdict (specverdict.suites.testgen_data)"
     licence = "Apache-2.0, as specverdict"
+    data_dir: ClassVar[DataDir | None] = DATA
 
     __test__ = False  # not a pytest test class
 

@@ -21,15 +21,16 @@ import json
 import threading
 from abc import abstractmethod
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from specverdict.records import Score
 from specverdict.sandbox import Sandbox
 from specverdict.suites.agent.loop import Chat, Episode, run_loop
-from specverdict.suites.agent.tasks import TASKS, AgentTask
+from specverdict.suites.agent.tasks import DATA, TASKS, AgentTask
 from specverdict.suites.agent.testrun import TestRunner, sandbox_runner
 from specverdict.suites.agent.workspace import TOOLS
 from specverdict.suites.base import Sample, Suite
+from specverdict.suites.dataset import DataDir
 
 SYSTEM_PROMPT = (
     "You are a coding agent working in a small Python workspace. Use the tools to look at the "
@@ -116,6 +117,7 @@ class AgentTasks(AgentSuite):
     version = 1
     source = "written for specverdict (22 coding tasks with tools)"
     licence = "Apache-2.0, as specverdict"
+    data_dir: ClassVar[DataDir | None] = DATA
     tools: tuple[dict[str, Any], ...] = tuple(TOOLS)
     default_max_turns = 12
 

@@ -22,9 +22,11 @@ from typing import Any, ClassVar
 from specverdict.records import Score
 from specverdict.sandbox import Limits, Sandbox
 from specverdict.suites.base import Sample, Suite
+from specverdict.suites.dataset import DataDir
 from specverdict.suites.functional import default_sandbox
 from specverdict.suites.repository.score import TEST_LIMITS, Prepared, judge, prepare
 from specverdict.suites.repository.task import RepoTask
+from specverdict.suites.repository.tasks import DATA as TASKS_DATA
 
 INSTRUCTION = """\
 Fix the issue below in this Python repository.
@@ -164,3 +166,4 @@ class Repository(RepositorySuite):
     version = 1
     source = "22 repository tasks written for specverdict (specverdict.suites.repository.tasks)"
     licence = "Apache-2.0, as specverdict"
+    data_dir: ClassVar[DataDir | None] = TASKS_DATA

@@ -1,0 +1,2 @@
+def chunk(items, size):
+    pass

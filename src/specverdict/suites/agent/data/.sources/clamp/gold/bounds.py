@@ -1,0 +1,2 @@
+def clamp(value, low, high):
+    return max(low, min(high, value))

@@ -1,0 +1,2 @@
+def clamp(value, low, high):
+    return max(high, min(low, value))

@@ -1,0 +1,2 @@
+def rectangle_area(w, h):
+    return w * h

@@ -1,0 +1,2 @@
+def make_slug(title):
+    return '-'.join(title.lower().split())

@@ -1,0 +1,2 @@
+CURRENCY = 'EUR'
+TAX_RATE = 0.02

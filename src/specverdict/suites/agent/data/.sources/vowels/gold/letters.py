@@ -1,0 +1,2 @@
+def count_vowels(s):
+    return sum(ch in 'aeiou' for ch in s.lower())

@@ -1,0 +1,5 @@
+def rotate(items, steps):
+    if not items:
+        return []
+    steps %= len(items)
+    return items[-steps:] + items[:-steps]

@@ -1,0 +1,1 @@
+from pager.pages import page, page_count
