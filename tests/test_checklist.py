@@ -72,7 +72,7 @@ def test_run_refuses_a_missing_item_unless_forced(tmp_path: Path) -> None:
         check=False,
     )
     assert listed.returncode == 1
-    assert {i["name"] for i in json.loads(listed.stdout) if i["status"] == "missing"} == {
+    assert {i["name"] for i in json.loads(listed.stdout)["items"] if i["status"] == "missing"} == {
         "quality observable"
     }
 

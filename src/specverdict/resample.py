@@ -19,7 +19,7 @@ from specverdict.campaign.model import Ids
 from specverdict.campaign.plan import Plan
 from specverdict.campaign.spec import RunSpec
 from specverdict.errors import ConfigError
-from specverdict.records import RunRecord, SampleRecord
+from specverdict.records import RunRecord
 from specverdict.runner import Runner
 from specverdict.stats import ResampledDrop, stratified_drop
 from specverdict.store.base import Store
@@ -50,10 +50,6 @@ class ResampleResult:
     gate: ResampledDrop
     run_ids: tuple[str, ...]
     notes: tuple[str, ...] = field(default_factory=tuple)
-
-
-def _passed(s: SampleRecord) -> bool:
-    return s.status == "ok" and s.score is not None and s.score.passed
 
 
 def _derived(spec: RunSpec, seed: int, ids: list[str]) -> RunSpec:
@@ -117,7 +113,7 @@ def resample(
             "temperature 0: other seeds repeat the same greedy answers, so the re-runs only "
             "reveal nondeterminism; resampling is meant for sampled decoding"
         )
-    passes = {i: [int(_passed(base_by[i])), int(_passed(cand_by[i]))] for i in ids}
+    passes = {i: [int(base_by[i].passed), int(cand_by[i].passed)] for i in ids}
     counts = {i: [1, 1] for i in ids}
     run_ids = []
     failed = 0
@@ -132,7 +128,7 @@ def resample(
                 if s.status != "ok":  # no answer, no evidence: left out and counted
                     failed += 1
                     continue
-                passes[s.sample_id][arm] += _passed(s)
+                passes[s.sample_id][arm] += s.passed
                 counts[s.sample_id][arm] += 1
     if failed:
         notes.append(f"{failed} re-run requests failed and were left out of the evidence")

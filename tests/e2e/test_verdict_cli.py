@@ -48,7 +48,9 @@ def measured(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
 def test_reference_runs_are_never_adopted_on_quality_grounds(measured: tuple[Path, Path]) -> None:
     campaign, db = measured
     proc = cli("verdict", str(campaign), "--db", str(db), "--json")
-    (v,) = json.loads(proc.stdout)
+    out = json.loads(proc.stdout)
+    assert out["schema_version"] == 1
+    (v,) = out["verdicts"]
     # the built-in suite has no scorer: quality cannot be decided, so no ADOPT
     assert v["verdict"] in ("INCONCLUSIVE", "REJECT")
     assert proc.returncode == {"INCONCLUSIVE": 3, "REJECT": 1}[v["verdict"]]
@@ -72,14 +74,15 @@ def test_fail_on_chooses_which_verdicts_fail(measured: tuple[Path, Path]) -> Non
 
 def test_compare_judges_two_stored_runs(measured: tuple[Path, Path]) -> None:
     campaign, db = measured
-    runs = json.loads(cli("verdict", str(campaign), "--db", str(db), "--json").stdout)[0]
+    runs = json.loads(cli("verdict", str(campaign), "--db", str(db), "--json").stdout)
+    runs = runs["verdicts"][0]
     base, cand = runs["baseline_run_ids"][0], runs["candidate_run_ids"][0]
     proc = cli("compare", base, cand, "--db", str(db), "--json")
-    (v,) = json.loads(proc.stdout)
+    (v,) = json.loads(proc.stdout)["verdicts"]
     assert v["verdict"] == runs["verdict"]
     assert v["speedup"] == pytest.approx(runs["speedup"])
     # the same run against itself is refused as a comparison
-    same = json.loads(cli("compare", base, base, "--db", str(db), "--json").stdout)[0]
+    same = json.loads(cli("compare", base, base, "--db", str(db), "--json").stdout)["verdicts"][0]
     assert same["verdict"] == "INVALID"
 
 

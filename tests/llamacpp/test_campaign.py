@@ -118,7 +118,7 @@ def test_acceptance_is_per_request_and_agrees_with_the_counters(
 def test_the_campaign_ends_in_verdicts_and_a_report(measured: tuple[Path, Path]) -> None:
     campaign, db = measured
     proc = specverdict_cli("verdict", str(campaign), "--db", str(db), "--json")
-    verdicts = {v["candidate"]: v for v in json.loads(proc.stdout)}
+    verdicts = {v["candidate"]: v for v in json.loads(proc.stdout)["verdicts"]}
     assert set(verdicts) == {"draft_model k=3", "ngram k=8"}
     for v in verdicts.values():
         # builtin-code@1 has no scorer: never ADOPT

@@ -15,7 +15,8 @@ from specverdict.campaign.spec import RunSpec
 from specverdict.records import RunManifest, SampleRecord, Score
 from specverdict.report import campaign_report, render_html, render_markdown
 from specverdict.report.html import highlight
-from specverdict.report.model import health_of, quality_of, wilson_interval
+from specverdict.report.model import health_of, quality_of
+from specverdict.stats import wilson_interval
 from specverdict.store import SQLiteStore
 from specverdict.verdict import Reason
 

@@ -129,7 +129,8 @@ def test_every_figure_equals_the_stored_one(measured: Measured, store: SQLiteSto
 def test_verdicts_are_those_of_the_verdict_command(measured: Measured) -> None:
     html, md, data = load(measured.scored)
     args = ["verdict", str(measured.campaign), "--db", str(measured.scored_db), "--json"]
-    expected = json.loads(CliRunner().invoke(main_cli, args).stdout)
+    expected = json.loads(CliRunner().invoke(main_cli, args).stdout)["verdicts"]
+    assert data["schema_version"] == 1
     got = [p["verdict"] for st in data["stages"] for p in st["pairs"]]
     assert got == expected and len(got) == 12
     for v in expected:
@@ -307,7 +308,9 @@ def test_run_ids_are_judged_as_compare_judges_them(measured: Measured, tmp_path:
     assert [r["run_id"] for r in stage["rows"]] == [base, *cands[:2]]
     for pair, cand in zip(stage["pairs"], cands[:2], strict=True):
         args = ["compare", base, cand, "--db", str(measured.scored_db), "--json"]
-        assert [pair["verdict"]] == json.loads(CliRunner().invoke(main_cli, args).stdout)
+        assert [pair["verdict"]] == json.loads(CliRunner().invoke(main_cli, args).stdout)[
+            "verdicts"
+        ]
     assert (out / "index.html").exists() and (out / "report.md").exists()
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -610,3 +611,19 @@ def test_runs_that_answered_nothing_are_not_blamed_on_the_scorer(
     signal = v.reason("quality.signal")
     assert signal is not None
     assert signal.message == "no quality signal: no request was answered, so nothing was scored"
+
+
+def test_arms_that_ran_different_suite_data_are_not_paired(specs: dict[str, RunSpec]) -> None:
+    n = 40
+
+    def ran(h: str) -> tuple[RunManifest, ...]:
+        return (RunManifest(suite_data_sha256=h),)
+
+    base = replace(arm(specs["none"], samples("b", noisy(n, 0.02, 1))), manifests=ran("a" * 64))
+    same = replace(arm(specs["mtp"], samples("c", noisy(n, 0.01, 2))), manifests=ran("a" * 64))
+    other = replace(same, manifests=ran("b" * 64))
+    assert judge_pair(base, same, GATES).verdict != "INVALID"
+    v = judge_pair(base, other, GATES)
+    assert v.verdict == "INVALID"
+    bad = [r for r in v.reasons if r.gate == "pairing" and r.status == "invalid"]
+    assert bad and "ran different data of suite" in bad[0].message

@@ -13,6 +13,7 @@ from rich.table import Table
 from specverdict.campaign import build_plan, load_campaign
 from specverdict.checklist import Item, blocking, evaluate
 from specverdict.cli.runs import DB_OPTION
+from specverdict.records import OUTPUT_SCHEMA_VERSION
 from specverdict.store import SQLiteStore
 
 
@@ -40,7 +41,8 @@ def checklist(campaign: Path, db: Path, as_json: bool) -> None:
     store = SQLiteStore(db) if db.exists() else None
     items = evaluate(plan, store)
     if as_json:
-        click.echo(json.dumps([asdict(i) for i in items], indent=2))
+        payload = {"schema_version": OUTPUT_SCHEMA_VERSION, "items": [asdict(i) for i in items]}
+        click.echo(json.dumps(payload, indent=2))
     else:
         Console().print(checklist_table(items))
     if blocking(items):

@@ -14,7 +14,7 @@ from rich.console import Console
 from rich.table import Table
 
 from specverdict.failures import failure_kind
-from specverdict.records import RunRecord, SampleRecord
+from specverdict.records import OUTPUT_SCHEMA_VERSION, RunRecord, SampleRecord
 from specverdict.records import override_drift as manifest_drift
 from specverdict.results import RunResults, run_results
 from specverdict.store import SQLiteStore
@@ -183,7 +183,7 @@ def show(run_id: str, db: Path, as_json: bool) -> None:
     results = run_results(store, find_run(store, run_id).run_id)
     drift = override_drift(store, results.run)
     if as_json:
-        payload = results.model_dump(mode="json")
+        payload = {"schema_version": OUTPUT_SCHEMA_VERSION, **results.model_dump(mode="json")}
         payload["override_drift"] = drift
         click.echo(json.dumps(payload, indent=2))
         return

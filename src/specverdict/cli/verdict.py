@@ -20,6 +20,7 @@ from rich.text import Text
 from specverdict.campaign import build_plan, load_campaign
 from specverdict.campaign.model import Gates
 from specverdict.cli.runs import DB_OPTION, find_run, open_registry
+from specverdict.records import OUTPUT_SCHEMA_VERSION
 from specverdict.verdict import (
     EXIT_CODES,
     SEVERITY,
@@ -140,7 +141,11 @@ def render(verdicts: Sequence[PairVerdict], console: Console) -> None:
 def _finish(verdicts: list[PairVerdict], as_json: bool, fail_on: str) -> None:
     chosen = parse_fail_on(fail_on)
     if as_json:
-        click.echo(json.dumps([v.model_dump(mode="json") for v in verdicts], indent=2))
+        payload = {
+            "schema_version": OUTPUT_SCHEMA_VERSION,
+            "verdicts": [v.model_dump(mode="json") for v in verdicts],
+        }
+        click.echo(json.dumps(payload, indent=2))
     else:
         render(verdicts, Console())
     code = exit_code(verdicts, chosen)

@@ -51,6 +51,7 @@ from specverdict.engines.base import (
     canonical_acceptance,
     fetch,
 )
+from specverdict.engines.prometheus import read_spec_family
 from specverdict.records import MetricsSnapshot, SampleRecord
 
 #: our method -> the ``--spec-type`` values that implement it; the first is the default, another
@@ -198,22 +199,13 @@ class LlamaCppCounters:
 
 
 def parse_llamacpp_counters(text: str) -> LlamaCppCounters:
-    values: dict[str, float] = {}
-    per_pos: dict[int, float] = {}
-    for family in text_string_to_metric_families(text):
-        for sample in family.samples:
-            if sample.name == f"{SPEC_PREFIX}num_accepted_tokens_per_pos_total":
-                pos = int(sample.labels["position"])
-                per_pos[pos] = per_pos.get(pos, 0.0) + sample.value
-            else:
-                values[sample.name] = values.get(sample.name, 0.0) + sample.value
-    n = max(per_pos) + 1 if per_pos else 0
+    f = read_spec_family(text, SPEC_PREFIX, (PREDICTED,))
     return LlamaCppCounters(
-        draft_tokens=values.get(f"{SPEC_PREFIX}num_draft_tokens_total"),
-        accepted=values.get(f"{SPEC_PREFIX}num_accepted_tokens_total"),
-        drafts=values.get(f"{SPEC_PREFIX}num_drafts_total"),
-        accepted_per_pos=tuple(per_pos.get(i, 0.0) for i in range(n)),
-        predicted=values.get(PREDICTED),
+        draft_tokens=f.draft_tokens,
+        accepted=f.accepted,
+        drafts=f.drafts,
+        accepted_per_pos=f.accepted_per_pos,
+        predicted=f.totals[PREDICTED],
     )
 
 

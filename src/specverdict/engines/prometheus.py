@@ -1,4 +1,5 @@
-"""Reading vLLM-style speculative-decoding counters from a Prometheus text exposition.
+"""Reading speculative-decoding counters from a Prometheus text exposition: one reader of the
+counter family for every engine that exports it (vLLM, SGLang, llama.cpp).
 
 Parsed with ``prometheus_client.parser`` (never by string splitting: ``..._accepted_tokens_per_pos``
 contains ``..._accepted_tokens``). ``_created`` samples are ignored; series are summed over the
@@ -46,29 +47,54 @@ class SpecCounters:
         return 1.0 + self.accepted / self.drafts if self.drafts else None
 
 
-def parse_spec_counters(text: str) -> SpecCounters:
-    values = {"num_drafts": 0.0, "num_draft_tokens": 0.0, "num_accepted_tokens": 0.0}
+@dataclass(frozen=True)
+class SpecFamily:
+    """The speculative-decoding counter family of one scrape, under an engine's prefix
+    (``vllm:spec_decode_``, ``llamacpp:spec_decode_``, ...); a series the server did not expose
+    is None. ``totals`` holds the other ``_total`` counters asked for, by name."""
+
+    drafts: float | None
+    draft_tokens: float | None
+    accepted: float | None
+    accepted_per_pos: tuple[float, ...]
+    totals: dict[str, float | None]
+
+
+def read_spec_family(text: str, prefix: str, totals: tuple[str, ...] = ()) -> SpecFamily:
+    """``PREFIX{num_drafts,num_draft_tokens,num_accepted_tokens,num_accepted_tokens_per_pos}``
+    and the ``totals`` named, each summed over its label sets (one per data-parallel engine;
+    per position for ``..._per_pos``). Counter samples only (``_total``): ``_created`` is not a
+    count."""
+    keys = ("num_drafts", "num_draft_tokens", "num_accepted_tokens")
+    values: dict[str, float] = {}
     per_pos: dict[int, float] = {}
-    requests = 0.0
     for family in text_string_to_metric_families(text):
         for sample in family.samples:
-            if not sample.name.endswith("_total"):
+            name = sample.name
+            if not name.endswith("_total"):
                 continue
-            if sample.name == "vllm:request_success_total":
-                requests += sample.value
-            if not sample.name.startswith(PREFIX):
-                continue
-            key = sample.name[len(PREFIX) : -len("_total")]
-            if key == "num_accepted_tokens_per_pos":
+            if name == f"{prefix}num_accepted_tokens_per_pos_total":
                 pos = int(sample.labels["position"])
                 per_pos[pos] = per_pos.get(pos, 0.0) + sample.value
-            elif key in values:
-                values[key] += sample.value
+            elif name in totals or (name.startswith(prefix) and name[len(prefix) : -6] in keys):
+                values[name] = values.get(name, 0.0) + sample.value
     n = max(per_pos) + 1 if per_pos else 0
+    return SpecFamily(
+        drafts=values.get(f"{prefix}num_drafts_total"),
+        draft_tokens=values.get(f"{prefix}num_draft_tokens_total"),
+        accepted=values.get(f"{prefix}num_accepted_tokens_total"),
+        accepted_per_pos=tuple(per_pos.get(i, 0.0) for i in range(n)),
+        totals={name: values.get(name) for name in totals},
+    )
+
+
+def parse_spec_counters(text: str) -> SpecCounters:
+    """vLLM's counters (absent series count 0) and its finished requests."""
+    f = read_spec_family(text, PREFIX, ("vllm:request_success_total",))
     return SpecCounters(
-        values["num_drafts"],
-        values["num_draft_tokens"],
-        values["num_accepted_tokens"],
-        tuple(per_pos.get(i, 0.0) for i in range(n)),
-        requests,
+        f.drafts or 0.0,
+        f.draft_tokens or 0.0,
+        f.accepted or 0.0,
+        f.accepted_per_pos,
+        f.totals["vllm:request_success_total"] or 0.0,
     )

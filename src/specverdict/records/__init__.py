@@ -7,6 +7,7 @@ them, verdicts and reports read them. Nothing here imports the store.
 from specverdict.records.acceptance import RequestAcceptance
 from specverdict.records.audits import LoaderAudit, OverrideAudit
 from specverdict.records.core import (
+    OUTPUT_SCHEMA_VERSION,
     SCHEMA_VERSION,
     MetricsSnapshot,
     NewerRecordError,
@@ -32,6 +33,7 @@ from specverdict.records.manifest import (
 )
 
 __all__ = [
+    "OUTPUT_SCHEMA_VERSION",
     "SCHEMA_VERSION",
     "Audits",
     "ExecutionOrder",

@@ -15,6 +15,10 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue, model_validator
 from specverdict.campaign.spec import RunSpec
 from specverdict.records.manifest import RunManifest
 
+#: the version of specverdict's JSON outputs: report.json, ``verdict``/``compare --json``,
+#: ``runs show --json``, ``checklist --json`` (each carries it as ``schema_version``)
+OUTPUT_SCHEMA_VERSION = 1
+
 #: 2: the run manifest is typed (``RunManifest``), audits nest their result under ``audit``
 SCHEMA_VERSION = 2
 
@@ -123,6 +127,12 @@ class SampleRecord(Record):
         default=None, description="the suite's score of the output; None when it has no scorer"
     )
     extra: dict[str, Any] = Field(default_factory=dict, description="tool calls, token ids, ...")
+
+    @property
+    def passed(self) -> bool:
+        """Answered and scored as passed: the one rule every quality figure pairs on (an
+        errored or unscored sample is not a pass)."""
+        return self.status == "ok" and self.score is not None and self.score.passed
 
 
 def snapshot_key(phase: str, source: str = "/metrics") -> str:

@@ -107,6 +107,9 @@ class RunManifest(_Frozen):
         default=(), description="the engine's own flags for the speculation axis, as sent"
     )
     order: ExecutionOrder | None = None
+    suite_data_sha256: str | None = Field(
+        default=None, description="the content hash of the suite's shipped data, as it ran"
+    )
     launch_command: tuple[str, ...] | None = None
     launch_files: dict[str, str] = Field(
         default_factory=dict,
@@ -142,6 +145,7 @@ class ManifestUpdate(TypedDict, total=False):
     acceptance_probe: dict[str, Any]
     speculative_args: list[str] | tuple[str, ...]
     order: ExecutionOrder
+    suite_data_sha256: str | None
     launch_command: list[str] | tuple[str, ...]
     launch_files: dict[str, str]
     engine_logs: list[str] | tuple[str, ...]

@@ -20,12 +20,10 @@ Definitions used here and nowhere else:
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
-from scipy.stats import norm
 
 from specverdict import __version__
 from specverdict.campaign.model import Gates
@@ -33,9 +31,10 @@ from specverdict.campaign.plan import Plan
 from specverdict.campaign.spec import LABELLED_PARAMS, RunSpec
 from specverdict.engines.base import AcceptanceSummary
 from specverdict.measure.summary import RunSummary, tpot
-from specverdict.records import RunManifest, RunRecord, SampleRecord
+from specverdict.records import OUTPUT_SCHEMA_VERSION, RunManifest, RunRecord, SampleRecord
 from specverdict.results import run_results
 from specverdict.stats import first_divergence
+from specverdict.stats.proportion import wilson_interval
 from specverdict.store.base import Store
 from specverdict.verdict import PairVerdict, Reason, campaign_verdicts, compare_runs
 
@@ -167,25 +166,13 @@ class StageReport(Frozen):
 
 
 class ReportData(Frozen):
+    schema_version: int = OUTPUT_SCHEMA_VERSION
     title: str
     source: str
     campaign: str
     specverdict_version: str
     gates: Gates
     stages: tuple[StageReport, ...]
-
-
-def wilson_interval(passed: int, n: int, alpha: float) -> tuple[float, float]:
-    """Wilson score interval for a binomial proportion (Wilson E.B. (1927), "Probable inference,
-    the law of succession, and statistical inference", JASA 22:209-212)."""
-    if n <= 0:
-        raise ValueError("n must be positive")
-    z = float(norm.ppf(1.0 - alpha / 2.0))
-    p = passed / n
-    den = 1.0 + z * z / n
-    centre = (p + z * z / (2 * n)) / den
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def speculation_label(spec: RunSpec) -> str:
@@ -211,14 +198,10 @@ def load_value(spec: RunSpec) -> float:
     return float(load.request_rate if load.request_rate is not None else load.concurrency or 0)
 
 
-def _passed(s: SampleRecord) -> bool:
-    return s.status == "ok" and s.score is not None and s.score.passed
-
-
 def quality_of(samples: Sequence[SampleRecord], alpha: float) -> Quality:
     if not samples or all(s.score is None for s in samples):
         return Quality(passed=0, samples=len(samples), pass_rate=None, interval=None)
-    passed = sum(_passed(s) for s in samples)
+    passed = sum(s.passed for s in samples)
     n = len(samples)
     return Quality(
         passed=passed, samples=n, pass_rate=passed / n, interval=wilson_interval(passed, n, alpha)

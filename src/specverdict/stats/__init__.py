@@ -10,6 +10,7 @@ environment, or prints. Gate results carry ``decidable`` and a one-line ``why``.
     accept    acceptance_interval, mal_interval, acceptance_from_totals, mal_from_totals
     explain   decompose_speedup, position_rates, expected_tokens, claim_check
     identity  greedy_identity
+    rates     wilson_interval
     resample  stratified_drop
 """
 
@@ -50,6 +51,7 @@ from specverdict.stats.noninferiority import (
     tango_interval,
     tango_statistic,
 )
+from specverdict.stats.proportion import wilson_interval
 from specverdict.stats.resampled import ResampledDrop, stratified_drop
 from specverdict.stats.speed import (
     NoiseFloor,
@@ -111,4 +113,5 @@ __all__ = [
     "tango_interval",
     "tango_statistic",
     "throughput_ratio",
+    "wilson_interval",
 ]

@@ -138,6 +138,23 @@ def _validity(base: Arm, cand: Arm, gates: Gates) -> list[Reason]:
                         data={"source": acc.source, "arm": name, "run_id": run_id},
                     )
                 )
+    hashes = {
+        h: (name, run_id)
+        for name, arm in (("baseline", base), ("candidate", cand))
+        for run_id, m in zip(arm.run_ids, arm.manifests, strict=False)
+        if (h := m.suite_data_sha256) is not None
+    }
+    if len(hashes) > 1:
+        shown = "; ".join(f"{n} run {r}: {h[:12]}" for h, (n, r) in hashes.items())
+        reasons.append(
+            Reason(
+                gate="pairing",
+                status="invalid",
+                message=f"the executions ran different data of suite {cand.spec.suite} under one "
+                f"version ({shown}): the samples are not the same",
+                data={"hashes": {h: r for h, (_, r) in hashes.items()}},
+            )
+        )
     reasons.extend(_actual_speculation(base, cand))
     return reasons
 
@@ -240,7 +257,7 @@ def _distribution(base: Arm, cand: Arm, gates: Gates) -> Reason | None:
 
 
 def _passed(s: SampleRecord | None) -> bool:
-    return s is not None and s.status == "ok" and s.score is not None and s.score.passed
+    return s is not None and s.passed
 
 
 def _outcome(s: SampleRecord | None) -> str:
