@@ -34,7 +34,7 @@ from specverdict.engines.llamacpp import LlamaCppAdapter, counter_delta  # noqa:
 from specverdict.engines.vllm import VLLMAdapter  # noqa: E402
 from specverdict.reference.gguf_export import export_gguf  # noqa: E402
 from specverdict.reference.weights import shipped  # noqa: E402
-from specverdict.suites.builtin import BuiltinCode  # noqa: E402
+from specverdict.suites.function.builtin import BuiltinCode  # noqa: E402
 
 HEADING = "## Three engines on the same weights: reference, llama.cpp, vLLM"
 VLLM_VENV = ROOT / ".venv-vllm"

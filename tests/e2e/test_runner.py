@@ -24,7 +24,7 @@ from specverdict.results import run_results
 from specverdict.runner import Runner
 from specverdict.store import SQLiteStore
 from specverdict.suites import Sample
-from specverdict.suites.builtin import BuiltinCode
+from specverdict.suites.function.builtin import BuiltinCode
 from tests.conftest import Servers
 
 CAMPAIGN = """\

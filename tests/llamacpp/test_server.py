@@ -23,7 +23,7 @@ from specverdict.engines.client import stream
 from specverdict.engines.llamacpp import LlamaCppAdapter, counter_delta
 from specverdict.reference.tokenizer import RefTokenizer
 from specverdict.reference.weights import shipped
-from specverdict.suites.builtin import BuiltinCode
+from specverdict.suites.function.builtin import BuiltinCode
 from tests.conftest import Servers
 from tests.llamacpp.conftest import LlamaServers
 

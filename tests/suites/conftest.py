@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from specverdict.sandbox import LocalSandbox, Sandbox, SandboxUnavailableError
-from specverdict.suites.humaneval import HumanEval
+from specverdict.suites.function.humaneval import HumanEval
 
 
 @pytest.fixture(scope="session")

@@ -5,9 +5,9 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from specverdict.suites.amplify import AmplifyConfig, amplify, key
-from specverdict.suites.humaneval import CONTRACTS, humaneval_tasks
-from specverdict.suites.profile import Domain, Profile, runs
+from specverdict.suites.function.amplify import AmplifyConfig, amplify, key
+from specverdict.suites.function.humaneval import CONTRACTS, humaneval_tasks
+from specverdict.suites.function.profile import Domain, Profile, runs
 
 CONFIG = AmplifyConfig(seed=0, count=40)
 

@@ -6,8 +6,8 @@ import ast
 
 import pytest
 
-from specverdict.suites.checkast import NotConstantError, analyse_check, fold
-from specverdict.suites.humaneval import read_problems
+from specverdict.suites.function.checkast import NotConstantError, analyse_check, fold
+from specverdict.suites.function.humaneval import read_problems
 
 
 def _fold(text: str) -> object:

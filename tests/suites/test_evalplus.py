@@ -20,8 +20,8 @@ import pytest
 from specverdict.sandbox import Sandbox
 from specverdict.suites import get_suite
 from specverdict.suites.codeextract import FUNCTION_STOPS
-from specverdict.suites.evalplus import HumanEvalPlus, MbppPlus, evalplus_tasks
-from specverdict.suites.judge import ScoringPolicy, read_detail
+from specverdict.suites.function.evalplus import HumanEvalPlus, MbppPlus, evalplus_tasks
+from specverdict.suites.function.grade import ScoringPolicy, read_detail
 
 HUMANEVAL_ROWS: list[dict[str, Any]] = [
     {

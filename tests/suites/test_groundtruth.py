@@ -10,15 +10,15 @@ from pathlib import Path
 import pytest
 
 from specverdict.sandbox import ExecResult, Execution, Sandbox
-from specverdict.suites.amplify import AmplifyConfig
-from specverdict.suites.groundtruth import (
+from specverdict.suites.function.amplify import AmplifyConfig
+from specverdict.suites.function.groundtruth import (
     BuildPolicy,
     GroundTruthError,
     TruthStore,
     truth_directory,
 )
-from specverdict.suites.humaneval import HumanEval
-from specverdict.suites.task import FunctionTask
+from specverdict.suites.function.humaneval import HumanEval
+from specverdict.suites.function.task import FunctionTask
 
 SQUARE = FunctionTask(
     task_id="t/square",

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from specverdict.sandbox import ExecResult, Execution, Sandbox
+from specverdict.suites.function.grade import ScoringPolicy, read_detail
+from specverdict.suites.function.passk import failure_class
+from specverdict.suites.function.task import FunctionTask
 from specverdict.suites.functional import FunctionSuite
-from specverdict.suites.judge import ScoringPolicy, read_detail
-from specverdict.suites.passk import failure_class
-from specverdict.suites.task import FunctionTask
 
 ADD = FunctionTask(
     task_id="tiny/add",

@@ -12,10 +12,15 @@ import pytest
 
 from specverdict.suites import get_suite
 from specverdict.suites.codeextract import FUNCTION_STOPS
-from specverdict.suites.humaneval import REFERENCE_FIXES, HumanEval, HumanEvalChat, read_problems
-from specverdict.suites.judge import read_detail
-from specverdict.suites.oracles import is_right
-from specverdict.suites.passk import failure_class
+from specverdict.suites.function.grade import read_detail
+from specverdict.suites.function.humaneval import (
+    REFERENCE_FIXES,
+    HumanEval,
+    HumanEvalChat,
+    read_problems,
+)
+from specverdict.suites.function.oracles import is_right
+from specverdict.suites.function.passk import failure_class
 from tests.suites.solutions import ALTERNATIVE_RIGHT, PLAUSIBLY_WRONG
 
 #: recorded inputs (32, 38, 53), comparison modes (33, 52, 72), oracle (32), contract (129),

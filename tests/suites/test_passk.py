@@ -7,8 +7,8 @@ import math
 import pytest
 
 from specverdict.records import Score
-from specverdict.suites.judge import FunctionDetail
-from specverdict.suites.passk import (
+from specverdict.suites.function.grade import FunctionDetail
+from specverdict.suites.function.passk import (
     failure_breakdown,
     failure_class,
     mean_pass_at_k,

@@ -23,7 +23,7 @@ from specverdict.records import SampleRecord
 from specverdict.results import run_results
 from specverdict.runner import Runner
 from specverdict.store import SQLiteStore
-from specverdict.suites.builtin import BuiltinCode
+from specverdict.suites.function.builtin import BuiltinCode
 from tests.vllm.conftest import (
     DRAFT_K3,
     STARTUP_TIMEOUT_S,

@@ -17,11 +17,11 @@ import click
 from specverdict.checklist import has_scorer
 from specverdict.errors import ConfigError
 from specverdict.suites import Suite, get_suite, known_suites
-from specverdict.suites.evalplus import EvalPlusSuite
+from specverdict.suites.function.evalplus import EvalPlusSuite
+from specverdict.suites.function.grade import read_detail
+from specverdict.suites.function.groundtruth import GroundTruthError
+from specverdict.suites.function.passk import failure_class
 from specverdict.suites.functional import FunctionSuite, Mode
-from specverdict.suites.groundtruth import GroundTruthError
-from specverdict.suites.judge import read_detail
-from specverdict.suites.passk import failure_class
 
 DATA_OPTION = click.option(
     "--data",

@@ -17,13 +17,13 @@ from typing import Any, ClassVar, Literal
 from specverdict.errors import ConfigError
 from specverdict.records import Score
 from specverdict.sandbox import LocalSandbox, Sandbox, SandboxUnavailableError
-from specverdict.suites.amplify import AmplifyConfig
 from specverdict.suites.base import Sample, Suite
 from specverdict.suites.codeextract import FUNCTION_STOPS, chat_program, completion_program
-from specverdict.suites.groundtruth import TruthStore, truth_directory, truth_path
-from specverdict.suites.harness import parse_report
-from specverdict.suites.judge import ScoringPolicy, candidate_execution, judge, no_code
-from specverdict.suites.task import FunctionTask, GroundTruth
+from specverdict.suites.function.amplify import AmplifyConfig
+from specverdict.suites.function.grade import ScoringPolicy, candidate_execution, judge, no_code
+from specverdict.suites.function.groundtruth import TruthStore, truth_directory, truth_path
+from specverdict.suites.function.harness import parse_report
+from specverdict.suites.function.task import FunctionTask, GroundTruth
 
 Mode = Literal["completion", "chat"]
 

@@ -26,13 +26,13 @@ from specverdict.suites.agent.loop import Step
 from specverdict.suites.agent.suite import AgentTasks
 from specverdict.suites.agent.tasks import AgentTask
 from specverdict.suites.agent.workspace import EDIT_TOOLS
-from specverdict.suites.amplify import AmplifyConfig
 from specverdict.suites.dataset import DataDir
+from specverdict.suites.function.amplify import AmplifyConfig
+from specverdict.suites.function.task import FunctionTask
 from specverdict.suites.functional import FunctionSuite, Mode
 from specverdict.suites.repository.suite import RepositorySuite
 from specverdict.suites.repository.task import RepoTask
 from specverdict.suites.synth.build import DATA, FILES, data_sha256, load_eval
-from specverdict.suites.task import FunctionTask
 from specverdict.suites.values import decode
 
 

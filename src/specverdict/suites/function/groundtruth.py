@@ -26,16 +26,16 @@ from pathlib import Path
 from typing import Any
 
 from specverdict.sandbox import Execution, Sandbox
-from specverdict.suites.amplify import AMPLIFIER_VERSION, AmplifyConfig, amplify
-from specverdict.suites.harness import (
+from specverdict.suites.function.amplify import AMPLIFIER_VERSION, AmplifyConfig, amplify
+from specverdict.suites.function.harness import (
     HarnessReport,
     call_execution,
     parse_report,
     record_execution,
 )
-from specverdict.suites.oracles import is_right
-from specverdict.suites.settings import cache_root
-from specverdict.suites.task import Args, Case, FunctionTask, GroundTruth
+from specverdict.suites.function.oracles import is_right
+from specverdict.suites.function.settings import cache_root
+from specverdict.suites.function.task import Args, Case, FunctionTask, GroundTruth
 from specverdict.suites.values import encode
 
 GROUNDTRUTH_FORMAT = 1

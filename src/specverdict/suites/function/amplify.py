@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from specverdict.suites.profile import Args, Domain, Profile, runs
+from specverdict.suites.function.profile import Args, Domain, Profile, runs
 from specverdict.suites.values import TagError, encode
 
 AMPLIFIER_VERSION = 1

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from specverdict.suites.checkast import CompareMode
+from specverdict.suites.function.checkast import CompareMode
 from specverdict.suites.values import Unserializable, equal
 
 Args = tuple[Any, ...]

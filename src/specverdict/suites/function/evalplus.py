@@ -28,9 +28,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, ClassVar, Literal
 
+from specverdict.suites.function.settings import DATA_FILES, DATA_VARIABLES, evalplus_file
+from specverdict.suites.function.task import Args, FunctionTask
 from specverdict.suites.functional import FunctionSuite, Mode
-from specverdict.suites.settings import DATA_FILES, DATA_VARIABLES, evalplus_file
-from specverdict.suites.task import Args, FunctionTask
 
 Dataset = Literal["humaneval", "mbpp"]
 REQUIRED = ("task_id", "prompt", "entry_point", "canonical_solution", "base_input", "plus_input")

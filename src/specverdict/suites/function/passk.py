@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 
 from specverdict.records import Score
-from specverdict.suites.judge import read_detail
+from specverdict.suites.function.grade import read_detail
 
 
 def pass_at_k(n: int, c: int, k: int) -> float:

@@ -24,9 +24,9 @@ from pydantic import BaseModel, ConfigDict
 
 from specverdict.records import Score
 from specverdict.sandbox import Execution
-from specverdict.suites.harness import HarnessReport, InputResult, call_execution
-from specverdict.suites.oracles import is_right
-from specverdict.suites.task import Case, FunctionTask, GroundTruth
+from specverdict.suites.function.harness import HarnessReport, InputResult, call_execution
+from specverdict.suites.function.oracles import is_right
+from specverdict.suites.function.task import Case, FunctionTask, GroundTruth
 from specverdict.suites.values import encode, short_repr
 
 

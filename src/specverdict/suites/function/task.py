@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from specverdict.suites.checkast import CompareMode
+from specverdict.suites.function.checkast import CompareMode
 from specverdict.suites.values import decode, encode
 
 Args = tuple[Any, ...]
