@@ -16,10 +16,11 @@ from typing import Literal
 
 from specverdict.campaign.plan import Plan
 from specverdict.engines.registry import adapter_for
+from specverdict.errors import ConfigError
 from specverdict.feasibility import feasibility
 from specverdict.plugins import ENGINES
 from specverdict.store.base import Store
-from specverdict.suites import Suite, get_suite
+from specverdict.suites import Suite, suite_for
 
 Status = Literal["ok", "missing", "unknown"]
 
@@ -32,12 +33,7 @@ class Item:
 
 
 def has_scorer(suite: Suite) -> bool:
-    kind = type(suite)
-    methods = ("score", "score_batch", "score_records")
-    if any(getattr(kind, m) is not getattr(Suite, m) for m in methods):
-        return True
-    # multi-turn suites judge whole episodes
-    return suite.episodic() is not None
+    return suite.scores()
 
 
 def evaluate(plan: Plan, store: Store | None = None) -> list[Item]:
@@ -70,16 +66,18 @@ def evaluate(plan: Plan, store: Store | None = None) -> list[Item]:
             )
 
     unscored, mixed = [], []
-    for stage, section in c.stages.items():
+    first = {r.stage: r for r in reversed(plan.runs)}
+    for stage in c.stages:
+        spec = first[stage]
         try:
-            suite = get_suite(section.suite)
-        except KeyError:
-            unscored.append(f"{stage} ({section.suite}: unknown suite)")
+            suite = suite_for(spec)
+        except (KeyError, ConfigError) as exc:
+            unscored.append(f"{stage} ({spec.suite}: {exc})")
             continue
         if not has_scorer(suite):
-            unscored.append(f"{stage} ({section.suite} has no scorer)")
+            unscored.append(f"{stage} ({spec.suite} has no scorer)")
         if not stage.startswith("side:") and suite.stage != stage:
-            mixed.append(f"stage {stage} runs {section.suite}, a {suite.stage} suite")
+            mixed.append(f"stage {stage} runs {spec.suite}, a {suite.stage} suite")
     items.append(
         Item(
             "quality observable",

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 
 from specverdict.campaign.plan import Plan
 from specverdict.engines.registry import adapter_for
-from specverdict.suites import get_suite
+from specverdict.plugins import UnknownNameError
+from specverdict.suites import suite_for
 
 #: an open-loop run shorter than this (samples / rate) is a burst, not a sustained rate
 MIN_RATE_SECONDS = 10.0
@@ -38,9 +39,9 @@ def feasibility(plan: Plan) -> Feasibility:
         )
         n: int | None = None
         try:
-            suite = get_suite(str(run.suite))
-        except KeyError as exc:  # its str() would add quotes
-            errors[f"stages.{run.stage}.suite: {exc.args[0] if exc.args else exc}"] = None
+            suite = suite_for(run)
+        except UnknownNameError as exc:
+            errors[f"stages.{run.stage}.suite: {exc}"] = None
         else:
             try:
                 n = len(suite.select(run.samples))
@@ -48,8 +49,8 @@ def feasibility(plan: Plan) -> Feasibility:
                 errors[f"stages.{run.stage}.samples: {exc}"] = None
         try:
             adapter = adapter_for(run.engine.kind)
-        except KeyError:
-            errors[f"engine.kind {run.engine.kind!r}: no adapter for it"] = None
+        except UnknownNameError as exc:
+            errors[f"engine.kind: {exc}"] = None
             continue
         for problem in adapter.problems(run):
             whos, stages = found.setdefault(problem, ({}, {}))

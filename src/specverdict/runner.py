@@ -63,7 +63,7 @@ from specverdict.records import (
     Segment,
 )
 from specverdict.store.base import Store
-from specverdict.suites import Sample, Suite, get_suite
+from specverdict.suites import Sample, Suite, suite_for
 
 Log = Callable[[str], None]
 
@@ -265,11 +265,11 @@ class Runner:
         when the execution is part of a campaign's interleaved order."""
         self.campaign = plan.campaign
         try:
-            suite = get_suite(str(spec.suite))
+            suite = suite_for(spec)
             samples = suite.select(spec.samples)
             adapter = adapter_for(spec.engine.kind)
-        except (KeyError, ValueError) as exc:
-            raise ConfigError(str(exc).strip("'\"")) from None
+        except ValueError as exc:  # a selection the suite cannot give
+            raise ConfigError(str(exc)) from None
         problems = adapter.problems(spec)
         if problems:
             raise ConfigError(f"{_short(spec)}: {'; '.join(problems)}")

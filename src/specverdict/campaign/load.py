@@ -79,11 +79,27 @@ def parse_campaign(text: str, file: Path) -> Campaign:
         raise ConfigError(f"{file}:1: a campaign must be a YAML mapping (name, engine, model, ...)")
     lines: dict[Path_, int] = {}
     _index_lines(root, (), lines, file)
-    data = yaml.safe_load(text)
+    data = _resolve_paths(yaml.safe_load(text), file.parent)
     try:
         return Campaign.model_validate(data)
     except ValidationError as exc:
         raise ConfigError("\n".join(_messages(exc, file, lines))) from None
+
+
+def _resolve_paths(data: Any, base: Path) -> Any:
+    """A stage dataset's file (and a command scorer's files) relative to the campaign file."""
+    if not isinstance(data, dict) or not isinstance(data.get("stages"), dict):
+        return data
+    for section in data["stages"].values():
+        ds = section.get("dataset") if isinstance(section, dict) else None
+        if not isinstance(ds, dict):
+            continue
+        if isinstance(ds.get("path"), str):
+            ds["path"] = str(base / ds["path"])
+        scorer = ds.get("scorer")
+        if isinstance(scorer, dict) and isinstance(scorer.get("files"), list):
+            scorer["files"] = [str(base / f) if isinstance(f, str) else f for f in scorer["files"]]
+    return data
 
 
 def _got(value: Any) -> str:

@@ -191,18 +191,82 @@ class Seeded(Strict):
 Samples = Literal["all"] | First | Ids | Seeded
 
 
+class ReferenceScorer(Strict):
+    """The row's ``reference`` against the answer: ``exact``; ``normalized`` (case, whitespace
+    and surrounding punctuation ignored); ``regex`` (the reference is a pattern the answer must
+    contain); ``numeric`` (the answer's last number within ``tolerance``, absolute or relative);
+    ``json`` (the answer's first JSON value equals the reference)."""
+
+    reference: Literal["exact", "normalized", "regex", "numeric", "json"]
+    tolerance: float = Field(default=1e-6, ge=0)
+
+
+class TestsScorer(Strict):
+    """The row's ``tests`` (Python: ``test_*`` functions, or plain asserts) run in the sandbox
+    against the program: the prompt and the completion (completions), or the answer's code
+    block (chat), importable as module ``solution``."""
+
+    __test__ = False  # not a pytest test class
+
+    tests: Literal["python"]
+    timeout_s: float = Field(default=10.0, gt=0)
+
+
+class PythonScorer(Strict):
+    """Your function ``module:function`` called as ``function(row, answer)`` in the runner's
+    process (trusted code: your own); it returns a bool, or ``{passed, outcome?, detail?}``."""
+
+    python: str = Field(pattern=r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")
+
+
+class CommandScorer(Strict):
+    """Your program run in the sandbox: it reads ``{"row": ..., "answer": ...}`` as JSON on its
+    standard input and prints ``{"passed": bool, "outcome"?: str, "detail"?: str}``; ``files``
+    (paths relative to the campaign file) are copied beside it; ``{python}`` in the command is
+    the interpreter the sandbox runs."""
+
+    command: list[str] = Field(min_length=1)
+    files: list[str] = Field(default_factory=list)
+    timeout_s: float = Field(default=30.0, gt=0)
+
+
+Scorer = Literal["none"] | ReferenceScorer | TestsScorer | PythonScorer | CommandScorer
+
+
+class DatasetSection(Strict):
+    """A JSONL file of your own prompts (one row a line): ``prompt`` (completions) or
+    ``messages`` with optional ``tools`` (chat); optional ``id``, ``category``, ``max_tokens``,
+    ``reference``, ``tests`` and ``metadata``."""
+
+    path: str = Field(min_length=1, description="relative to the campaign file")
+    format: Literal["completions", "chat"]
+    scorer: Scorer = Field(
+        default="none",
+        description="none: speed, acceptance, identity and output-distribution checks only",
+    )
+
+
 class StageSection(Strict):
-    suite: str = Field(description="suite name and version, e.g. humaneval-amplified@1")
+    suite: str | None = Field(
+        default=None, description="suite name and version, e.g. humaneval-amplified@1"
+    )
+    dataset: DatasetSection | None = Field(default=None, description="your own prompts instead")
     samples: Samples = "all"
 
     @field_validator("suite")
     @classmethod
-    def _suite(cls, v: str) -> str:
-        if not SUITE_PATTERN.match(v):
+    def _suite(cls, v: str | None) -> str | None:
+        if v is not None and not SUITE_PATTERN.match(v):
             raise ValueError(
                 f"suite {v!r} must be written name@version, e.g. humaneval-amplified@1"
             )
         return v
+
+    @model_validator(mode="after")
+    def _one_source(self) -> StageSection:
+        if (self.suite is None) == (self.dataset is None):
+            raise ValueError("give a stage either suite (name@version) or dataset (a file)")
+        return self
 
 
 class Sampling(Strict):

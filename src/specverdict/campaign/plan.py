@@ -7,13 +7,16 @@ plan never holds a comparison that changes more than speculation.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Mapping, Sequence
 from itertools import product
+from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
-from specverdict.campaign.model import Campaign, Candidate
+from specverdict.campaign.model import Campaign, Candidate, DatasetSection
 from specverdict.campaign.spec import (
+    DatasetRef,
     EngineRef,
     LoadPoint,
     ModelRef,
@@ -23,6 +26,7 @@ from specverdict.campaign.spec import (
     SuiteRef,
     check_pair,
 )
+from specverdict.errors import ConfigError
 
 
 class Pair(BaseModel):
@@ -138,6 +142,12 @@ def build_plan(campaign: Campaign) -> Plan:
     runs: list[RunSpec] = []
     pairs: list[Pair] = []
     for stage, section in campaign.stages.items():
+        dataset = dataset_ref(section.dataset) if section.dataset is not None else None
+        suite = (
+            SuiteRef.parse(section.suite)
+            if section.suite is not None
+            else SuiteRef(name=f"dataset:{Path(dataset.path).name}" if dataset else "", version=1)
+        )
         for load in load_points(campaign):
             group = [
                 RunSpec(
@@ -147,10 +157,11 @@ def build_plan(campaign: Campaign) -> Plan:
                     quantization=campaign.quantization,
                     speculation=sp,
                     stage=stage,
-                    suite=SuiteRef.parse(section.suite),
+                    suite=suite,
                     samples=section.samples,
                     sampling=sampling,
                     load=load,
+                    dataset=dataset,
                 )
                 for sp, url in specs
             ]
@@ -161,3 +172,13 @@ def build_plan(campaign: Campaign) -> Plan:
                 check_pair(group[0], run)
                 pairs.append(Pair(baseline=group[0], candidate=run))
     return Plan(campaign=campaign, runs=tuple(runs), pairs=tuple(pairs))
+
+
+def dataset_ref(section: DatasetSection) -> DatasetRef:
+    """The stage's file, by content: a changed file is another run, wherever it lies."""
+    path = Path(section.path)
+    try:
+        digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read the stage's dataset: {exc.strerror}") from None
+    return DatasetRef(path=str(path), sha256=digest, format=section.format, scorer=section.scorer)

@@ -15,7 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from specverdict.campaign.model import EngineKind, Method, ParamValue, Samples
+from specverdict.campaign.model import EngineKind, Method, ParamValue, Samples, Scorer
 
 
 class Frozen(BaseModel):
@@ -70,6 +70,16 @@ class SuiteRef(Frozen):
         return f"{self.name}@{self.version}"
 
 
+class DatasetRef(Frozen):
+    """A stage's own prompts: the file's content hash, its format and its scorer are identity;
+    where the file lies (``path``) is not, so the same file elsewhere is the same run."""
+
+    path: str
+    sha256: str
+    format: str
+    scorer: Scorer
+
+
 class SamplingRef(Frozen):
     temperature: float
     top_p: float
@@ -102,6 +112,7 @@ class RunSpec(Frozen):
     samples: Samples
     sampling: SamplingRef
     load: LoadPoint
+    dataset: DatasetRef | None = None
 
     def identity(self) -> dict[str, Any]:
         """The fields hashed into the fingerprint (the campaign name is a label, not an axis).
@@ -110,6 +121,10 @@ class RunSpec(Frozen):
         out = self.model_dump(mode="json", exclude={"campaign"})
         if not out["engine"]["launch_args"]:
             del out["engine"]["launch_args"]
+        if out["dataset"] is None:
+            del out["dataset"]
+        else:
+            del out["dataset"]["path"]
         return out
 
     @property

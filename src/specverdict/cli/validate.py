@@ -14,7 +14,8 @@ from specverdict.campaign import Plan, build_plan, load_campaign
 from specverdict.cli.verdict import short_load
 from specverdict.errors import ConfigError
 from specverdict.feasibility import feasibility
-from specverdict.suites import get_suite
+from specverdict.plugins import UnknownNameError
+from specverdict.suites import suite_for
 
 
 def sample_counts(plan: Plan, file: Path) -> dict[str, int]:
@@ -22,11 +23,9 @@ def sample_counts(plan: Plan, file: Path) -> dict[str, int]:
     counts: dict[str, int] = {}
     for run in plan.runs:
         try:
-            counts[run.fingerprint] = len(get_suite(str(run.suite)).select(run.samples))
-        except (KeyError, ValueError) as exc:
-            raise ConfigError(
-                f"{file}: stages.{run.stage}.suite: {str(exc).strip(chr(34) + chr(39))}"
-            ) from None
+            counts[run.fingerprint] = len(suite_for(run).select(run.samples))
+        except (UnknownNameError, ValueError) as exc:
+            raise ConfigError(f"{file}: stages.{run.stage}.suite: {exc}") from None
     return counts
 
 

@@ -10,6 +10,6 @@
 """
 
 from specverdict.suites.base import Sample, Suite
-from specverdict.suites.registry import get_suite, known_suites
+from specverdict.suites.registry import get_suite, known_suites, suite_for
 
-__all__ = ["Sample", "Suite", "get_suite", "known_suites"]
+__all__ = ["Sample", "Suite", "get_suite", "known_suites", "suite_for"]

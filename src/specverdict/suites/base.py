@@ -79,6 +79,15 @@ class Suite(ABC):
         """This suite's multi-turn interface, or None when a sample is one request."""
         return None
 
+    def scores(self) -> bool:
+        """Whether the suite judges its outputs (else its stage has no quality signal): it
+        overrides a scoring method, or judges whole episodes."""
+        kind = type(self)
+        methods = ("score", "score_batch", "score_records")
+        if any(getattr(kind, m) is not getattr(Suite, m) for m in methods):
+            return True
+        return self.episodic() is not None
+
     def score(
         self, sample: Sample, text: str, tool_calls: Sequence[dict[str, Any]]
     ) -> Score | None:

@@ -3,6 +3,7 @@ imported only when a suite is asked for."""
 
 from __future__ import annotations
 
+from specverdict.campaign.spec import RunSpec
 from specverdict.plugins import SUITES
 from specverdict.suites.base import Suite
 
@@ -23,3 +24,12 @@ def get_suite(ref: str) -> Suite:
             ref, cls, f"a suite named {ref} (it says {suite.name}@{suite.version})"
         )
     return suite
+
+
+def suite_for(spec: RunSpec) -> Suite:
+    """The suite a run asks: its stage's own dataset file, or a registered suite."""
+    if spec.dataset is not None:
+        from specverdict.suites.custom import FileSuite  # only when a stage has a dataset
+
+        return FileSuite(spec.dataset, spec.stage)
+    return get_suite(str(spec.suite))

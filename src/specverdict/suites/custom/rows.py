@@ -1,0 +1,102 @@
+"""Rows of a dataset file: one JSON object a line, validated, with one-line errors.
+
+A row is ``prompt`` (completions) or ``messages`` with optional ``tools`` (chat), and optionally
+``id`` (else ``row-N``, N its line), ``category``, ``max_tokens``, ``stop``, ``reference``, ``tests`` and
+``metadata``. Unknown fields are refused, so that a misspelt ``refrence`` does not silently
+leave every row unscored.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError, model_validator
+
+from specverdict.errors import ConfigError
+
+Format = Literal["completions", "chat"]
+
+
+class Message(BaseModel):
+    model_config = ConfigDict(extra="allow", frozen=True)
+
+    role: Literal["system", "user", "assistant", "tool"]
+    content: str | None = None
+
+
+class Row(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: str | None = Field(default=None, min_length=1)
+    prompt: str | None = None
+    messages: tuple[Message, ...] | None = None
+    tools: tuple[dict[str, JsonValue], ...] | None = None
+    category: str | None = None
+    max_tokens: int | None = Field(default=None, gt=0)
+    stop: tuple[str, ...] = ()
+    reference: JsonValue = None
+    tests: str | None = None
+    metadata: dict[str, JsonValue] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _one_input(self) -> Row:
+        if (self.prompt is None) == (self.messages is None):
+            raise ValueError("give either prompt (completions) or messages (chat)")
+        if self.messages is not None and not self.messages:
+            raise ValueError("messages is empty")
+        return self
+
+
+def _field_error(exc: ValidationError) -> str:
+    err = exc.errors()[0]
+    loc = ".".join(str(p) for p in err["loc"])
+    msg = str(err["msg"]).removeprefix("Value error, ")
+    return f"field {loc}: {msg}" if loc else msg
+
+
+def load_rows(
+    path: Path, fmt: Format, needs: Literal["reference", "tests"] | None = None
+) -> list[tuple[str, Row]]:
+    """``(sample id, row)`` for every non-blank line, or a ``ConfigError`` naming the file, the
+    line and the field: a row of the other format, a duplicate id, a row without the field its
+    scorer needs."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read the dataset: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path}: the dataset is not UTF-8 text") from None
+    rows: list[tuple[str, Row]] = []
+    seen: dict[str, int] = {}
+    for n, text in enumerate(lines, 1):
+        if not text.strip():
+            continue
+        where = f"{path}:{n}"
+        try:
+            raw = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise ConfigError(f"{where}: not a JSON object: {exc.msg}") from None
+        if not isinstance(raw, dict):
+            raise ConfigError(f"{where}: a row must be a JSON object, got {type(raw).__name__}")
+        try:
+            row = Row.model_validate(raw)
+        except ValidationError as exc:
+            raise ConfigError(f"{where}: {_field_error(exc)}") from None
+        if fmt == "completions" and row.prompt is None:
+            raise ConfigError(f"{where}: field prompt: a completions dataset needs a prompt")
+        if fmt == "chat" and row.messages is None:
+            raise ConfigError(f"{where}: field messages: a chat dataset needs messages")
+        if needs == "reference" and row.reference is None:
+            raise ConfigError(f"{where}: field reference: the scorer compares with it")
+        if needs == "tests" and not row.tests:
+            raise ConfigError(f"{where}: field tests: the scorer runs them")
+        sid = row.id if row.id is not None else f"row-{n}"
+        if sid in seen:
+            raise ConfigError(f"{where}: field id: {sid!r} is also the id of line {seen[sid]}")
+        seen[sid] = n
+        rows.append((sid, row))
+    if not rows:
+        raise ConfigError(f"{path}: the dataset has no rows")
+    return rows

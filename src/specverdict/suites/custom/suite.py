@@ -1,0 +1,146 @@
+"""``FileSuite``: a stage's own dataset as a ``Suite``, scored by the stage's scorer."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import JsonValue
+
+from specverdict.campaign.model import (
+    CommandScorer,
+    PythonScorer,
+    ReferenceScorer,
+    TestsScorer,
+)
+from specverdict.campaign.spec import DatasetRef
+from specverdict.errors import ConfigError
+from specverdict.records import Score
+from specverdict.sandbox import Sandbox
+from specverdict.suites.base import Sample, Suite
+from specverdict.suites.custom import scorers
+from specverdict.suites.custom.rows import Format, Row, load_rows
+from specverdict.suites.functional import default_sandbox
+
+
+class RowSample(Sample):
+    """A dataset row as a request: its tools and its own ``max_tokens`` go into the body."""
+
+    tools: tuple[dict[str, JsonValue], ...] = ()
+    max_tokens: int | None = None
+    category: str | None = None
+
+    def request_fields(self) -> dict[str, Any]:
+        fields = super().request_fields()
+        if self.tools:
+            fields["tools"] = [dict(t) for t in self.tools]
+        if self.max_tokens is not None:
+            fields["max_tokens"] = self.max_tokens
+        return fields
+
+
+class FileSuite(Suite):
+    """The rows of ``ref``'s file, checked against the content hash the run was planned with."""
+
+    version = 1
+    source = "your own dataset"
+    licence = "yours"
+
+    def __init__(self, ref: DatasetRef, stage: str, sandbox: Sandbox | None = None) -> None:
+        path = Path(ref.path)
+        self.ref = ref
+        self.name = f"dataset:{path.name}"
+        self.stage = stage
+        self.source = f"your own dataset {path}"
+        try:
+            digest = hashlib.sha256(path.read_bytes()).hexdigest()
+        except OSError as exc:
+            raise ConfigError(f"{path}: cannot read the dataset: {exc.strerror}") from None
+        if digest != ref.sha256:
+            raise ConfigError(
+                f"{path}: the file changed since these runs were planned (sha256 {digest[:12]}, "
+                f"planned {ref.sha256[:12]}): changed data is another run; plan it again"
+            )
+        scorer = ref.scorer
+        needs: Literal["reference", "tests"] | None = None
+        if isinstance(scorer, ReferenceScorer):
+            needs = "reference"
+        elif isinstance(scorer, TestsScorer):
+            needs = "tests"
+        fmt: Format = "chat" if ref.format == "chat" else "completions"
+        self.rows = dict(load_rows(path, fmt, needs))
+        lines = {sid: n for n, sid in enumerate(self.rows, 1)}
+        for sid, row in self.rows.items():
+            try:
+                if isinstance(scorer, ReferenceScorer):
+                    scorers.check_reference(scorer, row)
+                if isinstance(scorer, TestsScorer) and row.tests is not None:
+                    scorers.test_source(row.tests)
+            except SyntaxError as exc:
+                raise ConfigError(
+                    f"{path}: row {sid} (row {lines[sid]}): field tests: not Python: {exc.msg}"
+                ) from None
+            except ValueError as exc:
+                raise ConfigError(f"{path}: row {sid} (row {lines[sid]}): {exc}") from None
+        self._fn: Callable[..., Any] | None = None
+        if isinstance(scorer, PythonScorer):
+            self._fn = scorers.load_function(scorer, path.parent)
+        if isinstance(scorer, CommandScorer):
+            missing = [f for f in scorer.files if not Path(f).is_file()]
+            if missing:
+                raise ConfigError(f"scorer command: file {missing[0]} does not exist")
+        self._sandbox = sandbox
+
+    @property
+    def data_hash(self) -> str | None:
+        return self.ref.sha256
+
+    def scores(self) -> bool:
+        return self.ref.scorer != "none"
+
+    def sandbox(self) -> Sandbox:
+        if self._sandbox is None:
+            self._sandbox = default_sandbox()
+        return self._sandbox
+
+    def samples(self) -> list[Sample]:
+        out: list[Sample] = []
+        for sid, row in self.rows.items():
+            out.append(
+                RowSample(
+                    id=sid,
+                    endpoint="completions" if row.prompt is not None else "chat",
+                    prompt=row.prompt,
+                    messages=None
+                    if row.messages is None
+                    else tuple(m.model_dump(exclude_none=True) for m in row.messages),
+                    tools=row.tools or (),
+                    max_tokens=row.max_tokens,
+                    stop=row.stop,
+                    category=row.category,
+                    task_id=sid,
+                )
+            )
+        return out
+
+    def score(
+        self, sample: Sample, text: str, tool_calls: Sequence[dict[str, Any]]
+    ) -> Score | None:
+        row = self.rows[sample.id]
+        scorer = self.ref.scorer
+        if isinstance(scorer, ReferenceScorer):
+            return scorers.score_reference(scorer, row, text)
+        if isinstance(scorer, TestsScorer):
+            return scorers.score_tests(scorer, row, text, self.sandbox())
+        if isinstance(scorer, PythonScorer):
+            assert self._fn is not None
+            return scorers.score_python(self._fn, row, (text, tool_calls))
+        if isinstance(scorer, CommandScorer):
+            return scorers.score_command(scorer, row, (text, tool_calls), self.sandbox())
+        return None  # "none": no quality signal, and the verdict says so
+
+
+def row_of(suite: FileSuite, sample_id: str) -> Row:
+    return suite.rows[sample_id]
