@@ -26,7 +26,7 @@ from pydantic import ValidationError
 from specverdict.reference.config import EngineConfig, SpeculativeConfig
 from specverdict.reference.device import PROFILES
 from specverdict.reference.model import MoESpec
-from specverdict.reference.quant import SCHEMES
+from specverdict.reference.options import SCHEMES
 from specverdict.reference.weights import shipped
 
 PROG = "specverdict-reference"
