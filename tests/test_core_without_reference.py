@@ -247,3 +247,14 @@ def test_the_adapter_refuses_to_build_a_launch_command_without_the_extra(
     assert not launches_reference(attached, None)
     with pytest.raises(ExtraMissingError):
         require_extra()
+
+
+def test_the_reference_server_command_without_the_extra_fails_in_one_line() -> None:
+    code = "from specverdict.reference.server.cli import main\nmain(['--port', '1'])\n"
+    proc = blocked(code)
+    assert proc.returncode == 2, proc.stderr
+    (line,) = proc.stderr.strip().splitlines()
+    assert line.startswith("specverdict-reference: error: the reference engine needs the")
+    assert line.endswith(f"install it with: {extra.INSTALL}")
+    proc = blocked("from specverdict.reference.server.cli import main\nmain(['--help'])\n")
+    assert proc.returncode == 0 and "--speculative-config" in proc.stdout

@@ -31,12 +31,9 @@ UNQUANTIZED = frozenset({"none", "fp32", "float32", "fp64", "auto"})
 def require_extra() -> None:
     """Raise :class:`ExtraMissingError` (one line: the extra, what is missing, the install
     command) when this interpreter lacks the reference engine's server stack."""
-    lacking = extra.missing()
-    if lacking:
-        raise ExtraMissingError(
-            f"engine kind 'reference' needs the {extra.EXTRA!r} extra, which is not installed "
-            f"(missing: {', '.join(lacking)}); install it with: {extra.INSTALL}"
-        )
+    problem = extra.lacking()
+    if problem is not None:
+        raise ExtraMissingError(f"engine kind 'reference' {problem}")
 
 
 def launches_reference(specs: Iterable[RunSpec], launch: Launch | None) -> bool:

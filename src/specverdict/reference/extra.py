@@ -26,3 +26,15 @@ def _importable(name: str) -> bool:
 def missing() -> tuple[str, ...]:
     """The extra's modules this interpreter cannot import, in :data:`MODULES` order."""
     return tuple(m for m in MODULES if not _importable(m))
+
+
+def lacking() -> str | None:
+    """``needs the 'reference' extra, ... install it with: ...`` when a module is missing (the
+    rest of a one-line error, after its subject), else None."""
+    gone = missing()
+    if not gone:
+        return None
+    return (
+        f"needs the {EXTRA!r} extra, which is not installed (missing: {', '.join(gone)}); "
+        f"install it with: {INSTALL}"
+    )
