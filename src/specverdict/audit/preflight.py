@@ -1,7 +1,9 @@
 """The audits a run takes before its measured requests, recorded in its manifest.
 
 - **Loader**: the checkpoints' inventories against what the engine loaded. On the reference
-  engine this is automatic (its ``/debug/load_report``, the shipped or configured checkpoints);
+  engine this is automatic: its adapter reads ``GET /debug/load_report`` over HTTP, and each
+  model is audited against the checkpoint the campaign names or else the directory the report
+  says it was loaded from (the shipped one when the engine was given none);
   elsewhere it needs ``audits.loader`` in the campaign (checkpoint paths and a file of loaded
   parameter names, see ``docs/engines/loaded-parameters.md``).
 - **Overrides**: the campaign's override manifest checked in a directory or through a command
@@ -15,25 +17,46 @@ between runs of the same fingerprint is visible. An audit that cannot run is rec
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from specverdict.audit.inventory import Inventory, inventory_checkpoint
-from specverdict.audit.loader import compare_loaded, read_loaded
+from specverdict.audit.loader import LoadedModel, compare_loaded, read_loaded
 from specverdict.audit.overrides import CommandPrefix, Directory, check_overrides, load_manifest
 from specverdict.campaign.model import Campaign
 from specverdict.campaign.spec import RunSpec
-from specverdict.errors import SpecverdictError
+from specverdict.engines.reference import ReferenceAdapter
+from specverdict.errors import ConfigError, SpecverdictError
 from specverdict.records import Audits, LoaderOutcome, OverridesOutcome
-from specverdict.reference.weights import shipped
+
+#: the model a speculation method adds beside the target, by the role the engine reports
+_SPEC_ROLE = {"draft_model": "draft", "mtp": "mtp"}
 
 
-def _reference_checkpoints(campaign: Campaign, spec: RunSpec) -> dict[str, Path]:
-    out = {"target": Path(campaign.model.path) if campaign.model.path else shipped("target")}
-    method = spec.speculation.method
-    if method == "draft_model":
-        out["draft"] = Path(spec.speculation.draft) if spec.speculation.draft else shipped("draft")
-    elif method == "mtp":
-        out["mtp"] = Path(spec.speculation.draft) if spec.speculation.draft else shipped("mtp")
+def _reference_checkpoints(
+    campaign: Campaign, spec: RunSpec, loaded: Sequence[LoadedModel]
+) -> dict[str, Path]:
+    """The checkpoint to audit each model of this run against: the one the campaign names
+    (``audits.loader``, then ``model.path`` or ``speculation.draft``), else the directory the
+    engine's load report says the model came from (its shipped checkpoint when it was given
+    none)."""
+    cfg = campaign.audits.loader
+    named: dict[str, str | None] = {
+        "target": (cfg.checkpoint if cfg else None) or campaign.model.path
+    }
+    role = _SPEC_ROLE.get(spec.speculation.method)
+    if role is not None:
+        named[role] = (cfg.draft_checkpoint if cfg else None) or spec.speculation.draft
+    reported = {m.role: m.path for m in loaded}
+    out: dict[str, Path] = {}
+    for r, path in named.items():
+        chosen = path or reported.get(r)
+        if chosen is None:
+            raise ConfigError(
+                f"the engine's load report names no checkpoint for model {r!r}: give "
+                "audits.loader.checkpoint / draft_checkpoint"
+            )
+        out[r] = Path(chosen)
     return out
 
 
@@ -42,12 +65,8 @@ def loader_audit(campaign: Campaign, spec: RunSpec, base_url: str) -> LoaderOutc
     cfg = campaign.audits.loader
     try:
         if campaign.engine.kind == "reference":
-            paths = _reference_checkpoints(campaign, spec)
-            if cfg is not None and cfg.checkpoint:
-                paths["target"] = Path(cfg.checkpoint)
-            if cfg is not None and cfg.draft_checkpoint and len(paths) > 1:
-                paths[next(r for r in paths if r != "target")] = Path(cfg.draft_checkpoint)
-            loaded = read_loaded(base_url + "/debug/load_report")
+            loaded = ReferenceAdapter().load_report(base_url)
+            paths = _reference_checkpoints(campaign, spec, loaded)
         elif cfg is not None and cfg.loaded_names:
             role = "draft" if cfg.draft_checkpoint else "target"
             ckpt = cfg.draft_checkpoint or cfg.checkpoint

@@ -12,6 +12,7 @@ from specverdict.cli.progress import progress_for
 from specverdict.cli.report import verdict_tables
 from specverdict.cli.runs import summary_tables
 from specverdict.demo import run_demo, write_report
+from specverdict.engines.reference import require_extra
 from specverdict.report import campaign_report, write_report_files
 from specverdict.store import SQLiteStore
 
@@ -57,6 +58,7 @@ def demo(campaigns: tuple[Path, ...], out: Path) -> None:
                 "expected kind: reference without base_url"
             )
         plans.append((campaign, plan))
+    require_extra()  # before the registry is replaced: a one-line error, exit code 2
     console = Console()
     for n, (campaign, plan) in enumerate(plans):
         where = out if n == 0 else out / plan.campaign.name

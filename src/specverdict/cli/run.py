@@ -15,6 +15,7 @@ from specverdict.cli.checklist import checklist_table
 from specverdict.cli.progress import progress_for
 from specverdict.cli.runs import DB_OPTION, DEFAULT_DB, find_run, summary_tables
 from specverdict.cli.validate import check_feasible
+from specverdict.engines.reference import launches_reference, require_extra
 from specverdict.results import run_results
 from specverdict.runner import Runner
 from specverdict.store import SQLiteStore
@@ -61,6 +62,8 @@ def run(
     """
     plan = build_plan(load_campaign(campaign))
     check_feasible(plan, campaign)  # never --force'd: it would fail or mislead later
+    if launches_reference(plan.runs, plan.campaign.engine.launch):
+        require_extra()  # before any run is recorded
     store = SQLiteStore(db)
     console = Console()
     items = evaluate(plan, store)

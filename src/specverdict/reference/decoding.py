@@ -15,9 +15,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from specverdict.reference.model import GPTModel
+from specverdict.reference.options import AcceptanceMode
 from specverdict.reference.proposers import DraftContext, SequenceProposer
 from specverdict.reference.sampling import (
-    AcceptanceMode,
     AcceptanceRule,
     SamplingParams,
     probabilities,

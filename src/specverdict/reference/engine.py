@@ -28,8 +28,8 @@ from specverdict.reference.decoding import SequenceDecoder, SpecCounts
 from specverdict.reference.device import BYTES_PER_PARAM, PROFILES, DeviceModel
 from specverdict.reference.loading import LoadOptions
 from specverdict.reference.model import F64, GPTModel, KVCache, MTPHeadModel
+from specverdict.reference.options import Scheme
 from specverdict.reference.proposers import DraftModelMethod, Method, MTPMethod, NgramMethod
-from specverdict.reference.quant import Scheme
 from specverdict.reference.sampling import AcceptanceRule, SamplingParams
 from specverdict.reference.tokenizer import Detokenizer, RefTokenizer
 from specverdict.reference.weights import shipped
@@ -126,7 +126,7 @@ class EngineCore:
             build_method(spec, self.target, self.load_options) if spec else None
         )
         self.k = spec.num_speculative_tokens if spec else 0
-        self.acceptance = spec.rule() if spec else AcceptanceRule()
+        self.acceptance = AcceptanceRule.of(spec) if spec else AcceptanceRule()
         if config.verify_numerics == "kernel":
             self.target.verify_activations = VERIFY_ACTIVATIONS.get(config.quantization, "none")
         self._seeds = np.random.default_rng(config.seed)

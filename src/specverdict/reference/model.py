@@ -15,7 +15,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from specverdict.reference.loading import LoadOptions, ModelLoad, load_checkpoint, read_config
-from specverdict.reference.quant import Scheme, fake_quantize, quantize_activations, round_bf16
+from specverdict.reference.options import Scheme
+from specverdict.reference.quant import fake_quantize, quantize_activations, round_bf16
 
 F64 = NDArray[np.float64]
 _GELU_C = float(np.sqrt(2.0 / np.pi))

@@ -19,14 +19,12 @@ OCP Microscaling Formats (MX) v1.0 specification (E2M1, E4M3); NVIDIA, "Introduc
 
 from __future__ import annotations
 
-from typing import Literal, get_args
-
 import numpy as np
 from numpy.typing import NDArray
 
+from specverdict.reference.options import SCHEMES, Scheme
+
 F64 = NDArray[np.float64]
-Scheme = Literal["none", "bf16", "fp8", "nvfp4", "int4"]
-SCHEMES: tuple[str, ...] = get_args(Scheme)
 
 E4M3_MAX = 448.0
 E2M1_MAX = 6.0

@@ -30,13 +30,13 @@ With their defaults (top-k 1, delta 0, threshold 1.0) both are lossless.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
 
 import numpy as np
 from numpy.typing import NDArray
 
+from specverdict.reference.options import AcceptanceMode, SpeculativeConfig
+
 F64 = NDArray[np.float64]
-AcceptanceMode = Literal["exact", "relaxed", "threshold"]
 RELAXED_MIN_PROB = 0.05
 
 
@@ -46,6 +46,13 @@ class AcceptanceRule:
     relaxed_topk: int = 1
     relaxed_delta: float = 0.0
     threshold_single: float = 1.0
+
+    @classmethod
+    def of(cls, spec: SpeculativeConfig) -> AcceptanceRule:
+        """The rule a ``--speculative-config`` asks for."""
+        return cls(
+            spec.acceptance, spec.relaxed_topk, spec.relaxed_delta, spec.accept_threshold_single
+        )
 
     def accepts_greedy(self, draft: int, logits: F64) -> bool:
         """Whether a greedy request accepts ``draft`` against one position's logits."""

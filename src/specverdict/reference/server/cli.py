@@ -9,7 +9,9 @@ Example::
     specverdict-reference export-hf DIR   # the target and draft as checkpoints vLLM loads
     specverdict-reference export-gguf DIR [--dtype f16]   # ... as GGUF files llama.cpp loads
 
-An invalid flag or config exits with code 2 and one line naming it.
+An invalid flag or config exits with code 2 and one line naming it, and so does a missing
+``reference`` extra (the server's stack): the modules imported at the top of this file need
+none of it.
 """
 
 from __future__ import annotations
@@ -19,15 +21,17 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from pydantic import ValidationError
 
-from specverdict.reference.config import EngineConfig, SpeculativeConfig
+from specverdict.reference import extra
 from specverdict.reference.device import PROFILES
-from specverdict.reference.model import MoESpec
-from specverdict.reference.quant import SCHEMES
+from specverdict.reference.options import SCHEMES, SpeculativeConfig
 from specverdict.reference.weights import shipped
+
+if TYPE_CHECKING:
+    from specverdict.reference.config import EngineConfig
 
 PROG = "specverdict-reference"
 FAULT_ENV = "SPECVERDICT_REFERENCE_FAULT"
@@ -118,6 +122,9 @@ def _first_error(exc: ValidationError, prefix: str) -> str:
 
 
 def build_config(args: argparse.Namespace) -> EngineConfig:
+    from specverdict.reference.config import EngineConfig
+    from specverdict.reference.model import MoESpec
+
     model_dir = Path(args.model) if args.model else shipped("target")
     for needed in ("config.json", "model.safetensors", "tokenizer.json", "generation_config.json"):
         if not (model_dir / needed).is_file():
@@ -231,6 +238,9 @@ def export_gguf_main(argv: list[str]) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    problem = extra.lacking()
+    if problem is not None and not {"-h", "--help"} & set(argv):
+        fail(f"the reference engine {problem}")
     if argv[:1] == ["export-hf"]:
         return export_main(argv[1:])
     if argv[:1] == ["export-gguf"]:

@@ -1,0 +1,96 @@
+"""The reference engine's loader audit before a run: the load report comes through the adapter
+(over HTTP, here replaced), and each model is audited against the checkpoint the campaign names,
+else the directory the report says the engine loaded it from."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from specverdict.audit.inventory import inventory_checkpoint
+from specverdict.audit.loader import LoadedModel, LoadedTensor
+from specverdict.audit.preflight import loader_audit
+from specverdict.campaign import build_plan, parse_campaign
+from specverdict.engines.reference import ReferenceAdapter
+from specverdict.reference.weights import shipped
+
+CAMPAIGN = """\
+name: preflight
+engine: {kind: reference}
+model: {family: specverdict-reference, served_name: reference-target}
+quantization: fp32
+candidates:
+  - {method: draft_model, k: 3}
+stages:
+  function: {suite: builtin-code@1, samples: {first: 2}}
+sampling: {temperature: 0.0, max_tokens: 8, seed: 0}
+load: {concurrency: [1]}
+"""
+
+
+def loaded(role: str, path: str | None, skip: str = "") -> LoadedModel:
+    """What the engine reports for a shipped checkpoint, every tensor loaded but ``skip``."""
+    tensors = inventory_checkpoint(shipped(role)).tensors
+    return LoadedModel(
+        role=role,
+        path=path,
+        loaded=tuple(
+            LoadedTensor(name=t.name, shape=t.shape, dtype=t.dtype)
+            for t in tensors
+            if t.name != skip
+        ),
+        origin="http://engine/debug/load_report",
+    )
+
+
+def audit_with(
+    monkeypatch: pytest.MonkeyPatch, report: list[LoadedModel], extra: str = ""
+) -> dict[str, object] | None:
+    asked: list[str] = []
+
+    def load_report(self: ReferenceAdapter, base_url: str, timeout_s: float = 10.0) -> object:
+        asked.append(base_url)
+        return report
+
+    monkeypatch.setattr(ReferenceAdapter, "load_report", load_report)
+    plan = build_plan(parse_campaign(CAMPAIGN + extra, Path("p.yaml")))
+    out = loader_audit(plan.campaign, plan.runs[1], "http://127.0.0.1:9")
+    assert asked == ["http://127.0.0.1:9"]
+    return out
+
+
+def test_the_reported_directories_are_the_checkpoints_by_default(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    report = [
+        loaded("target", str(shipped("target"))),
+        loaded("draft", str(shipped("draft")), skip="transformer.wte.weight"),
+    ]
+    audit = audit_with(monkeypatch, report)
+    assert audit is not None and "error" not in audit
+    models = {m["model"]: m for m in audit["models"]}  # type: ignore[attr-defined]
+    assert models["target"]["checkpoint"] == str(shipped("target"))
+    assert models["draft"]["checkpoint"] == str(shipped("draft"))
+    assert audit["findings"] == ["draft: 1 embedding tensor in the checkpoint was not loaded"]
+
+
+def test_a_checkpoint_the_campaign_names_wins_over_the_report(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    report = [loaded("target", "/nowhere/target"), loaded("draft", "/nowhere/draft")]
+    named = f"audits: {{loader: {{checkpoint: '{shipped('target')}', draft_checkpoint: '{shipped('draft')}'}}}}\n"
+    audit = audit_with(monkeypatch, report, named)
+    assert audit is not None and audit.get("clean") is True, audit
+
+
+def test_a_model_the_report_gives_no_directory_is_an_audit_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    report = [loaded("target", str(shipped("target"))), loaded("draft", None)]
+    audit = audit_with(monkeypatch, report)
+    assert audit == {
+        "error": "loader audit could not run: the engine's load report names no checkpoint for "
+        "model 'draft': give audits.loader.checkpoint / draft_checkpoint",
+        "findings": [],
+    }
