@@ -4,8 +4,9 @@ Pure: the inputs are records, the output a :class:`PairVerdict`; resampling uses
 generator. The rules (design note 005):
 
 1. Validity. The pair must differ in one speculation axis only (``check_pair``); neither arm may
-   have more than ``max_failure_rate`` of its requests failed; the candidate's acceptance must
-   not be polluted by foreign traffic. Any breach: ``INVALID``.
+   have more than ``max_failure_rate`` of its requests failed; no execution of either arm may
+   have acceptance polluted by foreign traffic; the arms must have run the same suite data and
+   the same overrides, and the speculation they declared. Any breach: ``INVALID``.
 2. Quality, paired by sample on the suite's pass/fail scores (samples answered on both arms).
    Non-inferiority passes by betting (``stats.sequential``): an e-value of at least 1/(alpha/2)
    against "worse by the margin", anytime-valid, so that adding samples and re-reading the
