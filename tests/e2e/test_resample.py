@@ -17,7 +17,7 @@ from tests.e2e.test_runner import ReturnsSomething, campaign_text, quiet
 def test_resample_reruns_discordant_and_drawn_concordant_samples(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("specverdict.runner.get_suite", lambda ref: ReturnsSomething())
+    monkeypatch.setattr("specverdict.runner.suite_for", lambda spec: ReturnsSomething())
     text = campaign_text(
         candidates="  - {method: draft_model, k: 2}", samples="{first: 6}", max_tokens=20
     ).replace("temperature: 0.0", "temperature: 0.9")

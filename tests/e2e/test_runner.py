@@ -235,7 +235,7 @@ class ReturnsSomething(BuiltinCode):
 def test_answers_are_scored_after_the_requests_and_resumed_scoring_fills_gaps(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("specverdict.runner.get_suite", lambda ref: ReturnsSomething())
+    monkeypatch.setattr("specverdict.runner.suite_for", lambda spec: ReturnsSomething())
     plan = build_plan(parse_campaign(campaign_text(max_tokens=24), Path("e2e.yaml")))
     store = SQLiteStore(tmp_path / "runs.db")
     base = Runner(store, log=quiet).run_one(plan, plan.runs[0], 0)
@@ -272,7 +272,7 @@ def test_an_agent_suite_runs_episodes_through_the_runner(
 ) -> None:
     from specverdict.suites.agent import AgentTasks
 
-    monkeypatch.setattr("specverdict.runner.get_suite", lambda ref: AgentTasks())
+    monkeypatch.setattr("specverdict.runner.suite_for", lambda spec: AgentTasks())
     store = SQLiteStore(tmp_path / "runs.db")
     run = run_two_agent_samples(store)
     assert run.status == "completed"
@@ -297,7 +297,7 @@ def test_an_episode_whose_harness_fails_is_a_failed_sample_not_the_campaigns_end
                 raise SystemError("AST constructor recursion depth mismatch (before=27, after=23)")
             return await super().run_episode(sample, chat)
 
-    monkeypatch.setattr("specverdict.runner.get_suite", lambda ref: BrokenTests())
+    monkeypatch.setattr("specverdict.runner.suite_for", lambda spec: BrokenTests())
     store = SQLiteStore(tmp_path / "runs.db")
     run = run_two_agent_samples(store)
     assert run.status == "completed"

@@ -45,7 +45,7 @@ CLASSES = {
 def test_a_campaign_scores_the_reference_models_answers(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, sandbox: Sandbox
 ) -> None:
-    monkeypatch.setattr("specverdict.runner.get_suite", lambda ref: Repository(sandbox=sandbox))
+    monkeypatch.setattr("specverdict.runner.suite_for", lambda spec: Repository(sandbox=sandbox))
     plan = build_plan(parse_campaign(CAMPAIGN, Path("repository.yaml")))
     store = SQLiteStore(tmp_path / "runs.db")
     runner = Runner(store, log=lambda _: None)

@@ -42,6 +42,7 @@ from specverdict.records import Score
 from specverdict.suites.agent.calls import decode_calls
 from specverdict.suites.agent.suite import AgentSample
 from specverdict.suites.base import Sample, Suite
+from specverdict.suites.cache import cache_root
 
 BFCL_VERSION = "2026.3.23"
 #: our category name -> BFCL's file stem
@@ -66,7 +67,7 @@ _STANDARDIZE = re.compile(r"[ ,./\-_*^]")
 
 
 def default_cache() -> Path:
-    return Path.home() / ".cache" / "specverdict" / "wheels"
+    return cache_root() / "wheels"
 
 
 def wheel_path(cache_dir: Path | None = None) -> Path:

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from specverdict.sandbox import Execution, Sandbox
+from specverdict.suites.cache import cache_root
 from specverdict.suites.function.amplify import AMPLIFIER_VERSION, AmplifyConfig, amplify
 from specverdict.suites.function.harness import (
     HarnessReport,
@@ -34,7 +35,6 @@ from specverdict.suites.function.harness import (
     record_execution,
 )
 from specverdict.suites.function.oracles import is_right
-from specverdict.suites.function.settings import cache_root
 from specverdict.suites.function.task import Args, Case, FunctionTask, GroundTruth
 from specverdict.suites.values import encode
 

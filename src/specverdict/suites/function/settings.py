@@ -14,16 +14,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from specverdict.suites.cache import cache_root
+
 DATA_FILES = {"humaneval": "HumanEvalPlus.jsonl.gz", "mbpp": "MbppPlus.jsonl.gz"}
 DATA_VARIABLES = {"humaneval": "SPECVERDICT_HUMANEVAL_PLUS", "mbpp": "SPECVERDICT_MBPP_PLUS"}
-
-
-def cache_root() -> Path:
-    explicit = os.environ.get("SPECVERDICT_CACHE_DIR")
-    if explicit:
-        return Path(explicit)
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    return (Path(xdg) if xdg else Path.home() / ".cache") / "specverdict"
 
 
 def evalplus_file(dataset: str) -> Path:

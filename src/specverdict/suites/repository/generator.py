@@ -38,6 +38,7 @@ from pathlib import Path, PurePosixPath
 from specverdict.errors import ConfigError
 from specverdict.sandbox import Sandbox
 from specverdict.suites import pyast
+from specverdict.suites.cache import cache_root
 from specverdict.suites.repository.score import (
     execution_for_test,
     outcome_of_test,
@@ -68,10 +69,6 @@ _FLIP: dict[type[ast.cmpop], type[ast.cmpop]] = {
     ast.Is: ast.IsNot,
     ast.IsNot: ast.Is,
 }
-
-
-def cache_root() -> Path:
-    return Path.home() / ".cache" / "specverdict"
 
 
 def download_sdist(name: str, version: str, cache_dir: Path | None = None) -> Path:

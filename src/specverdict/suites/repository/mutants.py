@@ -17,9 +17,9 @@ import json
 from pathlib import Path
 
 from specverdict.sandbox import Limits, Sandbox
+from specverdict.suites.cache import cache_root
 from specverdict.suites.repository.generator import (
     PINNED,
-    cache_root,
     download_sdist,
     dump_tasks,
     generate_tasks,
