@@ -25,8 +25,25 @@ def test_your_own_prompts_and_scorer_get_verdicts(tmp_path: Path) -> None:
     assert ran.returncode == 0, ran.stdout[-2000:] + ran.stderr[-2000:]
     judged = specverdict_cli("verdict", str(campaign), "--db", str(db), "--json")
     out = json.loads(judged.stdout)
-    by_stage = {v["stage"]: v for v in out["verdicts"]}
+    by_stage = {v["stage"]: v for v in out["verdicts"] if v["slice"] is None}
     assert set(by_stage) == {"function", "side:tools"}
+    # the function stage is also judged by prompt length, shortest first, on its own samples
+    sliced = [v for v in out["verdicts"] if v["slice"] is not None]
+    assert [v["slice"] for v in sliced] == ["prompt_tokens<56", "prompt_tokens>=56"]
+    assert all(v["stage"] == "function" and v["candidate"] == "mtp k=2" for v in sliced)
+    n = [
+        next(r for r in v["reasons"] if r["gate"] == "quality.noninferiority")["data"]["n"]
+        for v in sliced
+    ]
+    assert sum(n) == 100 and min(n) >= 20
+    whole = by_stage["function"]["base_pass_rate"]
+    assert (
+        min(v["base_pass_rate"] for v in sliced)
+        <= whole
+        <= max(v["base_pass_rate"] for v in sliced)
+    )
+    rates = [v["acceptance_rate"] for v in sliced]
+    assert all(r is not None for r in rates)  # recomputed from the slice's per-request figures
     fn, tools = by_stage["function"], by_stage["side:tools"]
     assert fn["suite"] == "dataset:functions.jsonl@1"
     # the rows' own tests give a real quality signal: some pass, some fail, on both arms alike

@@ -8,6 +8,7 @@ stages with their suites, and the sampling, load and gate settings shared by eve
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -246,12 +247,40 @@ class DatasetSection(Strict):
     )
 
 
+class PromptLengthSlice(Strict):
+    """Slices by the prompt's length in tokens (as the engine counted it for the baseline):
+    ``<b0``, ``b0-b1``, ..., ``>=bn``."""
+
+    prompt_tokens: list[int] = Field(default=[1024, 4096, 16384], min_length=1)
+
+    @field_validator("prompt_tokens")
+    @classmethod
+    def _increasing(cls, v: list[int]) -> list[int]:
+        if any(b <= 0 for b in v) or any(b >= c for b, c in pairwise(v)):
+            raise ValueError("prompt_tokens bins must be positive and increasing")
+        return v
+
+
+class MetadataSlice(Strict):
+    """Slices by one field of a dataset row's ``metadata``."""
+
+    metadata: str = Field(min_length=1)
+
+
+#: ``category`` (a dataset row's category, a generated suite's family), prompt length bins, or
+#: a metadata field: each slice value gets verdicts of its own, under the campaign's family
+Slice = Literal["category"] | PromptLengthSlice | MetadataSlice
+
+
 class StageSection(Strict):
     suite: str | None = Field(
         default=None, description="suite name and version, e.g. humaneval-amplified@1"
     )
     dataset: DatasetSection | None = Field(default=None, description="your own prompts instead")
     samples: Samples = "all"
+    slices: list[Slice] = Field(
+        default_factory=list, description="also judge each slice apart (not run identity)"
+    )
 
     @field_validator("suite")
     @classmethod

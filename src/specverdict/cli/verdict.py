@@ -14,6 +14,7 @@ import click
 from pydantic import ValidationError
 from rich import box
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
@@ -105,7 +106,8 @@ def verdict_table(stage: str, rows: Sequence[PairVerdict]) -> Table:
             else f"{100 * v.base_pass_rate:.0f}%/{100 * v.cand_pass_rate:.0f}%"
         )
         mal = "n/a" if v.mean_accepted_length is None else f"{v.mean_accepted_length:.2f}"
-        table.add_row(f"[bold]{v.verdict}[/]", v.candidate, short_load(v.load), speed, passes, mal)
+        who = escape(v.candidate if v.slice is None else f"{v.candidate} [{v.slice}]")
+        table.add_row(f"[bold]{v.verdict}[/]", who, short_load(v.load), speed, passes, mal)
     return table
 
 
@@ -129,7 +131,9 @@ def render(verdicts: Sequence[PairVerdict], console: Console) -> None:
         for v in rows:
             console.print(
                 Text.assemble(
-                    (v.verdict, "bold"), f" {v.candidate} vs {v.baseline} ({short_load(v.load)})"
+                    (v.verdict, "bold"),
+                    f" {v.candidate} vs {v.baseline} ({short_load(v.load)})"
+                    + (f", slice {v.slice}" if v.slice else ""),
                 )
             )
             console.print(reasons_grid(v))

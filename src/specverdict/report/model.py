@@ -27,7 +27,7 @@ from pydantic import BaseModel, ConfigDict
 
 from specverdict import __version__
 from specverdict.campaign.model import Gates
-from specverdict.campaign.plan import Plan
+from specverdict.campaign.plan import Pair, Plan
 from specverdict.campaign.spec import LABELLED_PARAMS, RunSpec
 from specverdict.engines.base import AcceptanceSummary
 from specverdict.measure.summary import RunSummary, tpot
@@ -333,8 +333,8 @@ def _pair(store: Store, v: PairVerdict, base: RunSpec, cand: RunSpec) -> PairVie
         )
     return PairView(
         baseline_label=run_label(base),
-        candidate_label=run_label(cand),
-        speculation=speculation_label(cand),
+        candidate_label=run_label(cand) + (f" [{v.slice}]" if v.slice else ""),
+        speculation=speculation_label(cand) + (f" [{v.slice}]" if v.slice else ""),
         method=cand.speculation.method,
         k=cand.speculation.k,
         load_value=load_value(cand),
@@ -426,7 +426,7 @@ def campaign_report(store: Store, plan: Plan, source: str = "") -> ReportData:
         ]
         pairs = [
             (v, p.baseline, p.candidate)
-            for v, p in zip(verdicts, plan.pairs, strict=True)
+            for v, p in _with_pairs(verdicts, plan)
             if p.candidate.stage == stage
         ]
         stages.append(_stage(store, stage, specs, pairs, runs, gates.alpha))
@@ -438,6 +438,20 @@ def campaign_report(store: Store, plan: Plan, source: str = "") -> ReportData:
         gates=gates,
         stages=tuple(stages),
     )
+
+
+def _with_pairs(verdicts: Sequence[PairVerdict], plan: Plan) -> list[tuple[PairVerdict, Pair]]:
+    """Each verdict with its planned pair: a stage's verdict follows its pair's order, and its
+    slices (``campaign_verdicts`` puts them right after it) belong to the same pair."""
+    out: list[tuple[PairVerdict, Pair]] = []
+    pairs = iter(plan.pairs)
+    current: Pair | None = None
+    for v in verdicts:
+        if v.slice is None:
+            current = next(pairs)
+        assert current is not None, "a slice verdict before its stage's verdict"
+        out.append((v, current))
+    return out
 
 
 def runs_report(store: Store, run_ids: Sequence[str], gates: Gates | None = None) -> ReportData:

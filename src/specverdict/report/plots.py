@@ -33,6 +33,7 @@ KINDS = (
     "tpot",
     "quality",
     "decomposition",
+    "slices",
 )
 
 
@@ -344,12 +345,50 @@ def decomposition(stage: StageReport) -> list[Figure]:
     ]
 
 
+def by_slice(stage: StageReport, gates: Gates) -> list[Figure]:
+    """When the stage asked for slices: each slice's speed-up with its interval, and its
+    acceptance and verdict, next to the whole stage's (a mix can hide where a setting loses)."""
+    sliced = [p for p in stage.pairs if p.verdict.slice is not None]
+    if not sliced:
+        return []
+    fid = f"{slug(stage.stage)}-slices"
+    title = f"Speed-up and acceptance by slice: stage {stage.stage}"
+    caption = (
+        "Each slice judged apart on its own samples (its acceptance from their per-request "
+        "figures), after the whole stage; dashed lines: no change and min_speedup."
+    )
+    irows = []
+    rows = []
+    for p in [q for q in stage.pairs if q.verdict.speedup is not None]:
+        v = p.verdict
+        assert v.speedup is not None
+        lo, hi = v.speedup_interval or (None, None)
+        where = v.slice or "whole stage"
+        name = f"{run_name(stage, p.speculation.split(' [')[0], v.load)}: {where}"
+        acc = _f(v.acceptance_rate)
+        irows.append(IntervalRow(name, v.speedup, lo, hi, f"{v.verdict}, acceptance {acc}"))
+        rows.append((name, _f(v.speedup), _f(lo), _f(hi), acc, v.verdict))
+    if not irows:
+        return [Figure("slices", fid, title, caption, None, "no speed-up figures")]
+    desc = "; ".join(f"{r[0]}: {r[1]}× [{r[2]}, {r[3]}], acceptance {r[4]}, {r[5]}" for r in rows)
+    svg = interval_chart(
+        fid, title, desc, "speed-up (×)", irows, refs=_speed_refs(gates), kind="slices"
+    )
+    headers = ("pair and slice", "speed-up", "lower", "upper", "acceptance", "verdict")
+    return [Figure("slices", fid, title, caption, svg, None, headers, tuple(rows))]
+
+
 def stage_figures(stage: StageReport, gates: Gates) -> list[Figure]:
+    # the per-k, per-load and per-pair plots show whole-stage verdicts; slices have their own
+    whole = stage.model_copy(
+        update={"pairs": tuple(p for p in stage.pairs if p.verdict.slice is None)}
+    )
     return [
-        *speedup_by_k(stage, gates),
-        *speedup_by_load(stage, gates),
-        *acceptance_by_position(stage),
-        *tpot_distribution(stage),
-        *quality_drop(stage),
-        *decomposition(stage),
+        *speedup_by_k(whole, gates),
+        *speedup_by_load(whole, gates),
+        *acceptance_by_position(whole),
+        *tpot_distribution(whole),
+        *quality_drop(whole),
+        *decomposition(whole),
+        *by_slice(stage, gates),
     ]

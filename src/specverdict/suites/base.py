@@ -36,6 +36,8 @@ class Sample(BaseModel):
     messages: tuple[dict[str, Any], ...] | None = None
     stop: tuple[str, ...] = ()
     task_id: str | None = None
+    #: what slices read: ``category`` and a dataset row's metadata fields, as text
+    labels: dict[str, str] = {}
 
     def request_fields(self) -> dict[str, Any]:
         """Request body fields this sample adds to the run's sampling settings."""

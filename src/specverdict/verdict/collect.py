@@ -10,15 +10,17 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from specverdict.campaign.model import Gates
-from specverdict.campaign.plan import Plan, speculations
+from specverdict.campaign.plan import Pair, Plan, speculations
 from specverdict.campaign.spec import RunSpec
 from specverdict.records import RunRecord
 from specverdict.results import run_acceptance, run_results
 from specverdict.stats.multiplicity import adjust
 from specverdict.stats.speed import execution_drift
 from specverdict.store.base import Store
+from specverdict.suites import Sample, suite_for
 from specverdict.verdict.judge import Arm, execution_tpots, judge_pair
 from specverdict.verdict.model import PairVerdict, Reason
+from specverdict.verdict.slices import groups, restrict, slice_of
 
 
 def arm_from_runs(store: Store, runs: Sequence[RunRecord]) -> Arm | None:
@@ -66,11 +68,14 @@ def campaign_verdicts(store: Store, plan: Plan) -> list[PairVerdict]:
     executed = [arm(spec) for spec in {r.fingerprint: r for r in plan.runs}.values()]
     drift = execution_drift([execution_tpots(a) for a in executed if a is not None])
     out: list[PairVerdict] = []
+    stage_samples: dict[str, list[Sample]] = {}
     for pair in plan.pairs:
-        out.append(
-            judge_pair(
-                arm(pair.baseline),
-                arm(pair.candidate),
+        base_arm, cand_arm = arm(pair.baseline), arm(pair.candidate)
+
+        def judge(b: Arm | None, c: Arm | None, pair: Pair = pair) -> PairVerdict:
+            return judge_pair(
+                b,
+                c,
                 gates,
                 seed,
                 stage=pair.candidate.stage,
@@ -81,7 +86,18 @@ def campaign_verdicts(store: Store, plan: Plan) -> list[PairVerdict]:
                 expected_acceptance=expected.get(pair.candidate.speculation),
                 drift=drift,
             )
-        )
+
+        out.append(judge(base_arm, cand_arm))
+        wanted = plan.campaign.stages[pair.candidate.stage].slices
+        if not wanted or base_arm is None or cand_arm is None:
+            continue
+        stage = pair.candidate.stage
+        if stage not in stage_samples:
+            stage_samples[stage] = suite_for(pair.candidate).samples()
+        for spec in wanted:
+            for label, ids in groups(spec, slice_of(spec, stage_samples[stage], base_arm)).items():
+                v = judge(restrict(base_arm, ids), restrict(cand_arm, ids))
+                out.append(v.model_copy(update={"slice": label}))
     return family_control(out, gates)
 
 
@@ -91,7 +107,8 @@ FAMILY_WORDS = {"holm": "Holm (family-wise error)", "bh": "Benjamini-Hochberg (f
 
 def family_control(verdicts: list[PairVerdict], gates: Gates) -> list[PairVerdict]:
     """Hold every ADOPT of a campaign to the family's level: the family is every pair judged
-    (candidates x stages x load levels), each one-sided at alpha/2; a pair that is not ADOPT on
+    (candidates x stages x load levels, and every slice of a stage that asks for slices), each
+    one-sided at alpha/2; a pair that is not ADOPT on
     its own counts as a hypothesis not rejected (p = 1). An ADOPT that does not survive becomes
     INCONCLUSIVE and says at which level it would have; one that does says so too."""
     m = len(verdicts)

@@ -60,6 +60,9 @@ class PairVerdict(Frozen):
     candidate: str
     baseline_run_ids: tuple[str, ...]
     candidate_run_ids: tuple[str, ...]
+    #: the slice this verdict is restricted to (``category=filter``, ``prompt_tokens<1024``),
+    #: None for the whole stage
+    slice: str | None = None
     verdict: Verdict
     reasons: tuple[Reason, ...]
     speedup: float | None = None

@@ -121,6 +121,7 @@ class FileSuite(Suite):
                     stop=row.stop,
                     category=row.category,
                     task_id=sid,
+                    labels=_labels(row),
                 )
             )
         return out
@@ -140,6 +141,16 @@ class FileSuite(Suite):
         if isinstance(scorer, CommandScorer):
             return scorers.score_command(scorer, row, (text, tool_calls), self.sandbox())
         return None  # "none": no quality signal, and the verdict says so
+
+
+def _labels(row: Row) -> dict[str, str]:
+    """The row's category and scalar metadata, as the labels slices group by."""
+    out = {
+        f"metadata.{k}": str(v) for k, v in row.metadata.items() if not isinstance(v, dict | list)
+    }
+    if row.category is not None:
+        out["category"] = row.category
+    return out
 
 
 def row_of(suite: FileSuite, sample_id: str) -> Row:
