@@ -98,11 +98,14 @@ def imported_names(path: Path) -> set[str]:
 
 
 def core_files() -> list[Path]:
-    """Every file of the package but the reference engine's own (and ``__main__``)."""
+    """Every module of the package but the reference engine's own (and ``__main__``); the
+    suites' data trees (fixture programs under ``data/``) are data, not modules."""
     return [
         p
         for p in sorted(PACKAGE.rglob("*.py"))
-        if p.relative_to(PACKAGE).parts[0] != "reference" and p.name != "__main__.py"
+        if p.relative_to(PACKAGE).parts[0] != "reference"
+        and p.name != "__main__.py"
+        and "data" not in p.relative_to(PACKAGE).parts
     ]
 
 
@@ -174,7 +177,7 @@ def _stored_registry(tmp_path: Path) -> tuple[Path, Path]:
                         chunk_arrivals_s=(0.05, e2e + 0.01 * i),
                     )
                 )
-            segment = {"requests": 4, "answered": 4, "wall_s": 4 * e2e}
+            segment = {"requests": 4, "answered": 4, "samples": 4, "failed": 0, "wall_s": 4 * e2e}
             store.update_run(run.run_id, status="completed", manifest={"segments": [segment]})
     finally:
         store.close()
@@ -185,7 +188,7 @@ def test_verdicts_and_reports_from_a_stored_registry_without_the_stack(tmp_path:
     campaign, db = _stored_registry(tmp_path)
     proc = blocked_cli("verdict", str(campaign), "--db", str(db), "--json")
     assert proc.stderr == ""
-    (verdict,) = json.loads(proc.stdout)  # the exit code is the verdict's (INCONCLUSIVE: 3)
+    (verdict,) = json.loads(proc.stdout)["verdicts"]  # exit code: the verdict's (INCONCLUSIVE 3)
     assert proc.returncode == EXIT_CODES[verdict["verdict"]]
     assert "ngram" in json.dumps(verdict)
     out = tmp_path / "report"

@@ -59,10 +59,29 @@ PROBE = """<script>
       return r.children[col].getAttribute("data-value");
     }));
   });
+  // text boxes of each plot that overlap another (more than a pixel each way)
+  var overlaps = [];
+  document.querySelectorAll("figure.plot svg").forEach(function (svg) {
+    var boxes = Array.prototype.map.call(svg.querySelectorAll("text"), function (t) {
+      var b = t.getBoundingClientRect();
+      return {l: b.left, t: b.top, r: b.right, b: b.bottom, s: t.textContent};
+    }).filter(function (b) { return b.r > b.l; });
+    for (var i = 0; i < boxes.length; i++) {
+      for (var j = i + 1; j < boxes.length; j++) {
+        var a = boxes[i], c = boxes[j];
+        var ox = Math.min(a.r, c.r) - Math.max(a.l, c.l), oy = Math.min(a.b, c.b) - Math.max(a.t, c.t);
+        if (ox > 1 && oy > 1) { overlaps.push(svg.id + ": " + a.s + " / " + c.s); }
+      }
+    }
+  });
+  // how much wider than its box each runs table is (0: no sideways scroll)
+  var wider = Array.prototype.map.call(document.querySelectorAll("table.runs"), function (t) {
+    return t.scrollWidth - t.parentElement.clientWidth;
+  });
   var out = document.createElement("pre");
   out.id = "probe";
-  out.textContent = JSON.stringify({figures: figures, sorted: sorted,
-    scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth});
+  out.textContent = JSON.stringify({figures: figures, sorted: sorted, overlaps: overlaps,
+    wider: wider, scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth});
   document.body.appendChild(out);
 })();
 </script>"""
@@ -147,6 +166,22 @@ def test_the_report_renders_in_chromium(
     for fig, (_, _, body) in zip(wide["figures"], static, strict=True):
         assert fig["w"] > 200 and fig["h"] > 100, fig
         assert fig["drawn"] == body.count('class="mark"') > 0, fig
+    # no text of a plot overlaps another, and the runs tables need no sideways scroll at 1280
+    assert wide["overlaps"] == [], wide["overlaps"]
+    assert wide["wider"] and max(wide["wider"]) <= 0, wide["wider"]
+    # ... and both checks can fail: a page made to fail them
+    made = tmp_path / "made-to-fail.html"
+    made.write_text(
+        '<html><body><figure class="plot" id="f"><svg id="s" width="200" height="50">'
+        '<text x="10" y="20">margin 2 pp</text><text x="14" y="22">0 (no drop)</text>'
+        '</svg></figure><div class="scroll" style="width:300px;overflow-x:auto">'
+        '<table class="runs"><thead><tr><th><button>x</button></th><th><button>y</button></th>'
+        '<th><button>z</button></th><th><button>w</button></th><th><button>v</button></th>'
+        '</tr></thead><tbody><tr><td style="white-space:nowrap">' + "wide " * 200 + "</td><td>1</td><td>2</td><td>3</td>"
+        '<td data-value="1">4</td></tr></tbody></table></div></body></html>'
+    )
+    failing = probe(tmp_path, made, 1280)
+    assert failing["overlaps"] and max(failing["wider"]) > 0, failing
     # the sort buttons sort: tokens/s ascending, then descending
     up, down = ([float(v) for v in col] for col in wide["sorted"])
     assert up == sorted(up) and down == sorted(up, reverse=True) and len(up) == 8

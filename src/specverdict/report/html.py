@@ -42,7 +42,7 @@ th, td { padding: .3rem .5rem; border-bottom: 1px solid var(--line); text-align:
   vertical-align: top; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 thead th { background: var(--soft); position: sticky; top: 0; white-space: nowrap; }
-tbody th { font-weight: normal; min-width: 16rem; }
+tbody th { font-weight: normal; min-width: 10rem; overflow-wrap: anywhere; }
 tr.baseline th { font-weight: bold; }
 th button { font: inherit; font-weight: bold; background: none; border: 0; padding: 0;
   cursor: pointer; text-decoration: underline dotted; color: inherit; }
@@ -178,27 +178,26 @@ there is no verdict across stages.</p>
 
 <h3>Runs</h3>
 <p class="note">One row per planned run (its first completed execution); baseline first at each load
-level. Times in milliseconds; intervals at {{ confidence }}.</p>
-<div class="scroll" role="region" aria-label="Runs of stage {{ s.stage }} (scrolls sideways)" tabindex="0">
+level. Every run of this stage shares engine {{ s.engine }}, model {{ s.model }}, quantization
+{{ s.quantization }} and suite {{ s.suite }}{% if not s.several_loads %} at {{ s.loads[0] }}{% endif %}.
+Times in milliseconds (p50 / p95); intervals at {{ confidence }}.</p>
+<div class="scroll" role="region" aria-label="Runs of stage {{ s.stage }}" tabindex="0">
 <table class="sortable runs">
 <thead><tr>
-<th scope="col">run</th><th scope="col">run id</th><th scope="col">acceptance rate</th>
-<th scope="col">MAL</th><th scope="col">tokens/s</th><th scope="col">TTFT p50</th>
-<th scope="col">TTFT p95</th><th scope="col">TPOT p50</th><th scope="col">TPOT p95</th>
-<th scope="col">failure rate</th><th scope="col">finish reasons</th>
-<th scope="col">pass rate [interval]</th><th scope="col">quality retention</th>
+<th scope="col">run</th><th scope="col">run id</th><th scope="col">acc. rate</th>
+<th scope="col">MAL</th><th scope="col">tokens/s</th><th scope="col">TTFT</th>
+<th scope="col">TPOT</th><th scope="col">failed</th><th scope="col">finish</th>
+<th scope="col">pass rate [interval]</th><th scope="col">retention</th>
 </tr></thead>
 <tbody>
 {% for r in s.rows %}<tr class="{{ r.role }}" data-run-id="{{ r.run_id or '' }}">
-<th scope="row">{{ r.label }}{% if r.role == "baseline" %} <em>(baseline)</em>{% endif %}</th>
-<td>{% if r.run_id %}<a href="#run-{{ r.run_id }}">{{ r.run_id }}</a>{% if r.run_ids | length > 1 %} (+{{ r.run_ids | length - 1 }} repeats){% endif %}{% else %}not run{% endif %}</td>
+<th scope="row">{{ r.speculation }}{% if s.several_loads %} @ {{ r.load }}{% endif %}{% if r.role == "baseline" %} <em>(baseline)</em>{% endif %}</th>
+<td>{% if r.run_id %}<a href="#run-{{ r.run_id }}">{{ r.run_id[:8] }}</a>{% if r.run_ids | length > 1 %} +{{ r.run_ids | length - 1 }}{% endif %}{% else %}not run{% endif %}</td>
 {{ cell(r.acceptance_rate, ".3f") }}{{ cell(r.mean_accepted_length, ".2f") }}
 {{ cell(r.summary.tokens_per_s if r.summary else None, ".1f") }}
-{{ cell(r.summary.ttft_p50_s if r.summary else None, ".1f", 1000) }}
-{{ cell(r.summary.ttft_p95_s if r.summary else None, ".1f", 1000) }}
-{{ cell(r.summary.tpot_p50_s if r.summary else None, ".2f", 1000) }}
-{{ cell(r.summary.tpot_p95_s if r.summary else None, ".2f", 1000) }}
-{{ cell(r.failure_rate, ".1%") }}
+{{ pair_cell(r.summary.ttft_p50_s if r.summary else None, r.summary.ttft_p95_s if r.summary else None, ".0f") }}
+{{ pair_cell(r.summary.tpot_p50_s if r.summary else None, r.summary.tpot_p95_s if r.summary else None, ".1f") }}
+{{ cell(r.failure_rate, ".0%") }}
 <td>{{ finish(r) }}</td>
 {{ quality_cell(r) }}
 {{ cell(r.retention, ".3f") }}
@@ -293,6 +292,16 @@ def _cell(x: float | None, fmt: str, scale: float = 1.0) -> Markup:
     return Markup('<td class="num" data-value="{}">{}</td>').format(repr(x), format(scale * x, fmt))
 
 
+def _pair_cell(p50: float | None, p95: float | None, fmt: str) -> Markup:
+    """A latency cell: p50 / p95 in milliseconds, sorted by the p50."""
+    if p50 is None:
+        return Markup('<td class="num" data-value="">n/a</td>')
+    high = "n/a" if p95 is None else format(1000 * p95, fmt)
+    return Markup('<td class="num" data-value="{}">{} / {}</td>').format(
+        repr(p50), format(1000 * p50, fmt), high
+    )
+
+
 def _pct(x: float | None) -> str:
     return "n/a" if x is None else f"{100 * x:.1f}%"
 
@@ -304,7 +313,7 @@ def _quality_cell(row: RunRow) -> Markup:
     if q.pass_rate is None or q.interval is None:
         return Markup('<td data-value="">not scored</td>')
     lo, hi = q.interval
-    return Markup('<td class="num" data-value="{}">{} [{}, {}] ({}/{})</td>').format(
+    return Markup('<td class="num" data-value="{}">{} [{}, {}]<br>{}/{}</td>').format(
         repr(q.pass_rate), _pct(q.pass_rate), _pct(lo), _pct(hi), q.passed, q.samples
     )
 
@@ -381,6 +390,7 @@ def render_html(data: ReportData) -> str:
         symbol=VERDICT_SYMBOL,
         confidence=f"{100 * (1 - data.gates.alpha):g}%",
         cell=_cell,
+        pair_cell=_pair_cell,
         num=_num,
         pct=_pct,
         fmt_speed=_speed,
