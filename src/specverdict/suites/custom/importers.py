@@ -298,6 +298,11 @@ def _bfcl_messages(rec: dict[str, Any]) -> list[dict[str, Any]]:
     for i, m in enumerate(first):
         if not isinstance(m, dict) or not isinstance(m.get("content"), str):
             raise RecordError(f"question[0][{i}]", "must be a message {role, content}")
+        if m.get("role") not in ("system", "user", "assistant", "tool"):
+            raise RecordError(
+                f"question[0][{i}].role",
+                f"must be system, user, assistant or tool, got {m.get('role')!r:.60}",
+            )
     return first
 
 
