@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import zipfile
 from pathlib import Path
 from typing import get_args
 
@@ -15,6 +16,7 @@ from specverdict.campaign import build_plan, parse_campaign
 from specverdict.campaign.model import DatasetSection
 from specverdict.errors import ConfigError
 from specverdict.suites import suite_for
+from specverdict.suites.agent.bfcl import CATEGORIES, Bfcl, wheel_path
 from specverdict.suites.custom import load_rows
 from specverdict.suites.custom.importers import IMPORTED, SPEED_PLACEHOLDER
 from specverdict.suites.custom.rows import FORMATS, Row
@@ -78,13 +80,14 @@ def test_sharegpt_recorded_replays_the_recorded_replies_as_context() -> None:
 
 def test_spec_bench_first_turn_category_and_reference() -> None:
     got = rows("spec-bench.jsonl", "spec-bench")
-    assert list(got) == ["81", "161", "401"]
-    assert [r.category for r in got.values()] == ["writing", "translation", "math_reasoning"]
+    assert list(got) == ["81", "161", "401", "481"]
+    assert [r.category for r in got.values()] == ["writing", "translation", "math_reasoning", "rag"]
     assert user(got["81"]) == [
         ("user", "Write a short note inviting your neighbours to a street picnic.")
     ]
     assert got["81"].metadata == {"turns": 2} and got["81"].reference is None
     assert got["161"].reference == "The train to Hamburg is twenty minutes late today."
+    assert got["481"].reference == ["a lighthouse", "a fog signal"]  # rag: answer spans
 
 
 def test_speed_bench_keeps_its_fields_as_metadata() -> None:
@@ -151,7 +154,7 @@ def test_bfcl_questions_become_chat_rows_with_tools() -> None:
         (
             "spec-bench",
             '{"question_id": 1, "category": "qa", "turns": ["q"], "reference": "a"}\n',
-            ":1: field reference: must be a list of strings",
+            ":1: field reference: must be a list of strings or string lists",
         ),
         (
             "spec-bench",
@@ -173,7 +176,7 @@ def test_bfcl_questions_become_chat_rows_with_tools() -> None:
             "bfcl",
             '{"id": "multi_turn_base_0", "question": [[{"role": "user", "content": "x"}]], '
             '"involved_classes": ["GorillaFileSystem"]}\n',
-            ":1: field function: missing (multi-turn",
+            ":1: field function: missing (BFCL's multi-turn",
         ),
         (
             "bfcl",
@@ -245,3 +248,21 @@ def test_the_format_is_run_identity(tmp_path: Path) -> None:
         return {r.fingerprint for r in build_plan(parse_campaign(text, tmp_path / "c.yaml")).runs}
 
     assert fingerprints("sharegpt").isdisjoint(fingerprints("sharegpt-recorded"))
+
+
+@pytest.mark.skipif(not wheel_path().exists(), reason="the bfcl-eval wheel is not in the cache")
+def test_bfcl_files_of_the_real_wheel_import_as_the_bfcl_suite_asks_them(tmp_path: Path) -> None:
+    """The real question files import, and each row is the request ``bfcl@1`` sends."""
+    suite = {s.id: s for s in Bfcl().samples()}
+    with zipfile.ZipFile(wheel_path()) as z:
+        for stem in CATEGORIES.values():
+            path = tmp_path / f"BFCL_v4_{stem}.json"
+            path.write_bytes(z.read(f"bfcl_eval/data/BFCL_v4_{stem}.json"))
+            for sid, row in load_rows(path, "bfcl"):
+                sample = suite[sid]
+                assert row.category == stem
+                assert row.messages is not None and sample.messages is not None
+                assert [m.model_dump(exclude_none=True) for m in row.messages] == [
+                    dict(m) for m in sample.messages
+                ]
+                assert [dict(t) for t in row.tools or ()] == sample.request_fields()["tools"]

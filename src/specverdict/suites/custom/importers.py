@@ -14,7 +14,8 @@ Where each format is defined (docs/workloads.md has the table):
   "value"}]}``, ``from`` being ``human``, ``gpt`` or ``system``; vLLM drops entries with fewer
   than two turns, and so do we;
 - ``spec-bench``: Spec-Bench's data/spec_bench/question.jsonl (github hemingkx/Spec-Bench):
-  ``question_id``, ``category``, ``turns`` (the user turns) and, for some, ``reference``;
+  ``question_id``, ``category``, ``turns`` (the user turns) and, for some, ``reference`` (one
+  entry a turn: a string, or for ``rag`` a list of acceptable answer spans);
 - ``speed-bench``: NVIDIA's SPEED-Bench records (huggingface nvidia/SPEED-Bench, read by
   Model-Optimizer's examples/specdec_bench ``SPEEDBench``): ``question_id``, ``category``,
   ``sub_category``, ``turns``, ``source``, ``src_id``, ``difficulty``, ``multiturn``, as JSON
@@ -253,8 +254,15 @@ def spec_bench(path: Path) -> list[Record]:
             row: dict[str, Any] = {"id": sid, "category": category, "messages": _user(turns[0])}
             ref = rec.get("reference")
             if ref is not None:
-                if not isinstance(ref, list) or not all(isinstance(r, str) for r in ref):
-                    raise RecordError("reference", f"must be a list of strings, got {ref!r:.60}")
+                # one entry a turn: a string, or (category rag) the list of answer spans
+                if not isinstance(ref, list) or not all(
+                    isinstance(r, str)
+                    or (isinstance(r, list) and all(isinstance(x, str) for x in r))
+                    for r in ref
+                ):
+                    raise RecordError(
+                        "reference", f"must be a list of strings or string lists, got {ref!r:.60}"
+                    )
                 if ref:
                     row["reference"] = ref[0]
         except RecordError as exc:
@@ -310,8 +318,8 @@ def _bfcl_functions(rec: dict[str, Any]) -> list[dict[str, Any]]:
     if "function" not in rec:
         raise RecordError(
             "function",
-            "missing (multi-turn categories name classes in involved_classes, whose functions "
-            "are not in the file)",
+            "missing (BFCL's multi-turn, memory and web-search categories name classes in "
+            "involved_classes, whose functions are not in the file)",
         )
     functions = rec["function"]
     if not isinstance(functions, list):
