@@ -3,7 +3,8 @@
 A row is ``prompt`` (completions) or ``messages`` with optional ``tools`` (chat), and optionally
 ``id`` (else ``row-N``, N its line), ``category``, ``max_tokens``, ``stop``, ``reference``, ``tests`` and
 ``metadata``. Unknown fields are refused, so that a misspelt ``refrence`` does not silently
-leave every row unscored.
+leave every row unscored. A file in another tool's format is mapped to such rows by its importer
+(``importers``) and then checked the same way.
 """
 
 from __future__ import annotations
