@@ -176,8 +176,11 @@ def test_the_report_renders_in_chromium(
         '<text x="10" y="20">margin 2 pp</text><text x="14" y="22">0 (no drop)</text>'
         '</svg></figure><div class="scroll" style="width:300px;overflow-x:auto">'
         '<table class="runs"><thead><tr><th><button>x</button></th><th><button>y</button></th>'
-        '<th><button>z</button></th><th><button>w</button></th><th><button>v</button></th>'
-        '</tr></thead><tbody><tr><td style="white-space:nowrap">' + "wide " * 200 + "</td><td>1</td><td>2</td><td>3</td>"
+        "<th><button>z</button></th><th><button>w</button></th><th><button>v</button></th>"
+        '</tr></thead><tbody><tr><td style="white-space:nowrap">'
+        + "wide "
+        * 200
+        + "</td><td>1</td><td>2</td><td>3</td>"
         '<td data-value="1">4</td></tr></tbody></table></div></body></html>'
     )
     failing = probe(tmp_path, made, 1280)

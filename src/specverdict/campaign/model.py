@@ -240,7 +240,17 @@ class DatasetSection(Strict):
     ``reference``, ``tests`` and ``metadata``."""
 
     path: str = Field(min_length=1, description="relative to the campaign file")
-    format: Literal["completions", "chat"]
+    format: Literal[
+        "completions",
+        "chat",
+        # other tools' files, imported (suites/custom/importers.py, docs/workloads.md)
+        "vllm-custom",
+        "sharegpt",
+        "sharegpt-recorded",
+        "spec-bench",
+        "speed-bench",
+        "bfcl",
+    ]
     scorer: Scorer = Field(
         default="none",
         description="none: speed, acceptance, identity and output-distribution checks only",

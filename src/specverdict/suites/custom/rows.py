@@ -3,20 +3,23 @@
 A row is ``prompt`` (completions) or ``messages`` with optional ``tools`` (chat), and optionally
 ``id`` (else ``row-N``, N its line), ``category``, ``max_tokens``, ``stop``, ``reference``, ``tests`` and
 ``metadata``. Unknown fields are refused, so that a misspelt ``refrence`` does not silently
-leave every row unscored.
+leave every row unscored. A file in another tool's format is mapped to such rows by its importer
+(``importers``) and then checked the same way.
 """
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError, model_validator
 
 from specverdict.errors import ConfigError
+from specverdict.suites.custom.importers import IMPORTED, Imported, import_records
 
-Format = Literal["completions", "chat"]
+Format = Literal["completions", "chat"] | Imported
+FORMATS: tuple[str, ...] = ("completions", "chat", *IMPORTED)
 
 
 class Message(BaseModel):
@@ -56,20 +59,15 @@ def _field_error(exc: ValidationError) -> str:
     return f"field {loc}: {msg}" if loc else msg
 
 
-def load_rows(
-    path: Path, fmt: Format, needs: Literal["reference", "tests"] | None = None
-) -> list[tuple[str, Row]]:
-    """``(sample id, row)`` for every non-blank line, or a ``ConfigError`` naming the file, the
-    line and the field: a row of the other format, a duplicate id, a row without the field its
-    scorer needs."""
+def _native(path: Path) -> list[tuple[str, dict[str, Any]]]:
+    """The file's rows as ``(where, raw row)``, a row without an id named ``row-N`` (its line)."""
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read the dataset: {exc.strerror}") from None
     except UnicodeDecodeError:
         raise ConfigError(f"{path}: the dataset is not UTF-8 text") from None
-    rows: list[tuple[str, Row]] = []
-    seen: dict[str, int] = {}
+    out: list[tuple[str, dict[str, Any]]] = []
     for n, text in enumerate(lines, 1):
         if not text.strip():
             continue
@@ -80,6 +78,29 @@ def load_rows(
             raise ConfigError(f"{where}: not a JSON object: {exc.msg}") from None
         if not isinstance(raw, dict):
             raise ConfigError(f"{where}: a row must be a JSON object, got {type(raw).__name__}")
+        out.append((where, raw))
+    return out
+
+
+def _label(where: str) -> str:
+    """``line N`` for ``path:N``, ``entry I`` for ``path[I]`` (a record of a JSON list)."""
+    if where.endswith("]"):
+        return f"entry {where.rsplit('[', 1)[1][:-1]}"
+    return f"line {where.rsplit(':', 1)[1]}"
+
+
+def load_rows(
+    path: Path, fmt: Format, needs: Literal["reference", "tests"] | None = None
+) -> list[tuple[str, Row]]:
+    """``(sample id, row)`` for every non-blank line (or, for another tool's format, every
+    record its importer maps), or a ``ConfigError`` naming the file, the line (or record) and
+    the field: a row of the other format, a duplicate id, a row without the field its scorer
+    needs."""
+    native = fmt in ("completions", "chat")
+    records = _native(path) if native else import_records(path, cast(Imported, fmt))
+    rows: list[tuple[str, Row]] = []
+    seen: dict[str, str] = {}
+    for where, raw in records:
         try:
             row = Row.model_validate(raw)
         except ValidationError as exc:
@@ -92,10 +113,10 @@ def load_rows(
             raise ConfigError(f"{where}: field reference: the scorer compares with it")
         if needs == "tests" and not row.tests:
             raise ConfigError(f"{where}: field tests: the scorer runs them")
-        sid = row.id if row.id is not None else f"row-{n}"
+        sid = row.id if row.id is not None else f"row-{where.rsplit(':', 1)[1]}"
         if sid in seen:
-            raise ConfigError(f"{where}: field id: {sid!r} is also the id of line {seen[sid]}")
-        seen[sid] = n
+            raise ConfigError(f"{where}: field id: {sid!r} is also the id of {_label(seen[sid])}")
+        seen[sid] = where
         rows.append((sid, row))
     if not rows:
         raise ConfigError(f"{path}: the dataset has no rows")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from pydantic import JsonValue
 
@@ -21,7 +21,7 @@ from specverdict.records import Score
 from specverdict.sandbox import Sandbox
 from specverdict.suites.base import Sample, Suite
 from specverdict.suites.custom import scorers
-from specverdict.suites.custom.rows import Format, Row, load_rows
+from specverdict.suites.custom.rows import FORMATS, Format, Row, load_rows
 from specverdict.suites.functional import default_sandbox
 
 
@@ -69,7 +69,9 @@ class FileSuite(Suite):
             needs = "reference"
         elif isinstance(scorer, TestsScorer):
             needs = "tests"
-        fmt: Format = "chat" if ref.format == "chat" else "completions"
+        if ref.format not in FORMATS:
+            raise ConfigError(f"{path}: unknown dataset format {ref.format!r}")
+        fmt = cast(Format, ref.format)
         self.rows = dict(load_rows(path, fmt, needs))
         lines = {sid: n for n, sid in enumerate(self.rows, 1)}
         for sid, row in self.rows.items():
