@@ -111,7 +111,9 @@ def test_a_drop_is_found_within_a_few_windows() -> None:
 
 def test_restart_is_not_a_drift_and_down_is_not_a_restart() -> None:
     config = DetectorConfig()
-    s, _ = step(DetectorState(), Counters(drafts=500, draft_tokens=1500, accepted=600), BASE, config)
+    s, _ = step(
+        DetectorState(), Counters(drafts=500, draft_tokens=1500, accepted=600), BASE, config
+    )
     s, ev = step(s, None, BASE, config)
     assert [e.kind for e in ev] == ["down"] and not s.up
     s, ev = step(s, Counters(drafts=900, draft_tokens=2700, accepted=1080), BASE, config)
