@@ -45,7 +45,7 @@ class EngineConfig(BaseModel):
         default=None,
         ge=0,
         description="drift fault: requests started after this many get a corrupted draft (every "
-        "drafted token but the first is replaced by the next token id), silently",
+        "drafted token is replaced by the next token id), silently",
     )
 
     @model_validator(mode="after")

@@ -185,9 +185,9 @@ class _MTPSequence:
 
 class DegradedProposer:
     """The drift fault (``--fault degrade-draft-after=N``): wraps a request's proposer and
-    replaces every drafted token but the first by the next token id, as a draft whose weights
-    went stale would propose. Verification stays exact (a one-hot draft row for each replaced
-    token), so outputs are unchanged; only acceptance drops."""
+    replaces every drafted token by the next token id, as a draft whose weights went stale would
+    propose. Verification stays exact (a one-hot draft row for each replaced token), so outputs
+    are unchanged; only acceptance drops (to near 0: MAL near 1)."""
 
     def __init__(self, inner: SequenceProposer, vocab_size: int) -> None:
         self.inner = inner
@@ -195,11 +195,11 @@ class DegradedProposer:
 
     def propose(self, ctx: DraftContext, k: int) -> Proposal:
         p = self.inner.propose(ctx, k)
-        tokens = [t if i == 0 else (t + 1) % self.vocab_size for i, t in enumerate(p.tokens)]
+        tokens = [(t + 1) % self.vocab_size for t in p.tokens]
         probs = p.probs
         if probs is not None:
             probs = probs.copy()
-            for i in range(1, len(tokens)):
+            for i in range(len(tokens)):
                 probs[i] = 0.0
                 probs[i, tokens[i]] = 1.0
         return Proposal(tokens, probs)
