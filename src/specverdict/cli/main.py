@@ -18,6 +18,7 @@ from specverdict.cli.checklist import checklist
 from specverdict.cli.demo import demo
 from specverdict.cli.expect import expect
 from specverdict.cli.plugins import plugins
+from specverdict.cli.policy import policy
 from specverdict.cli.report import report
 from specverdict.cli.resample import resample
 from specverdict.cli.run import run
@@ -25,6 +26,7 @@ from specverdict.cli.runs import runs
 from specverdict.cli.suites import suites
 from specverdict.cli.validate import validate
 from specverdict.cli.verdict import compare, verdict
+from specverdict.cli.watch import watch
 from specverdict.errors import SpecverdictError, UserInterruptError
 
 
@@ -47,6 +49,8 @@ cli.add_command(resample)
 cli.add_command(report)
 cli.add_command(audit)
 cli.add_command(expect)
+cli.add_command(policy)
+cli.add_command(watch)
 cli.add_command(checklist)
 cli.add_command(suites)
 cli.add_command(plugins)

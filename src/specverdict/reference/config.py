@@ -41,6 +41,12 @@ class EngineConfig(BaseModel):
     fault_draft_skip: str | None = Field(
         default=None, description="loader fault: draft/MTP tensors matching this glob stay at init"
     )
+    fault_degrade_draft_after: int | None = Field(
+        default=None,
+        ge=0,
+        description="drift fault: requests started after this many get a corrupted draft (every "
+        "drafted token is replaced by the next token id), silently",
+    )
 
     @model_validator(mode="after")
     def _device(self) -> EngineConfig:

@@ -29,7 +29,13 @@ from specverdict.reference.device import BYTES_PER_PARAM, PROFILES, DeviceModel
 from specverdict.reference.loading import LoadOptions
 from specverdict.reference.model import F64, GPTModel, KVCache, MTPHeadModel
 from specverdict.reference.options import Scheme
-from specverdict.reference.proposers import DraftModelMethod, Method, MTPMethod, NgramMethod
+from specverdict.reference.proposers import (
+    DegradedProposer,
+    DraftModelMethod,
+    Method,
+    MTPMethod,
+    NgramMethod,
+)
 from specverdict.reference.sampling import AcceptanceRule, SamplingParams
 from specverdict.reference.tokenizer import Detokenizer, RefTokenizer
 from specverdict.reference.weights import shipped
@@ -130,6 +136,7 @@ class EngineCore:
         if config.verify_numerics == "kernel":
             self.target.verify_activations = VERIFY_ACTIVATIONS.get(config.quantization, "none")
         self._seeds = np.random.default_rng(config.seed)
+        self.started = 0  # requests started (the drift fault counts them)
         #: how many requests each batched step carried (a histogram, bounded by max_num_seqs)
         self.batch_sizes: Counter[int] = Counter()
         self.device: DeviceModel | None = (
@@ -224,12 +231,17 @@ class RequestState:
         self.request = request
         # vLLM accepts any integer seed; numpy wants a non-negative one.
         seed = request.seed % 2**64 if request.seed is not None else core.next_seed()
+        proposer = core.method.new_sequence() if core.method else None
+        after = core.config.fault_degrade_draft_after
+        if proposer is not None and after is not None and core.started >= after:
+            proposer = DegradedProposer(proposer, core.target.config.vocab_size)
+        core.started += 1
         self.decoder = SequenceDecoder(
             core.target,
             list(request.prompt_ids),
             request.sampling,
             np.random.default_rng(seed),
-            core.method.new_sequence() if core.method else None,
+            proposer,
             core.k,
             core.acceptance,
             core.max_model_len,

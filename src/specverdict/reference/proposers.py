@@ -178,3 +178,31 @@ class _MTPSequence:
 
     def commit(self, valid_prefix: int) -> None:
         return None
+
+
+# --- a fault: a draft that degrades while the server runs ---------------------------------------
+
+
+class DegradedProposer:
+    """The drift fault (``--fault degrade-draft-after=N``): wraps a request's proposer and
+    replaces every drafted token by the next token id, as a draft whose weights went stale would
+    propose. Verification stays exact (a one-hot draft row for each replaced token), so outputs
+    are unchanged; only acceptance drops (to near 0: MAL near 1)."""
+
+    def __init__(self, inner: SequenceProposer, vocab_size: int) -> None:
+        self.inner = inner
+        self.vocab_size = vocab_size
+
+    def propose(self, ctx: DraftContext, k: int) -> Proposal:
+        p = self.inner.propose(ctx, k)
+        tokens = [(t + 1) % self.vocab_size for t in p.tokens]
+        probs = p.probs
+        if probs is not None:
+            probs = probs.copy()
+            for i in range(len(tokens)):
+                probs[i] = 0.0
+                probs[i, tokens[i]] = 1.0
+        return Proposal(tokens, probs)
+
+    def commit(self, valid_prefix: int) -> None:
+        self.inner.commit(valid_prefix)

@@ -85,10 +85,11 @@ def parser() -> argparse.ArgumentParser:
         "--fault",
         action="append",
         default=[f for f in os.environ.get(FAULT_ENV, "").split(",") if f],
-        metavar="draft-skip=GLOB|speculation-off",
+        metavar="draft-skip=GLOB|speculation-off|degrade-draft-after=N",
         help="inject a fault: draft/MTP tensors matching GLOB stay at init, silently; or "
         "'speculation-off': --speculative-config is accepted and then not applied, silently "
-        "(a lost override or launch flag) "
+        "(a lost override or launch flag); or 'degrade-draft-after=N': the requests started "
+        "after the first N get a worse draft (acceptance drifts down while the server runs) "
         f"(also from ${FAULT_ENV}, comma-separated: an environment that changes what loads)",
     )
     p.add_argument(
@@ -151,13 +152,22 @@ def build_config(args: argparse.Namespace) -> EngineConfig:
         fail(f"--max-model-len {args.max_model_len}: expected at least 2")
     name = args.served_model_name or (args.model if args.model else "reference-target")
     skip = None
+    degrade_after = None
     for fault in args.fault:
         kind, _, value = fault.partition("=")
         if fault == "speculation-off":
             spec = None  # parsed and accepted, then not applied: a lost override
             continue
+        if kind == "degrade-draft-after":
+            if not value.isdigit():
+                fail(f"--fault {fault}: degrade-draft-after expects a request count (0 or more)")
+            degrade_after = int(value)
+            continue
         if kind != "draft-skip" or not value:
-            fail(f"--fault {fault}: expected draft-skip=GLOB or speculation-off")
+            fail(
+                f"--fault {fault}: expected draft-skip=GLOB, speculation-off or "
+                "degrade-draft-after=N"
+            )
         skip = value
     if args.override_dir is not None and not Path(args.override_dir).is_dir():
         fail(f"--override-dir {args.override_dir}: not a directory")
@@ -179,6 +189,7 @@ def build_config(args: argparse.Namespace) -> EngineConfig:
         max_num_seqs=args.max_num_seqs,
         override_dir=Path(args.override_dir) if args.override_dir else None,
         fault_draft_skip=skip,
+        fault_degrade_draft_after=degrade_after,
         device_model=args.device_model,
         verify_numerics=args.verify_numerics,
     )

@@ -1,0 +1,297 @@
+"""Drift detection over speculative-decoding counters: pure, no I/O, no clock.
+
+A window is the delta of two scrapes of one target: drafts D (verify steps that drafted),
+draft tokens T, accepted tokens A. Its mean accepted count per step is x = A / D (MAL = 1 + x,
+acceptance rate = A / T).
+
+Null model: under the pinned expectation the per-step accepted count X has mean
+mu0 = MAL_lower - 1 (the lower end of the expectation's interval: a drift is a fall below the
+band, not below its middle) and the variance of the truncated geometric law of k drafts each
+accepted with one probability a (P(X >= j) = a^j; Leviathan et al. 2023, section 3.1), widened
+by the expectation's design effect (steps within one request are correlated). A window's
+standardised fall is z = (mu0 - x) / sqrt(dispersion * var0 / D), about N(0, 1) at the edge of
+the band and below 0 inside it.
+
+Detector: a one-sided CUSUM (Page 1954) S_n = max(0, S_{n-1} + z_n - kappa), alarm at S_n >= h.
+h is computed for a target in-control average run length ARL0 (windows between false alarms at
+the edge of the band: the false-alarm rate per window is 1 / ARL0, and lower inside the band)
+by the Markov-chain approximation of Brook & Evans (1972), "An approach to the probability
+distribution of CUSUM run length", Biometrika 59(3). kappa = delta / 2 is tuned to a fall of
+delta standard units per window.
+
+Restarts: a counter that went down or a process start time that changed is a restart, never a
+drift: the CUSUM starts over and the caller re-runs the override audit. A failed scrape marks
+the target down; counters are compared again when it answers.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Literal
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict, Field
+from scipy.special import ndtr, ndtri
+
+EventKind = Literal["window", "skipped", "restart", "down", "up", "alarm", "clear"]
+
+
+class Frozen(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+# --- the null law of accepted drafts per step ---------------------------------------------------
+
+
+def per_token_rate(mean_accepted: float, k: int) -> float:
+    """The per-token acceptance a whose truncated geometric law has E[X] = sum_j a^j = mean."""
+    if k < 1:
+        raise ValueError("k must be at least 1")
+    target = min(max(mean_accepted, 0.0), float(k))
+    lo, hi = 0.0, 1.0
+    for _ in range(60):
+        mid = (lo + hi) / 2.0
+        if sum(mid**j for j in range(1, k + 1)) < target:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2.0
+
+
+def step_variance(mean_accepted: float, k: int) -> float:
+    """Var X for X in 0..k accepted drafts per step, truncated geometric with E[X] = mean."""
+    a = per_token_rate(mean_accepted, k)
+    m1 = sum(a**j for j in range(1, k + 1))
+    m2 = sum((2 * j - 1) * a**j for j in range(1, k + 1))
+    return max(m2 - m1 * m1, 1e-12)
+
+
+def design_effect(accepted: Sequence[int], steps: Sequence[int], k: int) -> float:
+    """Variance of the ratio sum(A_i) / sum(D_i) over requests i (linearised, Cochran 1977,
+    section 6.3) over its value were all steps independent; at least 1."""
+    a = np.asarray(accepted, dtype=float)
+    d = np.asarray(steps, dtype=float)
+    keep = d > 0
+    a, d = a[keep], d[keep]
+    n = len(a)
+    if n < 2 or d.sum() == 0:
+        return 1.0
+    total = float(d.sum())
+    r = float(a.sum()) / total
+    clustered = n / (n - 1) * float(((a - r * d) ** 2).sum()) / total**2
+    independent = step_variance(r, k) / total
+    return max(1.0, clustered / independent)
+
+
+# --- the CUSUM threshold for a target average run length ----------------------------------------
+
+
+def cusum_arl(h: float, kappa: float, shift: float = 0.0, states: int = 201) -> float:
+    """Average run length of S_n = max(0, S_{n-1} + Z_n - kappa), Z ~ N(shift, 1), alarm at
+    S >= h, from S_0 = 0 (Brook & Evans' Markov chain with ``states`` transient states)."""
+    if h <= 0:
+        return 1.0
+    w = 2.0 * h / (2 * states - 1)
+    centers = np.arange(states) * w
+    diff = centers[None, :] - centers[:, None]  # j - i, in S units
+    upper = ndtr(diff + w / 2 + kappa - shift)
+    lower = ndtr(diff - w / 2 + kappa - shift)
+    p = upper - lower
+    p[:, 0] = ndtr(-centers + w / 2 + kappa - shift)
+    run = np.linalg.solve(np.eye(states) - p, np.ones(states))
+    return float(run[0])
+
+
+@lru_cache(maxsize=64)
+def cusum_threshold(arl0: float, kappa: float) -> float:
+    """The h whose in-control ARL is ``arl0`` windows (bisection on :func:`cusum_arl`)."""
+    if arl0 <= 1.0:
+        raise ValueError("arl0 must exceed 1 window")
+    lo, hi = 0.0, 1.0
+    while cusum_arl(hi, kappa) < arl0:
+        hi *= 2.0
+        if hi > 1e3:
+            raise ValueError(f"arl0 {arl0:g} is out of reach")
+    for _ in range(36):
+        mid = (lo + hi) / 2.0
+        if cusum_arl(mid, kappa) < arl0:
+            lo = mid
+        else:
+            hi = mid
+    return hi
+
+
+# --- windows and the detector's state -----------------------------------------------------------
+
+
+class Counters(Frozen):
+    """One scrape's cumulative counters; ``start_time`` is the process start (or the counters'
+    creation time) when the target exposes it."""
+
+    drafts: float
+    draft_tokens: float
+    accepted: float
+    start_time: float | None = None
+
+
+class Baseline(Frozen):
+    """The pinned expectation the detector tests against."""
+
+    mal_lower: float = Field(gt=1.0)
+    mal_upper: float | None = None
+    acceptance_lower: float | None = None
+    acceptance_upper: float | None = None
+    k: int = Field(ge=1)
+    dispersion: float = Field(default=1.0, ge=1.0)
+
+
+class DetectorConfig(Frozen):
+    arl0: float = Field(default=10_000.0, gt=1.0, description="windows between false alarms")
+    kappa: float = Field(default=0.5, gt=0.0, description="reference value, in standard units")
+    min_drafts: int = Field(
+        default=20, ge=1, description="a window with fewer drafts waits for the next scrape"
+    )
+    confidence: float = Field(default=0.95, gt=0.0, lt=1.0)
+
+    @property
+    def threshold(self) -> float:
+        return cusum_threshold(self.arl0, self.kappa)
+
+
+class Window(Frozen):
+    drafts: float
+    draft_tokens: float
+    accepted: float
+    acceptance: float | None
+    acceptance_interval: tuple[float, float] | None
+    mal: float
+    mal_interval: tuple[float, float]
+    z: float
+
+
+class Event(Frozen):
+    kind: EventKind
+    message: str
+    window: Window | None = None
+
+
+class DetectorState(Frozen):
+    last: Counters | None = None
+    up: bool = True
+    cusum: float = 0.0
+    alarm: bool = False
+    windows: int = 0
+    restarts: int = 0
+    alarms: int = 0
+    last_window: Window | None = None
+
+
+def window_of(delta: Counters, base: Baseline, config: DetectorConfig) -> Window:
+    d, t, a = delta.drafts, delta.draft_tokens, delta.accepted
+    x = a / d
+    mu0 = base.mal_lower - 1.0
+    sd0 = math.sqrt(base.dispersion * step_variance(mu0, base.k) / d)
+    zq = float(ndtri(0.5 + config.confidence / 2.0))
+    sd = math.sqrt(base.dispersion * step_variance(x, base.k) / d)
+    rate = a / t if t > 0 else None
+    rate_ci = None
+    if rate is not None:
+        half = zq * math.sqrt(base.dispersion * max(rate * (1 - rate), 1e-12) / t)
+        rate_ci = (max(0.0, rate - half), min(1.0, rate + half))
+    return Window(
+        drafts=d,
+        draft_tokens=t,
+        accepted=a,
+        acceptance=rate,
+        acceptance_interval=rate_ci,
+        mal=1.0 + x,
+        mal_interval=(1.0 + max(0.0, x - zq * sd), 1.0 + min(float(base.k), x + zq * sd)),
+        z=(mu0 - x) / sd0,
+    )
+
+
+def _restarted(last: Counters, now: Counters) -> str | None:
+    for name in ("drafts", "draft_tokens", "accepted"):
+        if getattr(now, name) < getattr(last, name):
+            return f"{name} went down ({getattr(last, name):g} -> {getattr(now, name):g})"
+    started = (last.start_time, now.start_time)
+    if None not in started and now.start_time != last.start_time:
+        assert last.start_time is not None and now.start_time is not None
+        return f"process start time changed ({last.start_time:g} -> {now.start_time:g})"
+    return None
+
+
+def step(
+    state: DetectorState, now: Counters | None, base: Baseline, config: DetectorConfig
+) -> tuple[DetectorState, list[Event]]:
+    """One scrape (None: it failed) -> the next state and what happened."""
+    events: list[Event] = []
+    if now is None:
+        if state.up:
+            events.append(Event(kind="down", message="the target did not answer"))
+        return state.model_copy(update={"up": False}), events
+    if not state.up:
+        events.append(Event(kind="up", message="the target answers again"))
+        state = state.model_copy(update={"up": True})
+    if state.last is None:
+        return state.model_copy(update={"last": now}), events
+    why = _restarted(state.last, now)
+    if why is not None:
+        events.append(Event(kind="restart", message=f"restart: {why}"))
+        if state.alarm:
+            events.append(Event(kind="clear", message="drift alarm reset by the restart"))
+        return (
+            state.model_copy(
+                update={"last": now, "cusum": 0.0, "alarm": False, "restarts": state.restarts + 1}
+            ),
+            events,
+        )
+    delta = Counters(
+        drafts=now.drafts - state.last.drafts,
+        draft_tokens=now.draft_tokens - state.last.draft_tokens,
+        accepted=now.accepted - state.last.accepted,
+    )
+    if delta.drafts < config.min_drafts:
+        events.append(
+            Event(
+                kind="skipped",
+                message=f"{delta.drafts:g} drafts since the last window (< {config.min_drafts}): "
+                "waiting for more",
+            )
+        )
+        return state, events
+    w = window_of(delta, base, config)
+    s = max(0.0, state.cusum + w.z - config.kappa)
+    h = config.threshold
+    events.append(
+        Event(kind="window", message=f"MAL {w.mal:.3f}, CUSUM {s:.2f} of {h:.2f}", window=w)
+    )
+    alarm, alarms = state.alarm, state.alarms
+    if not alarm and s >= h:
+        alarm, alarms = True, alarms + 1
+        events.append(
+            Event(
+                kind="alarm",
+                message=f"drift: MAL {w.mal:.3f} (window) below the expected band from "
+                f"{base.mal_lower:.3f}; CUSUM {s:.2f} >= {h:.2f}",
+                window=w,
+            )
+        )
+    elif alarm and s == 0.0:
+        alarm = False
+        events.append(Event(kind="clear", message="MAL back in the expected band"))
+    return (
+        state.model_copy(
+            update={
+                "last": now,
+                "cusum": s,
+                "alarm": alarm,
+                "alarms": alarms,
+                "windows": state.windows + 1,
+                "last_window": w,
+            }
+        ),
+        events,
+    )
