@@ -17,6 +17,7 @@ from specverdict.cli.audit import audit
 from specverdict.cli.checklist import checklist
 from specverdict.cli.demo import demo
 from specverdict.cli.expect import expect
+from specverdict.cli.export import export as runs_export
 from specverdict.cli.plugins import plugins
 from specverdict.cli.report import report
 from specverdict.cli.resample import resample
@@ -50,6 +51,7 @@ cli.add_command(expect)
 cli.add_command(checklist)
 cli.add_command(suites)
 cli.add_command(plugins)
+runs.add_command(runs_export)
 
 
 def main() -> None:
