@@ -15,6 +15,7 @@ import click
 from specverdict import __version__
 from specverdict.cli.audit import audit
 from specverdict.cli.checklist import checklist
+from specverdict.cli.compare_live import compare_live
 from specverdict.cli.demo import demo
 from specverdict.cli.expect import expect
 from specverdict.cli.export import export as runs_export
@@ -56,6 +57,7 @@ cli.add_command(plugins)
 runs.add_command(runs_export)
 cli.add_command(init)
 cli.add_command(schema)
+cli.add_command(compare_live)
 
 
 def main() -> None:
