@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from specverdict.campaign import build_plan, load_campaign
 from specverdict.cli.runs import DB_OPTION, find_run, open_registry
 from specverdict.export import (
     PARQUET_PACKAGE,
@@ -109,3 +110,35 @@ def export(
         _write(rows_jsonl(rows) if fmt == "jsonl" else rows_csv(rows), out)
     if out is not None:
         click.echo(f"wrote {len(rows)} requests of {len(runs)} run(s) to {out}", err=True)
+
+
+@click.group("export")
+def export_group() -> None:
+    """Export a campaign's stored runs to another tool.
+
+    Example: specverdict export mlflow examples/demo.yaml --tracking-uri http://127.0.0.1:5000
+    """
+
+
+@export_group.command("mlflow")
+@click.argument("campaign", type=click.Path(path_type=Path, dir_okay=False))
+@DB_OPTION
+@click.option(
+    "--tracking-uri",
+    required=True,
+    help="the MLflow tracking server or store (http://..., sqlite:///..., file:///...)",
+)
+def mlflow(campaign: Path, db: Path, tracking_uri: str) -> None:
+    """Log a campaign's stored runs to MLflow: one experiment per campaign, one MLflow run per
+    execution (params, summary and acceptance metrics, verdict tags). Needs the mlflow extra.
+
+    Example: specverdict export mlflow examples/demo.yaml --db .specverdict/runs.db --tracking-uri sqlite:///mlflow.db
+    """
+    from specverdict.mlflow_export import export_to_mlflow
+
+    plan = build_plan(load_campaign(campaign))
+    logged, skipped = export_to_mlflow(open_registry(db), plan, tracking_uri)
+    click.echo(
+        f"logged {logged} run(s) of {plan.campaign.name} to {tracking_uri}"
+        + (f" ({skipped} already there)" if skipped else "")
+    )

@@ -19,6 +19,7 @@ from specverdict.cli.compare_live import compare_live
 from specverdict.cli.demo import demo
 from specverdict.cli.expect import expect
 from specverdict.cli.export import export as runs_export
+from specverdict.cli.export import export_group
 from specverdict.cli.init import init
 from specverdict.cli.plugins import plugins
 from specverdict.cli.report import report
@@ -58,6 +59,7 @@ runs.add_command(runs_export)
 cli.add_command(init)
 cli.add_command(schema)
 cli.add_command(compare_live)
+cli.add_command(export_group)
 
 
 def main() -> None:
