@@ -15,14 +15,19 @@ import click
 from specverdict import __version__
 from specverdict.cli.audit import audit
 from specverdict.cli.checklist import checklist
+from specverdict.cli.compare_live import compare_live
 from specverdict.cli.demo import demo
 from specverdict.cli.expect import expect
+from specverdict.cli.export import export as runs_export
+from specverdict.cli.export import export_group
+from specverdict.cli.init import init
 from specverdict.cli.plugins import plugins
 from specverdict.cli.policy import policy
 from specverdict.cli.report import report
 from specverdict.cli.resample import resample
 from specverdict.cli.run import run
 from specverdict.cli.runs import runs
+from specverdict.cli.schema import schema
 from specverdict.cli.suites import suites
 from specverdict.cli.validate import validate
 from specverdict.cli.verdict import compare, verdict
@@ -54,6 +59,11 @@ cli.add_command(watch)
 cli.add_command(checklist)
 cli.add_command(suites)
 cli.add_command(plugins)
+runs.add_command(runs_export)
+cli.add_command(init)
+cli.add_command(schema)
+cli.add_command(compare_live)
+cli.add_command(export_group)
 
 
 def main() -> None:

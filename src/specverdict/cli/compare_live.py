@@ -1,0 +1,209 @@
+"""``specverdict compare-live``: measure two running servers (one without speculation, one
+with) on a suite and print the verdict, without a campaign file.
+
+The command builds the campaign in memory (attach mode: the baseline's and the candidate's own
+``base_url``), runs it through the runner into the registry like ``specverdict run`` would,
+and judges the pair like ``specverdict verdict``. Its runs are ordinary runs of a campaign
+named ``compare-live``: ``runs list``, ``runs export`` and ``compare`` read them. As with
+``run``, runs already stored for the same servers and settings are reused (an unfinished one is
+resumed); to measure again, delete them (``runs delete``) or pass another ``--db``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, get_args
+
+import click
+import httpx
+from pydantic import ValidationError
+from rich.console import Console
+
+from specverdict.campaign import Campaign, build_plan
+from specverdict.campaign.model import Method
+from specverdict.cli.progress import progress_for
+from specverdict.cli.runs import DB_OPTION, summary_tables
+from specverdict.cli.validate import check_feasible
+from specverdict.cli.verdict import FAIL_ON, JSON, _finish, parse_fail_on
+from specverdict.errors import ConfigError
+from specverdict.plugins import ENGINES
+from specverdict.results import run_results
+from specverdict.runner import Runner
+from specverdict.store import SQLiteStore
+from specverdict.verdict import campaign_verdicts
+
+#: campaign keys -> the flag that sets them, for error messages
+FLAGS = {
+    "kind": "--engine",
+    "served_name": "--model",
+    "family": "--model",
+    "quantization": "--quantization",
+    "method": "--method",
+    "k": "--k",
+    "suite": "--suite",
+    "samples": "--samples",
+    "first": "--samples",
+    "concurrency": "--concurrency",
+    "max_tokens": "--max-tokens",
+    "temperature": "--temperature",
+    "baseline_repeats": "--baseline-repeats",
+    "stages": "--stage",
+}
+
+
+def _flag(loc: tuple[Any, ...]) -> str:
+    if loc[:2] == ("baseline", "base_url"):
+        return "--baseline"
+    if loc and loc[0] == "candidates" and loc[-1] == "base_url":
+        return "--candidate"
+    for part in reversed(loc):
+        if str(part) in FLAGS:
+            return FLAGS[str(part)]
+    return ".".join(map(str, loc)) or "options"
+
+
+def live_campaign(
+    baseline: str,
+    candidate: str,
+    suite: str,
+    *,
+    kind: str,
+    model: str,
+    method: str,
+    k: int,
+    samples: int,
+    stage: str = "function",
+    quantization: str = "auto",
+    concurrency: int = 1,
+    max_tokens: int = 256,
+    temperature: float = 0.0,
+    baseline_repeats: int = 2,
+) -> Campaign:
+    """The in-memory campaign of ``compare-live``; a bad value is a ``ConfigError`` naming its
+    flag."""
+    data = {
+        "name": "compare-live",
+        "engine": {"kind": kind},
+        "model": {"family": model, "served_name": model},
+        "quantization": quantization,
+        "baseline": {"method": "none", "base_url": baseline},
+        "candidates": [{"method": method, "k": k, "base_url": candidate}],
+        "stages": {stage: {"suite": suite, "samples": {"first": samples}}},
+        "sampling": {"temperature": temperature, "max_tokens": max_tokens, "seed": 0},
+        "load": {"concurrency": [concurrency], "baseline_repeats": baseline_repeats},
+    }
+    try:
+        return Campaign.model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        cause = err.get("ctx", {}).get("error")
+        loc = tuple(err["loc"]) + tuple(getattr(cause, "loc", ()))
+        got = err.get("input")
+        shown = f" (got {got!r})" if isinstance(got, str | int | float) else ""
+        raise ConfigError(f"{_flag(loc)}: {cause or err['msg']}{shown}") from None
+
+
+def served_model(base_url: str) -> str:
+    """The first model a server lists at ``/v1/models`` (what ``--model`` defaults to)."""
+    try:
+        resp = httpx.get(f"{base_url.rstrip('/')}/v1/models", timeout=10)
+        resp.raise_for_status()
+        return str(resp.json()["data"][0]["id"])
+    except (httpx.HTTPError, ValueError, KeyError, IndexError, TypeError) as exc:
+        raise ConfigError(
+            f"--baseline {base_url}: cannot read its model from /v1/models "
+            f"({type(exc).__name__}); pass --model"
+        ) from None
+
+
+@click.command("compare-live")
+@click.option("--baseline", required=True, help="URL of the server running without speculation")
+@click.option("--candidate", required=True, help="URL of the server running with speculation")
+@click.option("--suite", required=True, help="suite name@version, e.g. humaneval@1")
+@click.option(
+    "--method",
+    required=True,
+    type=click.Choice([m for m in get_args(Method) if m != "none"]),
+    help="the speculation method the candidate server was started with",
+)
+@click.option("--k", type=int, required=True, help="its draft tokens per step")
+@click.option("--samples", type=int, default=20, show_default=True, help="the suite's first N")
+@click.option(
+    "--engine",
+    "kind",
+    default="openai",
+    show_default=True,
+    help=f"engine kind of both servers ({', '.join(ENGINES.names())}); it decides where "
+    "acceptance is read from (openai: none)",
+)
+@click.option("--model", default=None, help="served model name (default: the baseline's first)")
+@click.option("--stage", default="function", show_default=True, help="the stage it is judged as")
+@click.option("--quantization", default="auto", show_default=True, help="a label")
+@click.option("--concurrency", type=int, default=1, show_default=True)
+@click.option("--max-tokens", type=int, default=256, show_default=True)
+@click.option("--temperature", type=float, default=0.0, show_default=True)
+@click.option(
+    "--baseline-repeats",
+    type=int,
+    default=2,
+    show_default=True,
+    help="executions of the baseline (its run-to-run drift is the speed noise floor)",
+)
+@DB_OPTION
+@JSON
+@FAIL_ON
+def compare_live(
+    baseline: str,
+    candidate: str,
+    suite: str,
+    method: str,
+    k: int,
+    samples: int,
+    kind: str,
+    model: str | None,
+    stage: str,
+    quantization: str,
+    concurrency: int,
+    max_tokens: int,
+    temperature: float,
+    baseline_repeats: int,
+    db: Path,
+    as_json: bool,
+    fail_on: str,
+) -> None:
+    """Measure a server without speculation and one with it on a suite, and print the verdict.
+
+    Example: specverdict compare-live --baseline http://127.0.0.1:8000 --candidate http://127.0.0.1:8001 --suite humaneval@1 --method mtp --k 2 --samples 40
+    """
+    parse_fail_on(fail_on)
+    campaign = live_campaign(
+        baseline,
+        candidate,
+        suite,
+        kind=kind,
+        model=model or served_model(baseline),
+        method=method,
+        k=k,
+        samples=samples,
+        stage=stage,
+        quantization=quantization,
+        concurrency=concurrency,
+        max_tokens=max_tokens,
+        temperature=temperature,
+        baseline_repeats=baseline_repeats,
+    )
+    plan = build_plan(campaign)
+    check_feasible(plan, Path("compare-live"))
+    store = SQLiteStore(db)
+    console = Console(stderr=as_json)
+    runner = Runner(
+        store,
+        log=lambda m: console.print(m, highlight=False, soft_wrap=True),
+        runs_dir=db.parent / "runs",
+        progress=progress_for(console),
+    )
+    with store.exclusive_runner():
+        records = runner.run_plan(plan)
+    for table in summary_tables([run_results(store, r.run_id) for r in records]):
+        console.print(table)
+    _finish(campaign_verdicts(store, plan), as_json, fail_on)

@@ -1,0 +1,144 @@
+"""``specverdict runs export``: stored runs as request rows (JSONL, CSV, Parquet) or as one
+result document per run."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from specverdict.campaign import build_plan, load_campaign
+from specverdict.cli.runs import DB_OPTION, find_run, open_registry
+from specverdict.export import (
+    PARQUET_PACKAGE,
+    request_row,
+    rows_csv,
+    rows_jsonl,
+    run_result,
+    write_parquet,
+)
+from specverdict.records import RunRecord
+from specverdict.results import run_results
+from specverdict.store import SQLiteStore
+
+FORMATS = ("jsonl", "csv", "parquet", "result")
+
+
+def _write(text: str, out: Path | None) -> None:
+    if out is None:
+        click.echo(text, nl=False)
+        return
+    try:
+        out.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise click.UsageError(f"--out {out}: cannot write: {exc.strerror}") from None
+
+
+def _results(store: SQLiteStore, runs: list[RunRecord], out: Path | None) -> None:
+    """One result document per run: to --out FILE (or stdout) for one run, else into --out DIR."""
+    docs = {r.run_id: run_result(run_results(store, r.run_id)) for r in runs}
+    if len(docs) == 1:
+        (doc,) = docs.values()
+        _write(doc.model_dump_json(indent=2) + "\n", out)
+        return
+    if out is None or (out.exists() and not out.is_dir()):
+        raise click.UsageError(
+            f"--format result with {len(docs)} runs writes one file per run: give --out DIR "
+            f"(a directory{'' if out is None else f'; {out} is a file'})"
+        )
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise click.UsageError(
+            f"--out {out}: cannot create the directory: {exc.strerror}"
+        ) from None
+    for run_id, doc in docs.items():
+        _write(doc.model_dump_json(indent=2) + "\n", out / f"{run_id}.json")
+    click.echo(f"wrote {len(docs)} run results to {out}", err=True)
+
+
+@click.command("export")
+@click.argument("run_ids", nargs=-1, required=True)
+@DB_OPTION
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(FORMATS),
+    default="jsonl",
+    show_default=True,
+    help="jsonl, csv or parquet: one row per request; result: one JSON document per run "
+    f"(spec, manifest, summary, acceptance). parquet needs {PARQUET_PACKAGE}",
+)
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="the file to write (default: standard output; parquet needs a file; result with "
+    "several runs a directory)",
+)
+@click.option(
+    "--all-attempts",
+    is_flag=True,
+    help="every attempt of every sample (retried failures too), not only each sample's last",
+)
+def export(
+    run_ids: tuple[str, ...], db: Path, fmt: str, out: Path | None, all_attempts: bool
+) -> None:
+    """Export runs: one row per request (timings, tokens, acceptance, score, error) or a result
+    document per run. Run ids may be unique prefixes.
+
+    Example: specverdict runs export 3f2a9c 81b0d2 --format csv --out requests.csv
+    """
+    if fmt == "parquet" and out is None:
+        raise click.UsageError("--format parquet writes a binary file: give --out FILE")
+    if out is not None and out.parent != Path() and not out.parent.is_dir() and fmt != "result":
+        raise click.UsageError(f"--out {out}: no directory {out.parent}")
+    store = open_registry(db)
+    runs = list({r.run_id: r for r in (find_run(store, i) for i in run_ids)}.values())
+    if fmt == "result":
+        _results(store, runs, out)
+        return
+    rows = [
+        request_row(s)
+        for r in runs
+        for s in (store.attempts(r.run_id) if all_attempts else store.samples(r.run_id))
+    ]
+    if fmt == "parquet":
+        assert out is not None
+        write_parquet(rows, out)
+    else:
+        _write(rows_jsonl(rows) if fmt == "jsonl" else rows_csv(rows), out)
+    if out is not None:
+        click.echo(f"wrote {len(rows)} requests of {len(runs)} run(s) to {out}", err=True)
+
+
+@click.group("export")
+def export_group() -> None:
+    """Export a campaign's stored runs to another tool.
+
+    Example: specverdict export mlflow examples/demo.yaml --tracking-uri http://127.0.0.1:5000
+    """
+
+
+@export_group.command("mlflow")
+@click.argument("campaign", type=click.Path(path_type=Path, dir_okay=False))
+@DB_OPTION
+@click.option(
+    "--tracking-uri",
+    required=True,
+    help="the MLflow tracking server or store (http://..., sqlite:///..., file:///...)",
+)
+def mlflow(campaign: Path, db: Path, tracking_uri: str) -> None:
+    """Log a campaign's stored runs to MLflow: one experiment per campaign, one MLflow run per
+    execution (params, summary and acceptance metrics, verdict tags). Needs the mlflow extra.
+
+    Example: specverdict export mlflow examples/demo.yaml --db .specverdict/runs.db --tracking-uri sqlite:///mlflow.db
+    """
+    from specverdict.mlflow_export import export_to_mlflow
+
+    plan = build_plan(load_campaign(campaign))
+    logged, skipped = export_to_mlflow(open_registry(db), plan, tracking_uri)
+    click.echo(
+        f"logged {logged} run(s) of {plan.campaign.name} to {tracking_uri}"
+        + (f" ({skipped} already there)" if skipped else "")
+    )

@@ -1,0 +1,227 @@
+"""Exports of stored runs: one row per request (JSONL, CSV, Parquet) and one result per run.
+
+A request row is a sample as the registry holds it, flattened for a spreadsheet or a dataframe:
+its timings (TTFT and e2e as measured; TPOT as ``measure.summary.tpot`` computes it; inter-chunk
+latencies from the gaps between consecutive content-chunk arrivals, the client's ITLs), its
+tokens, finish reason, the canonical per-request acceptance (``RequestAcceptance``; a malformed
+one leaves the counts empty and says why in ``acceptance_error``), its score and its error. A
+figure that was not observed is empty (``None``), never zero.
+
+A run result (``RunResult``) is a run's spec, manifest, summary and acceptance, the figures
+``runs show --json`` prints, as one versioned document: ``schema_version`` follows
+``records.OUTPUT_SCHEMA_VERSION`` (a field added keeps it, a field renamed or removed raises it),
+and ``specverdict schema run-result`` prints its JSON Schema.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Iterable, Sequence
+from itertools import pairwise
+from pathlib import Path
+from typing import Any, Literal
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict, Field
+
+from specverdict.campaign.spec import RunSpec
+from specverdict.engines.base import AcceptanceSummary
+from specverdict.errors import ExtraMissingError
+from specverdict.measure.summary import RunSummary, tpot
+from specverdict.records import (
+    OUTPUT_SCHEMA_VERSION,
+    RequestAcceptance,
+    RunManifest,
+    RunStatus,
+    SampleRecord,
+    SampleStatus,
+)
+from specverdict.results import RunResults
+
+RowFormat = Literal["jsonl", "csv", "parquet"]
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class RequestRow(_Frozen):
+    """One request (one attempt of one sample) of a stored run."""
+
+    run_id: str
+    sample_id: str
+    attempt: int = Field(description="0 for the first send; a retry is the next attempt")
+    status: SampleStatus
+    ttft_s: float | None = Field(description="seconds from send to the first output chunk")
+    e2e_s: float | None = Field(description="seconds from send to the last output chunk")
+    tpot_s: float | None = Field(
+        description="(e2e - TTFT) / (completion tokens - 1); empty below 2 tokens or when every "
+        "token came in one event"
+    )
+    chunks: int = Field(description="content chunks received")
+    itl_mean_s: float | None = Field(description="mean gap between consecutive content chunks")
+    itl_p50_s: float | None = Field(description="median gap between consecutive content chunks")
+    itl_max_s: float | None = Field(description="longest gap between consecutive content chunks")
+    prompt_tokens: int | None
+    completion_tokens: int | None
+    finish_reason: str | None
+    num_draft_tokens: int | None = Field(description="tokens drafted for this request")
+    num_accepted_draft_tokens: int | None = Field(description="of them accepted (bonus excluded)")
+    num_spec_steps: int | None = Field(description="verify steps, when the engine says")
+    acceptance_histogram: tuple[int, ...] | None = Field(
+        description="steps that accepted 0, 1, ..., k drafts, when the engine says"
+    )
+    acceptance_error: str | None = Field(
+        description="why the stored acceptance could not be read (the counts are then empty)"
+    )
+    score_passed: bool | None = Field(description="the suite's verdict; empty when unscored")
+    score_outcome: str | None = Field(description="passed, failed, error, syntax_error, ...")
+    error: str | None
+
+
+#: the row's columns, in order (the CSV header and the Parquet schema)
+COLUMNS: tuple[str, ...] = tuple(RequestRow.model_fields)
+
+
+def inter_chunk_gaps(sample: SampleRecord) -> list[float]:
+    """Gaps between consecutive content-chunk arrivals (the client's inter-chunk latencies)."""
+    return [b - a for a, b in pairwise(sample.chunk_arrivals_s)]
+
+
+def request_row(sample: SampleRecord) -> RequestRow:
+    gaps = inter_chunk_gaps(sample)
+    acc: RequestAcceptance | None = None
+    acc_error = None
+    if sample.acceptance is not None:
+        try:
+            acc = RequestAcceptance.parse(sample)
+        except ValueError as exc:
+            acc_error = str(exc)
+    score = sample.score
+    return RequestRow(
+        run_id=sample.run_id,
+        sample_id=sample.sample_id,
+        attempt=sample.attempt,
+        status=sample.status,
+        ttft_s=sample.ttft_s,
+        e2e_s=sample.e2e_s,
+        tpot_s=tpot(sample),
+        chunks=len(sample.chunk_arrivals_s),
+        itl_mean_s=float(np.mean(gaps)) if gaps else None,
+        itl_p50_s=float(np.median(gaps)) if gaps else None,
+        itl_max_s=max(gaps) if gaps else None,
+        prompt_tokens=sample.prompt_tokens,
+        completion_tokens=sample.completion_tokens,
+        finish_reason=sample.finish_reason,
+        num_draft_tokens=acc.num_draft_tokens if acc else None,
+        num_accepted_draft_tokens=acc.num_accepted_draft_tokens if acc else None,
+        num_spec_steps=acc.num_spec_steps if acc else None,
+        acceptance_histogram=acc.acceptance_histogram if acc else None,
+        acceptance_error=acc_error,
+        score_passed=score.passed if score else None,
+        score_outcome=score.outcome if score else None,
+        error=sample.error,
+    )
+
+
+def _csv_cell(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, tuple | list):
+        return json.dumps(list(value))
+    if isinstance(value, float):
+        return repr(value)  # round-trips exactly
+    return str(value)
+
+
+def rows_jsonl(rows: Iterable[RequestRow]) -> str:
+    return "".join(row.model_dump_json() + "\n" for row in rows)
+
+
+def rows_csv(rows: Iterable[RequestRow]) -> str:
+    """CSV with a header; empty cells are ``None``, booleans ``true``/``false``, the histogram
+    a JSON list."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(COLUMNS)
+    for row in rows:
+        writer.writerow([_csv_cell(getattr(row, c)) for c in COLUMNS])
+    return out.getvalue()
+
+
+def read_csv_rows(text: str) -> list[RequestRow]:
+    """The rows of ``rows_csv`` back (empty cells as ``None``)."""
+    out = []
+    for record in csv.DictReader(io.StringIO(text)):
+        data: dict[str, Any] = {k: (v if v != "" else None) for k, v in record.items()}
+        hist = data.get("acceptance_histogram")
+        if hist is not None:
+            data["acceptance_histogram"] = json.loads(hist)
+        if data.get("score_passed") is not None:
+            data["score_passed"] = data["score_passed"] == "true"
+        out.append(RequestRow.model_validate(data))
+    return out
+
+
+PARQUET_PACKAGE = "pyarrow"
+
+
+def write_parquet(rows: Sequence[RequestRow], path: Path) -> None:
+    """Parquet through pyarrow when it is installed (it is not a dependency of specverdict)."""
+    try:
+        import pyarrow as pa  # type: ignore[import-not-found, unused-ignore]
+        import pyarrow.parquet as pq  # type: ignore[import-not-found, unused-ignore]
+    except ImportError:
+        raise ExtraMissingError(
+            f"--format parquet needs {PARQUET_PACKAGE}, which is not installed: "
+            f"pip install {PARQUET_PACKAGE} (or use --format jsonl or csv)"
+        ) from None
+    table = pa.Table.from_pylist([row.model_dump() for row in rows])
+    pq.write_table(table, str(path))
+
+
+class RunResult(_Frozen):
+    """One stored run as a document: what ran (spec, manifest), its figures (summary,
+    acceptance) and where it came from (run id, fingerprint, repeat, status, times)."""
+
+    schema_version: int = Field(
+        default=OUTPUT_SCHEMA_VERSION,
+        description="the version of specverdict's JSON outputs this document follows",
+    )
+    kind: Literal["run-result"] = "run-result"
+    run_id: str
+    fingerprint: str = Field(description="the run's identity: SHA-256 of its spec's axes")
+    repeat: int = Field(description="which execution of the fingerprint this is")
+    status: RunStatus
+    created_at: float = Field(description="Unix time the run was created")
+    finished_at: float | None = Field(description="Unix time it finished, if it did")
+    spec: RunSpec
+    manifest: RunManifest
+    summary: RunSummary = Field(description="latency, TPOT, throughput and outcome counts")
+    acceptance: AcceptanceSummary = Field(description="the run's acceptance and its source")
+    acceptance_rate: float | None = Field(description="accepted / drafted tokens")
+    mean_accepted_length: float | None = Field(
+        description="tokens per verify step, the bonus token included"
+    )
+
+
+def run_result(results: RunResults) -> RunResult:
+    run = results.run
+    return RunResult(
+        run_id=run.run_id,
+        fingerprint=run.fingerprint,
+        repeat=run.repeat,
+        status=run.status,
+        created_at=run.created_at,
+        finished_at=run.finished_at,
+        spec=run.spec,
+        manifest=run.manifest,
+        summary=results.summary,
+        acceptance=results.acceptance,
+        acceptance_rate=results.acceptance.acceptance_rate,
+        mean_accepted_length=results.acceptance.mean_accepted_length,
+    )
