@@ -1,7 +1,7 @@
 # specverdict: two commands on a fresh machine with Python 3.11 and make.
 #   make demo   creates .venv, installs the package with its reference extra (the embedded
 #               engine's server), runs the demo job on that engine
-#   make test   installs the dev and reference extras and runs ruff, mypy and pytest
+#   make test   installs the dev, reference and mlflow extras and runs ruff, mypy and pytest
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
@@ -20,7 +20,7 @@ $(RUN_STAMP): pyproject.toml | $(BIN)/python
 	touch $@
 
 $(DEV_STAMP): pyproject.toml $(RUN_STAMP)
-	$(BIN)/python -m pip install --quiet -e '.[dev,reference]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,reference,mlflow]'
 	touch $@
 
 # torch==2.13.0 is the CPU wheel; installed only for training.
