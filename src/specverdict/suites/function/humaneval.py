@@ -62,6 +62,11 @@ def _multiply_prime_contract(args: Args) -> bool:
     return bool(args[0] < 100)
 
 
+def _has_prime_contract(args: Args) -> bool:
+    """HumanEval/94: "find the largest prime value" presumes the list holds one."""
+    return any(type(x) is int and _is_prime(x) for x in args[0])
+
+
 def _min_path_contract(args: Args) -> bool:
     """HumanEval/129: an N x N grid (N >= 2) holding each of 1..N*N once, and k >= 1."""
     grid, k = args
@@ -87,6 +92,7 @@ CONTRACTS = {
     "HumanEval/32": _find_zero_contract,
     "HumanEval/59": _largest_prime_factor_contract,
     "HumanEval/75": _multiply_prime_contract,
+    "HumanEval/94": _has_prime_contract,
     "HumanEval/124": _date_contract,
     "HumanEval/129": _min_path_contract,
 }
