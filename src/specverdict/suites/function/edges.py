@@ -6,14 +6,16 @@ that a maximum starting at 0 gets wrong, the accented capital that ASCII-only ca
 misses. This module builds those inputs on purpose, from each seed (base inputs and docstring
 examples), one argument at a time:
 
-* numbers: the boundary values of the reference (``boundary.py``), 0, 1, -1, the seeds' extremes
+* numbers: the boundary values of the reference (``boundary.py``), -1 to 10, the seeds' extremes
   and their neighbours, and values taken from the other arguments (their lengths, their items,
   the distances between their items);
-* strings: the whole string in upper, lower, swapped and title case, reversed, and a Unicode
+* strings: the whole string in upper, lower, swapped and title case, reversed, a run of digits
+  replaced by a boundary value of the same width, and a Unicode
   twin (ASCII letters with their accented counterparts, same case) where the reference folds
   case with ``str`` methods (and never looks at code points) and the prompt does not say ASCII;
 * sequences: empty, each end item alone, reversed, sorted both ways, an item duplicated, the
-  items negated, only the negative ones, and items replaced by boundary values;
+  items negated or moved by one, only the negative ones, and an end item replaced by a boundary
+  value (floats too, for a list of floats);
 * dicts: empty, one entry.
 
 The domain they must stay in is the seeds' domain (``profile.py``), *widened* (``widen``): a
@@ -38,11 +40,13 @@ from typing import Any
 
 from specverdict.suites.function.boundary import Boundaries
 from specverdict.suites.function.mutate import Mutator, key
-from specverdict.suites.function.profile import Args, Domain, Profile
+from specverdict.suites.function.profile import Args, Domain, Profile, runs
 from specverdict.suites.values import TagError
 
 #: accented counterparts of ASCII letters (case and length kept by ``lower``/``upper``/``casefold``)
 _ACCENTS = dict(zip("aeiounAEIOUN", "áéíöüñÁÉÍÖÜÑ", strict=True))
+#: numbers from -1 to SMALL are always tried (where the domain admits them)
+SMALL = 10
 _CASE_METHODS = ("swapcase", "upper", "lower", "casefold", "isupper", "islower", "title")
 
 
@@ -127,7 +131,7 @@ class WideMutator(Mutator):
 # -- edge values of one argument -----------------------------------------------------------
 def _numbers(value: int | float, p: Profile, b: Boundaries, others: Sequence[Any]) -> list[Any]:
     t = type(value)
-    base: list[Any] = [*b.ints, 0, 1, -1]
+    base: list[Any] = [*b.ints, *range(-1, SMALL + 1)]
     if p.lo is not None and p.hi is not None:
         base += [p.lo, p.hi, p.lo - 1, p.hi + 1]
     for other in others:
@@ -145,8 +149,24 @@ def _numbers(value: int | float, p: Profile, b: Boundaries, others: Sequence[Any
     return [int(x) for x in base if type(x) is int or (type(x) is float and x.is_integer())]
 
 
+def _digit_runs(text: str, b: Boundaries) -> list[str]:
+    """``text`` with one run of digits replaced by a boundary value of the same width (a
+    leading zero kept as padding where the run had one): the month 12 of a date."""
+    out = []
+    for cls, start, length in runs(text):
+        if cls != "digit":
+            continue
+        padded = text[start] == "0"
+        for c in b.ints:
+            digits = str(c).zfill(length) if padded else str(c)
+            if c >= 0 and len(digits) == length:
+                out.append(text[:start] + digits + text[start + length :])
+    return out
+
+
 def _strings(text: str, b: Boundaries, case_aware: bool) -> list[str]:
     out = [text.swapcase(), text.upper(), text.lower(), text.title(), text[::-1]]
+    out += _digit_runs(text, b)
     if case_aware and not b.ascii:
         out += [unicode_twin(text), unicode_twin(text.swapcase())]
     return out
@@ -162,9 +182,10 @@ def _sequences(items: list[Any], p: Profile, b: Boundaries) -> list[list[Any]]:
         if len(nums) == len(items):
             out += [[-x for x in items], [x for x in items if x < 0], [x for x in items if x <= 0]]
             out += [[x - 1 for x in items], [x + 1 for x in items]]
-            for c in b.ints:
-                out.append([c if type(x) is int else float(c) for x in items[:1]] + items[1:])
-                out.append(items[:-1] + [c if type(x) is int else float(c) for x in items[-1:]])
+            floats = type(items[0]) is float
+            for c in (*b.floats, *b.ints) if floats else b.ints:
+                out.append([type(x)(c) for x in items[:1]] + items[1:])
+                out.append(items[:-1] + [type(x)(c) for x in items[-1:]])
         if p.item is not None and type(items[0]) in (list, tuple, str):  # nested: edit one item
             first = items[0]
             for inner in _edges(first, p.item, b, (), False):
