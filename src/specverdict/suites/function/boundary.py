@@ -18,7 +18,9 @@ The docstring adds its examples: the arguments of every ``>>> entry_point(...)``
 contract by the task's own word, so they also serve as seeds. Whether the prompt speaks of ASCII
 is recorded too (``ascii``): such a task's strings are not given non-ASCII letters; and whether
 it speaks of positive, non-negative or natural numbers (``nonnegative``, ``positive``), or of
-digits (``digits``), which ``edges.widen`` reads to keep numbers from going negative.
+digits (``digits``), which ``edges.widen`` reads to keep numbers from going negative; and
+whether it sets a least size ("at least two", "non-empty": ``sized``), which keeps sequences
+and strings from getting shorter than every seed.
 """
 
 from __future__ import annotations
@@ -41,6 +43,8 @@ _NONNEGATIVE = re.compile(
     r"positive|non-?negative|natural|not negative|greater than (?:or equal to )?0|>=? ?0",
     re.IGNORECASE,
 )
+#: words of a prompt that set a least length
+_SIZED = re.compile(r"at least (?:one|two|three|[123])\b|non-?empty|not empty", re.IGNORECASE)
 _EXAMPLE = re.compile(r"^\s*(?:>>>\s*)?(?P<call>[A-Za-z_]\w*\s*\(.*\))", re.MULTILINE)
 
 
@@ -57,6 +61,7 @@ class Boundaries:
     nonnegative: bool = False
     positive: bool = False
     digits: bool = False
+    sized: bool = False
 
 
 def _number(node: ast.AST) -> int | float | None:
@@ -207,4 +212,5 @@ def boundaries(reference: str, entry_point: str, prompt: str = "") -> Boundaries
         nonnegative=_NONNEGATIVE.search(docstring) is not None,
         positive="positive" in docstring.lower(),
         digits="digit" in docstring.lower(),
+        sized=_SIZED.search(docstring) is not None,
     )

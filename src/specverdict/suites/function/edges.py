@@ -24,7 +24,7 @@ number position also admits the values the reference's ``if`` tests compare an a
 one where the prompt says positive), and the items of a sequence whose seeds are never negative
 may turn negative when the prompt speaks neither of positive or non-negative numbers nor of
 digits, a sequence or string may have a single item (and none where some seed
-has at most one), and letters of either case where the seeds show both cases. A task's contract
+has at most one) unless the prompt sets a least size ("at least two", "non-empty"), and letters of either case where the seeds show both cases. A task's contract
 and, later, the reference itself (it must answer, in time, the same way twice) have the last
 word.
 """
@@ -76,7 +76,8 @@ def _widen(p: Profile, b: Boundaries, item: bool = False) -> None:
         extra = [v for v in b.limits if v >= floor]
         p.lo = min([p.lo, *extra] if not negatives else [floor, *extra])
         p.hi = max([p.hi, *extra])
-    if p.len_lo is not None and p.len_hi is not None and not (p.len_lo == p.len_hi and p.count > 1):
+    fixed = p.len_lo == p.len_hi and p.count > 1
+    if p.len_lo is not None and p.len_hi is not None and not fixed and not b.sized:
         p.len_lo = 0 if p.len_lo <= 1 else 1
     if "lower" in p.alphabet and "upper" in p.alphabet:
         letters = p.alphabet["lower"] | {c.lower() for c in p.alphabet["upper"]}
