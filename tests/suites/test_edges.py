@@ -52,7 +52,9 @@ def test_boundaries_of_an_example_reference() -> None:
 def test_prompt_words_are_read_from_the_docstring() -> None:
     text = 'def f(xs):\n    """Given a list of positive integers, by their ASCII codes.\n    """\n'
     b = boundaries(text + "    return xs\n", "f")
-    assert b.ascii and b.positive and b.nonnegative
+    assert b.ascii and b.positive and b.nonnegative and not b.sized
+    pairs = 'def f(xs):\n    """From a list of numbers (of length at least two)."""\n'
+    assert boundaries(pairs + "    return xs\n", "f").sized
     assert boundaries("def f(:\n", "f").ints == ()  # unparsable: nothing, no error
 
 
@@ -67,6 +69,8 @@ def test_widened_domain_admits_the_special_cases_only() -> None:
     assert lists.admits(([-3, -1],)) and lists.admits(([7],))  # negative items, one item
     assert not lists.admits(([],))  # no seed has fewer than two items: at least one
     assert widen(Domain.infer([([1],), ([4, 3],)]), boundaries(FIB, "fib")).admits(([],))
+    sized = boundaries('def f(xs):\n    """a non-empty list"""\n    return xs\n', "f")
+    assert not widen(Domain.infer([([1, 2],), ([4, 3, 1],)]), sized).admits(([7],))
     positive = boundaries('def f(xs):\n    """positive integers"""\n    return xs\n', "f")
     assert not widen(Domain.infer([([1, 2, 3],)]), positive).admits(([-1, 2],))
 
