@@ -322,6 +322,9 @@ def main() -> None:
             or "none"
         )
         + ".",
+        "Reading: a mutant counts as wrong when any suite, the judge included, fails it; the "
+        "judge holds generator 2's kinds of input too, which favours the stronger amplification "
+        "in the denominator; the classic mistakes are wrong by construction.",
         "",
         f"Wall time {elapsed:.0f} s (ground truth {prepared:.0f} s).",
     ]
