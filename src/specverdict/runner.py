@@ -321,6 +321,7 @@ class Runner:
             manifest={
                 "speculative_args": adapter.speculative_args(spec, str(run_dir)),
                 "suite_data_sha256": suite.data_hash if suite is not None else None,
+                "suite_scoring": suite.scoring if suite is not None else None,
                 **({"order": ExecutionOrder(round=order[0], position=order[1])} if order else {}),
             },
         )

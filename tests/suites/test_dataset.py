@@ -118,7 +118,11 @@ def test_the_loaded_data_is_what_the_suite_had_in_python(ref: str) -> None:
     samples = get_suite(ref).samples()
     assert len(samples) == count
     assert digest(view()) == tasks_sha
-    assert digest([s.model_dump(mode="json") for s in samples]) == samples_sha
+    # ``labels`` (what slices group by) came after these digests were recorded; it is empty
+    # for these suites, so the samples are what they were
+    assert all(not s.labels for s in samples)
+    dumped = [s.model_dump(mode="json", exclude={"labels"}) for s in samples]
+    assert digest(dumped) == samples_sha
 
 
 def test_every_data_backed_suite_has_its_hash_in_the_lock() -> None:

@@ -627,3 +627,22 @@ def test_arms_that_ran_different_suite_data_are_not_paired(specs: dict[str, RunS
     assert v.verdict == "INVALID"
     bad = [r for r in v.reasons if r.gate == "pairing" and r.status == "invalid"]
     assert bad and "ran different data of suite" in bad[0].message
+
+
+def test_arms_scored_by_different_test_generators_are_not_paired(
+    specs: dict[str, RunSpec],
+) -> None:
+    n = 40
+    base = replace(
+        arm(specs["none"], samples("b", noisy(n, 0.02, 1))),
+        manifests=(RunManifest(suite_scoring="humaneval-v1-seed0-n20-amp1-fmt1"),),
+    )
+    cand = replace(
+        arm(specs["mtp"], samples("c", noisy(n, 0.01, 2))),
+        manifests=(RunManifest(suite_scoring="humaneval-v1-seed0-n20-amp2-fmt1"),),
+    )
+    v = judge_pair(base, cand, GATES)
+    assert v.verdict == "INVALID"
+    assert any("scored by different tests" in r.message for r in v.reasons if r.status == "invalid")
+    same = replace(cand, manifests=base.manifests)
+    assert judge_pair(base, same, GATES).verdict != "INVALID"

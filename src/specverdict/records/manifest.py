@@ -110,6 +110,9 @@ class RunManifest(_Frozen):
     suite_data_sha256: str | None = Field(
         default=None, description="the content hash of the suite's shipped data, as it ran"
     )
+    suite_scoring: str | None = Field(
+        default=None, description="what scored the answers beyond the data (a test generator)"
+    )
     launch_command: tuple[str, ...] | None = None
     launch_files: dict[str, str] = Field(
         default_factory=dict,
@@ -146,6 +149,7 @@ class ManifestUpdate(TypedDict, total=False):
     speculative_args: list[str] | tuple[str, ...]
     order: ExecutionOrder
     suite_data_sha256: str | None
+    suite_scoring: str | None
     launch_command: list[str] | tuple[str, ...]
     launch_files: dict[str, str]
     engine_logs: list[str] | tuple[str, ...]

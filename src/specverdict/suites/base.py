@@ -73,6 +73,13 @@ class Suite(ABC):
         whose samples are not shipped data (downloaded, generated or written in code)."""
         return None if self.data_dir is None else self.data_dir.content_hash()
 
+    @property
+    def scoring(self) -> str | None:
+        """What judges an answer beyond the suite's data, when it can change under one version
+        (a test generator, its seed and count); recorded per run, so that arms scored
+        differently are never paired. None: nothing beyond the data."""
+        return None
+
     @abstractmethod
     def samples(self) -> list[Sample]:
         """Every sample, in a fixed order."""

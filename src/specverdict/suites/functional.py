@@ -120,6 +120,12 @@ class FunctionSuite(Suite):
                 self._sandbox = default_sandbox()
             return self._sandbox
 
+    @property
+    def scoring(self) -> str | None:
+        """The ground truth's key: the suite family, the amplification settings and generator,
+        the format (``truth_directory``'s folder name)."""
+        return self.cache_directory().name
+
     def cache_directory(self) -> Path:
         """Where this suite's ground truth is cached (no sandbox needed to ask)."""
         return truth_directory(self.truth_family(), self.amplify_config, self._cache_dir)

@@ -17,3 +17,9 @@ _LOCK = threading.Lock()
 def parse(source: str, filename: str = "<unknown>") -> ast.Module:
     with _LOCK:
         return ast.parse(source, filename)
+
+
+def parse_expression(source: str, filename: str = "<unknown>") -> ast.Expression:
+    """``ast.parse(source, mode="eval")`` under the same lock."""
+    with _LOCK:
+        return ast.parse(source, filename, mode="eval")

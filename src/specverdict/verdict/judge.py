@@ -156,6 +156,23 @@ def _validity(base: Arm, cand: Arm, gates: Gates) -> list[Reason]:
                 data={"hashes": {h: r for h, (_, r) in hashes.items()}},
             )
         )
+    scorings = {
+        sc: run_id
+        for arm in (base, cand)
+        for run_id, m in zip(arm.run_ids, arm.manifests, strict=False)
+        if (sc := m.suite_scoring) is not None
+    }
+    if len(scorings) > 1:
+        shown = "; ".join(f"run {r}: {sc}" for sc, r in scorings.items())
+        reasons.append(
+            Reason(
+                gate="pairing",
+                status="invalid",
+                message=f"the executions were scored by different tests ({shown}): their pass "
+                "rates are not comparable; score them again with one version",
+                data={"scorings": scorings},
+            )
+        )
     reasons.extend(_actual_speculation(base, cand))
     return reasons
 

@@ -4,7 +4,9 @@ For each task: base inputs are taken as given or recorded from the dataset's ``c
 inputs are taken as given (EvalPlus) or amplified; then one sandboxed run of the reference on
 all of them gives the expected outputs and the reference's time per input. A base input the
 reference fails on is an error (the dataset or the harness is broken); an extra input it fails
-on, runs longer than ``plus_cap_s`` on, or answers wrongly by the task's oracle, is dropped.
+on, runs longer than ``plus_cap_s`` on, or answers wrongly by the task's oracle, is dropped; so
+is an amplified input of generator 2 that the reference, called on it a second time in the same
+run, answers differently.
 At most ``count`` extra inputs are kept, in generation order.
 
 Cache: one JSON file per task under ``<cache>/groundtruth/<key>/``, where the key names the
@@ -27,9 +29,10 @@ from typing import Any
 
 from specverdict.sandbox import Execution, Sandbox
 from specverdict.suites.cache import cache_root
-from specverdict.suites.function.amplify import AMPLIFIER_VERSION, AmplifyConfig, amplify
+from specverdict.suites.function.amplify import AmplifyConfig, amplify
 from specverdict.suites.function.harness import (
     HarnessReport,
+    InputResult,
     call_execution,
     parse_report,
     record_execution,
@@ -67,7 +70,8 @@ def truth_directory(
     """Where a suite family's ground truth is cached (see the module docstring)."""
     c = amplify_config
     extra = "given" if c is None else f"seed{c.seed}-n{c.count}"
-    key = f"{family}-{extra}-amp{AMPLIFIER_VERSION}-fmt{GROUNDTRUTH_FORMAT}"
+    generator = 1 if c is None else c.generator
+    key = f"{family}-{extra}-amp{generator}-fmt{GROUNDTRUTH_FORMAT}"
     return (cache_dir or cache_root()) / "groundtruth" / _safe(key)
 
 
@@ -136,7 +140,13 @@ class TruthStore:
                 extras[task.task_id] = list(task.plus_inputs)
             elif self.amplify_config is not None:
                 extras[task.task_id] = amplify(
-                    task.task_id, seeds[task.task_id], self.amplify_config, task.contract
+                    task.task_id,
+                    seeds[task.task_id],
+                    self.amplify_config,
+                    task.contract,
+                    reference=task.reference,
+                    entry_point=task.entry_point,
+                    prompt=task.prompt,
                 )
             else:
                 extras[task.task_id] = []
@@ -151,13 +161,23 @@ class TruthStore:
             built[task.task_id] = truth
         return built
 
+    def _checks_determinism(self, task: FunctionTask) -> bool:
+        """Generator 2 keeps an amplified input only if a second run answers it the same."""
+        c = self.amplify_config
+        return task.plus_inputs is None and c is not None and c.generator >= 2
+
     def _reference_run(self, task: FunctionTask, base: list[Args], extra: list[Args]) -> Execution:
         """One run of the reference on base then extra inputs. Given extra inputs (EvalPlus)
-        get the base inputs' time limit and a longer budget: they are data, not guesses."""
+        get the base inputs' time limit and a longer budget: they are data, not guesses.
+        Generator 2's inputs are run twice in the same process (budget doubled), the second
+        time to see that the reference answers them the same way."""
         p = self.policy
         given = task.plus_inputs is not None
         plus_cap = p.base_cap_s if given else p.plus_cap_s
         budget = p.given_budget_s if given else p.budget_s
+        if self._checks_determinism(task):
+            extra = [*extra, *extra]
+            budget *= 2
         return call_execution(
             task.reference,
             task.entry_point,
@@ -224,6 +244,9 @@ class TruthStore:
             limit = self.policy.max_output_chars
             if r is None or r.status != "ok" or not self._usable(task, args, r.value, limit):
                 continue
+            repeat = len(base) + len(extra) + j
+            if self._checks_determinism(task) and not _same(r.value, results, repeat):
+                continue
             if count is not None and len(plus_cases) >= count:
                 break
             plus_cases.append(Case(args, r.value, r.seconds))
@@ -241,3 +264,10 @@ class TruthStore:
         if max_chars is not None and len(text) > max_chars:
             return False
         return is_right(task.compare, task.oracle, task.atol, args, value, value)
+
+
+def _same(value: Any, results: Sequence[InputResult], n: int) -> bool:
+    """Whether result ``n`` (an input's second run) is ``value`` too."""
+    if n >= len(results) or results[n].status != "ok":
+        return False
+    return bool(json.dumps(encode(value)) == json.dumps(encode(results[n].value)))

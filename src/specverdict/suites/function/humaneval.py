@@ -13,9 +13,10 @@ copied into this repository. Per task:
   inputs would make correct answers fail, a corrected reference written here gives the expected
   outputs instead (``REFERENCE_FIXES``; each agrees with the canonical solution on every base
   input, which the tests check);
-* up to 100 amplified inputs per task are generated (``amplify``) and answered by the
-  reference (87 on average with seed 0; none where the seeds leave nothing to vary, such as
-  the bracket strings of HumanEval/1, 6, 56, 61, 132). ``Score.passed`` needs base and
+* up to 100 amplified inputs per task are generated (``amplify``, generator 2: edge inputs
+  from the reference's boundary values and docstring examples, then mutation) and answered by
+  the reference (87 on average with seed 0; a handful where the seeds leave little to vary,
+  such as the bracket strings of HumanEval/1, 6, 56, 61, 132). ``Score.passed`` needs base and
   amplified cases to pass; the base-only result is in the score's detail (``base_passed``).
 
 ``humaneval@1`` asks through the completion endpoint with the prompt as is and stop sequences
@@ -62,6 +63,11 @@ def _multiply_prime_contract(args: Args) -> bool:
     return bool(args[0] < 100)
 
 
+def _has_prime_contract(args: Args) -> bool:
+    """HumanEval/94: "find the largest prime value" presumes the list holds one."""
+    return any(type(x) is int and _is_prime(x) for x in args[0])
+
+
 def _min_path_contract(args: Args) -> bool:
     """HumanEval/129: an N x N grid (N >= 2) holding each of 1..N*N once, and k >= 1."""
     grid, k = args
@@ -87,6 +93,7 @@ CONTRACTS = {
     "HumanEval/32": _find_zero_contract,
     "HumanEval/59": _largest_prime_factor_contract,
     "HumanEval/75": _multiply_prime_contract,
+    "HumanEval/94": _has_prime_contract,
     "HumanEval/124": _date_contract,
     "HumanEval/129": _min_path_contract,
 }
