@@ -160,7 +160,7 @@ there is no verdict across stages.</p>
 <table class="matrix" aria-label="Verdict by candidate and load, stage {{ s.stage }}">
 <thead><tr><th scope="col">candidate</th>{% for load in grid.loads %}<th scope="col">{{ load }}</th>{% endfor %}</tr></thead>
 <tbody>{% for cand, cells in grid.rows %}<tr><th scope="row">{{ cand }}</th>
-{% for c in cells %}<td{% if c %} class="v-{{ c.verdict.verdict | lower }}"{% endif %}>{% if c %}<a href="#{{ st.anchor }}-{{ loop.index0 }}-{{ slug(cand) }}">{{ c.verdict.verdict }}</a><br><small>{{ fmt_speed(c.verdict) }}</small>{% else %}-{% endif %}</td>{% endfor %}</tr>
+{% for c in cells %}<td{% if c %} class="v-{{ c.verdict.verdict | lower }}"{% endif %}>{% if c %}<a href="#{{ st.anchor }}-{{ loop.index0 }}-{{ slug(cand) }}">{{ c.verdict.verdict }}</a><br><small>{{ fmt_speed(c.verdict) }}<br>{{ cell_quality(c) }}<br><em>{{ cell_reason(c.verdict) }}</em></small>{% else %}-{% endif %}</td>{% endfor %}</tr>
 {% endfor %}</tbody></table>
 {% for p in s.pairs %}{% set v = p.verdict %}
 <article class="banner v-{{ v.verdict | lower }}" id="{{ st.anchor }}-{{ grid.loads.index(v.load) }}-{{ slug(p.speculation) }}" aria-label="{{ v.verdict }}: {{ p.speculation }} at {{ v.load }}">
@@ -170,8 +170,13 @@ there is no verdict across stages.</p>
 · acceptance {{ num(v.acceptance_rate, ".3f") }} · MAL {{ num(v.mean_accepted_length, ".2f") }}</p>
 <p class="labels">candidate: {{ p.candidate_label }}<br>baseline: {{ p.baseline_label }}</p>
 <ul class="reasons">
-{% for r in ordered(v) %}<li{% if deciding(v, r) %} class="deciding"{% endif %}><span class="status">[{{ r.status }}]</span> <code>{{ r.gate }}</code>: {{ r.message }}{% if deciding(v, r) %} <strong>(decided the verdict)</strong>{% endif %}</li>
+{% for r in ordered(v) if deciding(v, r) %}<li class="deciding"><span class="status">[{{ r.status }}]</span> <code>{{ r.gate }}</code>: {{ r.message }} <strong>(decided the verdict)</strong></li>
+{% else %}<li>every gate held (each one below)</li>
 {% endfor %}</ul>
+<details class="gates"><summary>every gate ({{ v.reasons | length }}): health and figures</summary>
+<ul class="reasons">
+{% for r in ordered(v) %}<li{% if deciding(v, r) %} class="deciding"{% endif %}><span class="status">[{{ r.status }}]</span> <code>{{ r.gate }}</code>: {{ r.message }}</li>
+{% endfor %}</ul></details>
 </article>
 {% else %}<p class="empty">No candidate in this stage.</p>
 {% endfor %}
@@ -400,6 +405,8 @@ def render_html(data: ReportData) -> str:
         highlights=manifest_highlights,
         dumps=_dumps,
         matrix=_matrix,
+        cell_quality=_cell_quality,
+        cell_reason=_cell_reason,
         ordered=_ordered,
         deciding=_deciding,
         slug=slug,
@@ -419,6 +426,22 @@ def _ordered(verdict: Any) -> list[Any]:
 def _deciding(verdict: Any, reason: Any) -> bool:
     wanted = {"INVALID": "invalid", "REJECT": "reject", "INCONCLUSIVE": "inconclusive"}
     return bool(wanted.get(verdict.verdict) == reason.status)
+
+
+def _cell_quality(pair: Any) -> str:
+    """A matrix cell's quality change in a few words."""
+    q = pair.quality_drop
+    if q is None:
+        return "no quality signal"
+    return f"drop {100 * q.drop:.1f} pp [{100 * q.lower:.1f}, {100 * q.upper:.1f}]"
+
+
+def _cell_reason(verdict: Any) -> str:
+    """What decided a cell, in a few words: the first deciding gate, or that all held."""
+    if verdict.verdict == "ADOPT":
+        return "every gate held"
+    first = next((r for r in _ordered(verdict) if _deciding(verdict, r)), None)
+    return "no deciding gate" if first is None else f"{first.status}: {first.gate}"
 
 
 def _matrix(stage: StageReport) -> dict[str, Any]:
