@@ -21,14 +21,13 @@ from rich.console import Console
 
 from specverdict.campaign import Campaign, build_plan
 from specverdict.campaign.model import Method
-from specverdict.cli.progress import progress_for
+from specverdict.cli.progress import console_runner
 from specverdict.cli.runs import DB_OPTION, summary_tables
 from specverdict.cli.validate import check_feasible
 from specverdict.cli.verdict import FAIL_ON, JSON, _finish, parse_fail_on
 from specverdict.errors import ConfigError
 from specverdict.plugins import ENGINES
 from specverdict.results import run_results
-from specverdict.runner import Runner
 from specverdict.store import SQLiteStore
 from specverdict.verdict import campaign_verdicts
 
@@ -196,12 +195,7 @@ def compare_live(
     check_feasible(plan, Path("compare-live"))
     store = SQLiteStore(db)
     console = Console(stderr=as_json)
-    runner = Runner(
-        store,
-        log=lambda m: console.print(m, highlight=False, soft_wrap=True),
-        runs_dir=db.parent / "runs",
-        progress=progress_for(console),
-    )
+    runner = console_runner(store, db, console)
     with store.exclusive_runner():
         records = runner.run_plan(plan)
     for table in summary_tables([run_results(store, r.run_id) for r in records]):

@@ -13,10 +13,9 @@ import click
 from rich.console import Console
 
 from specverdict.campaign import build_plan, load_campaign
-from specverdict.cli.progress import progress_for
+from specverdict.cli.progress import console_runner
 from specverdict.cli.runs import DB_OPTION, find_run, open_registry
 from specverdict.resample import resample as do_resample
-from specverdict.runner import Runner
 
 EXIT = {"pass": 0, "reject": 1, "inconclusive": 3}
 
@@ -46,12 +45,7 @@ def resample(
     plan = build_plan(load_campaign(campaign))
     run = find_run(store, candidate_run)
     console = Console(stderr=as_json)
-    runner = Runner(
-        store,
-        log=lambda m: console.print(m, highlight=False, soft_wrap=True),
-        runs_dir=db.parent / "runs",
-        progress=progress_for(console),
-    )
+    runner = console_runner(store, db, console)
     result = do_resample(store, plan, run, runner, seeds=seeds, concordant=concordant)
     gate = result.gate
     if as_json:

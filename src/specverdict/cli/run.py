@@ -12,12 +12,11 @@ from rich.console import Console
 from specverdict.campaign import build_plan, load_campaign
 from specverdict.checklist import blocking, evaluate
 from specverdict.cli.checklist import checklist_table
-from specverdict.cli.progress import progress_for
+from specverdict.cli.progress import console_runner
 from specverdict.cli.runs import DB_OPTION, DEFAULT_DB, find_run, summary_tables
 from specverdict.cli.validate import check_feasible
 from specverdict.engines.reference import launches_reference, require_extra
 from specverdict.results import run_results
-from specverdict.runner import Runner
 from specverdict.store import SQLiteStore
 
 
@@ -75,13 +74,8 @@ def run(
             + "; ".join(f"{i.name} ({i.why})" for i in missing)
             + ". Fix the campaign, or pass --force to measure anyway"
         )
-    runner = Runner(
-        store,
-        log=lambda m: console.print(m, highlight=False, soft_wrap=True),
-        runs_dir=db.parent / "runs",
-        progress=progress_for(console),
-        reconfigure=ask_on_terminal(console),
-        retry_failed=not no_retry,
+    runner = console_runner(
+        store, db, console, reconfigure=ask_on_terminal(console), retry_failed=not no_retry
     )
     with store.exclusive_runner():
         if resume_id is not None:

@@ -78,7 +78,9 @@ def _read(path: Path) -> str:
         raise ConfigError(f"{path}: the dataset is not UTF-8 text") from None
 
 
-def _jsonl(path: Path) -> Iterator[tuple[str, dict[str, Any]]]:
+def jsonl_records(path: Path, what: str = "record") -> Iterator[tuple[str, dict[str, Any]]]:
+    """``(where, object)`` for every non-blank line of a JSON Lines file (``where``:
+    ``file:line``)."""
     for n, text in enumerate(_read(path).splitlines(), 1):
         if not text.strip():
             continue
@@ -88,7 +90,7 @@ def _jsonl(path: Path) -> Iterator[tuple[str, dict[str, Any]]]:
         except json.JSONDecodeError as exc:
             raise ConfigError(f"{where}: not a JSON object: {exc.msg}") from None
         if not isinstance(raw, dict):
-            raise ConfigError(f"{where}: a record must be a JSON object, got {type(raw).__name__}")
+            raise ConfigError(f"{where}: a {what} must be a JSON object, got {type(raw).__name__}")
         yield where, raw
 
 
@@ -139,7 +141,7 @@ def _output_tokens(value: object) -> int:
 
 def vllm_custom(path: Path) -> list[Record]:
     out: list[Record] = []
-    for where, rec in _jsonl(path):
+    for where, rec in jsonl_records(path):
         try:
             row: dict[str, Any] = {"messages": _user(_text(rec, "prompt"))}
             if rec.get("output_tokens") is not None:
@@ -248,7 +250,7 @@ def _question_id(rec: dict[str, Any]) -> str:
 
 def spec_bench(path: Path) -> list[Record]:
     out: list[Record] = []
-    for where, rec in _jsonl(path):
+    for where, rec in jsonl_records(path):
         try:
             sid, category, turns = _question_id(rec), _text(rec, "category"), _turns(rec)
             row: dict[str, Any] = {"id": sid, "category": category, "messages": _user(turns[0])}
@@ -275,7 +277,7 @@ def spec_bench(path: Path) -> list[Record]:
 
 def speed_bench(path: Path) -> list[Record]:
     out: list[Record] = []
-    for where, rec in _jsonl(path):
+    for where, rec in jsonl_records(path):
         try:
             sid, category, turns = _question_id(rec), _text(rec, "category"), _turns(rec)
             for i, turn in enumerate(turns):
@@ -336,7 +338,7 @@ def bfcl(path: Path) -> list[Record]:
     from specverdict.suites.agent.bfcl import to_tools  # the bfcl@1 suite's own conversion
 
     out: list[Record] = []
-    for where, rec in _jsonl(path):
+    for where, rec in jsonl_records(path):
         try:
             sid = _text(rec, "id")
             messages, functions = _bfcl_messages(rec), _bfcl_functions(rec)

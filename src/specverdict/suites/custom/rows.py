@@ -9,14 +9,18 @@ leave every row unscored. A file in another tool's format is mapped to such rows
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError, model_validator
 
 from specverdict.errors import ConfigError
-from specverdict.suites.custom.importers import IMPORTED, Imported, import_records
+from specverdict.suites.custom.importers import (
+    IMPORTED,
+    Imported,
+    import_records,
+    jsonl_records,
+)
 
 Format = Literal["completions", "chat"] | Imported
 FORMATS: tuple[str, ...] = ("completions", "chat", *IMPORTED)
@@ -60,26 +64,8 @@ def _field_error(exc: ValidationError) -> str:
 
 
 def _native(path: Path) -> list[tuple[str, dict[str, Any]]]:
-    """The file's rows as ``(where, raw row)``, a row without an id named ``row-N`` (its line)."""
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot read the dataset: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise ConfigError(f"{path}: the dataset is not UTF-8 text") from None
-    out: list[tuple[str, dict[str, Any]]] = []
-    for n, text in enumerate(lines, 1):
-        if not text.strip():
-            continue
-        where = f"{path}:{n}"
-        try:
-            raw = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise ConfigError(f"{where}: not a JSON object: {exc.msg}") from None
-        if not isinstance(raw, dict):
-            raise ConfigError(f"{where}: a row must be a JSON object, got {type(raw).__name__}")
-        out.append((where, raw))
-    return out
+    """The file's rows as ``(where, raw row)``, one JSON object a line."""
+    return list(jsonl_records(path, "row"))
 
 
 def _label(where: str) -> str:
