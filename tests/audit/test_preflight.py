@@ -13,6 +13,7 @@ from specverdict.audit.loader import LoadedModel, LoadedTensor
 from specverdict.audit.preflight import loader_audit
 from specverdict.campaign import build_plan, parse_campaign
 from specverdict.engines.reference import ReferenceAdapter
+from specverdict.records import LoaderOutcome
 from specverdict.reference.weights import shipped
 
 CAMPAIGN = """\
@@ -46,7 +47,7 @@ def loaded(role: str, path: str | None, skip: str = "") -> LoadedModel:
 
 def audit_with(
     monkeypatch: pytest.MonkeyPatch, report: list[LoadedModel], extra: str = ""
-) -> dict[str, object] | None:
+) -> LoaderOutcome | None:
     asked: list[str] = []
 
     def load_report(self: ReferenceAdapter, base_url: str, timeout_s: float = 10.0) -> object:
@@ -67,12 +68,12 @@ def test_the_reported_directories_are_the_checkpoints_by_default(
         loaded("target", str(shipped("target"))),
         loaded("draft", str(shipped("draft")), skip="transformer.wte.weight"),
     ]
-    audit = audit_with(monkeypatch, report)
-    assert audit is not None and "error" not in audit
-    models = {m["model"]: m for m in audit["models"]}  # type: ignore[attr-defined]
-    assert models["target"]["checkpoint"] == str(shipped("target"))
-    assert models["draft"]["checkpoint"] == str(shipped("draft"))
-    assert audit["findings"] == ["draft: 1 embedding tensor in the checkpoint was not loaded"]
+    outcome = audit_with(monkeypatch, report)
+    assert outcome is not None and outcome.error is None and outcome.audit is not None
+    models = {m.model: m for m in outcome.audit.models}
+    assert models["target"].checkpoint == str(shipped("target"))
+    assert models["draft"].checkpoint == str(shipped("draft"))
+    assert outcome.findings == ("draft: 1 embedding tensor in the checkpoint was not loaded",)
 
 
 def test_a_checkpoint_the_campaign_names_wins_over_the_report(
@@ -80,17 +81,18 @@ def test_a_checkpoint_the_campaign_names_wins_over_the_report(
 ) -> None:
     report = [loaded("target", "/nowhere/target"), loaded("draft", "/nowhere/draft")]
     named = f"audits: {{loader: {{checkpoint: '{shipped('target')}', draft_checkpoint: '{shipped('draft')}'}}}}\n"
-    audit = audit_with(monkeypatch, report, named)
-    assert audit is not None and audit.get("clean") is True, audit
+    outcome = audit_with(monkeypatch, report, named)
+    assert outcome is not None and outcome.audit is not None, outcome
+    assert outcome.audit.clean is True
 
 
 def test_a_model_the_report_gives_no_directory_is_an_audit_error(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     report = [loaded("target", str(shipped("target"))), loaded("draft", None)]
-    audit = audit_with(monkeypatch, report)
-    assert audit == {
-        "error": "loader audit could not run: the engine's load report names no checkpoint for "
-        "model 'draft': give audits.loader.checkpoint / draft_checkpoint",
-        "findings": [],
-    }
+    outcome = audit_with(monkeypatch, report)
+    assert outcome is not None and outcome.audit is None and outcome.findings == ()
+    assert outcome.error == (
+        "loader audit could not run: the engine's load report names no checkpoint for "
+        "model 'draft': give audits.loader.checkpoint / draft_checkpoint"
+    )
