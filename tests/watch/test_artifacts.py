@@ -108,35 +108,11 @@ def test_watch_command_writes_files_and_names_bad_input(tmp_path: Path) -> None:
         Expectations(campaign="c", engine="reference", expectations=(e,)).model_dump_json()
     )
     rules, board = tmp_path / "rules.yaml", tmp_path / "board.json"
-    ok = specverdict_cli(
-        "watch",
-        str(exp),
-        "--target",
-        "http://127.0.0.1:9",
-        "--once",
-        "--interval",
-        "0.01",
-        "--rules-out",
-        str(rules),
-        "--dashboard-out",
-        str(board),
-        "--stage",
-        "prose",
-    )
+    args = ["watch", str(exp), "--target", "http://127.0.0.1:9", "--once", "--interval", "0.01"]
+    args += ["--rules-out", str(rules), "--dashboard-out", str(board)]
+    ok = specverdict_cli(*args, "--stage", "prose")
     assert ok.returncode == 2 and "no expectation for stage prose" in ok.stderr
-    ok = specverdict_cli(
-        "watch",
-        str(exp),
-        "--target",
-        "http://127.0.0.1:9",
-        "--once",
-        "--interval",
-        "0.01",
-        "--rules-out",
-        str(rules),
-        "--dashboard-out",
-        str(board),
-    )
+    ok = specverdict_cli(*args)
     assert ok.returncode == 0, ok.stderr  # the target is down: no alarm, no window
     assert "down" in ok.stdout
     assert yaml.safe_load(rules.read_text())["groups"] and json.loads(board.read_text())["panels"]

@@ -31,7 +31,7 @@ Verdict: ``INVALID`` > ``REJECT`` > ``INCONCLUSIVE`` > ``ADOPT``.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -100,6 +100,20 @@ def _pp(x: float) -> str:
     return f"{100.0 * x:.1f} pp"
 
 
+def _recorded(
+    base: Arm, cand: Arm, field: Callable[[RunManifest], str | None]
+) -> dict[str, tuple[str, str]]:
+    """Each distinct value a manifest field took over both arms' executions, with the arm and
+    run that first recorded it (executions that recorded none are left out)."""
+    out: dict[str, tuple[str, str]] = {}
+    for name, arm in (("baseline", base), ("candidate", cand)):
+        for run_id, m in zip(arm.run_ids, arm.manifests, strict=False):
+            value = field(m)
+            if value is not None:
+                out.setdefault(value, (name, run_id))
+    return out
+
+
 def _validity(base: Arm, cand: Arm, gates: Gates) -> list[Reason]:
     reasons: list[Reason] = []
     try:
@@ -139,12 +153,7 @@ def _validity(base: Arm, cand: Arm, gates: Gates) -> list[Reason]:
                         data={"source": acc.source, "arm": name, "run_id": run_id},
                     )
                 )
-    hashes = {
-        h: (name, run_id)
-        for name, arm in (("baseline", base), ("candidate", cand))
-        for run_id, m in zip(arm.run_ids, arm.manifests, strict=False)
-        if (h := m.suite_data_sha256) is not None
-    }
+    hashes = _recorded(base, cand, lambda m: m.suite_data_sha256)
     if len(hashes) > 1:
         shown = "; ".join(f"{n} run {r}: {h[:12]}" for h, (n, r) in hashes.items())
         reasons.append(
@@ -156,21 +165,16 @@ def _validity(base: Arm, cand: Arm, gates: Gates) -> list[Reason]:
                 data={"hashes": {h: r for h, (_, r) in hashes.items()}},
             )
         )
-    scorings = {
-        sc: run_id
-        for arm in (base, cand)
-        for run_id, m in zip(arm.run_ids, arm.manifests, strict=False)
-        if (sc := m.suite_scoring) is not None
-    }
+    scorings = _recorded(base, cand, lambda m: m.suite_scoring)
     if len(scorings) > 1:
-        shown = "; ".join(f"run {r}: {sc}" for sc, r in scorings.items())
+        shown = "; ".join(f"run {r}: {sc}" for sc, (_, r) in scorings.items())
         reasons.append(
             Reason(
                 gate="pairing",
                 status="invalid",
                 message=f"the executions were scored by different tests ({shown}): their pass "
                 "rates are not comparable; score them again with one version",
-                data={"scorings": scorings},
+                data={"scorings": {sc: r for sc, (_, r) in scorings.items()}},
             )
         )
     reasons.extend(_actual_speculation(base, cand))

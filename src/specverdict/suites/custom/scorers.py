@@ -122,7 +122,7 @@ def score_reference(cfg: ReferenceScorer, row: Row, answer: str) -> Score:
     return _score(ok, "passed" if ok else "wrong_answer")
 
 
-def test_source(tests: str) -> str:
+def tests_module(tests: str) -> str:
     """The row's tests as a test module: ``test_*`` functions as written, plain statements
     (asserts) wrapped into one ``test_row``; the solution's names imported first."""
     tree = pyast.parse(tests)
@@ -131,9 +131,6 @@ def test_source(tests: str) -> str:
     )
     body = tests if has_tests else "def test_row():\n" + textwrap.indent(tests.strip(), "    ")
     return "from solution import *  # noqa: F403\n\n" + body + "\n"
-
-
-test_source.__test__ = False  # type: ignore[attr-defined]  # not a pytest test
 
 
 def program_of(row: Row, answer: str) -> str | None:
@@ -151,7 +148,7 @@ def score_tests(cfg: TestsScorer, row: Row, answer: str, sandbox: Sandbox) -> Sc
         return _score(False, "no_code", "the answer holds no code")
     assert row.tests is not None  # checked at load
     report = sandbox_runner(sandbox, cfg.timeout_s)(
-        {"solution.py": program}, {"test_row.py": test_source(row.tests)}
+        {"solution.py": program}, {"test_row.py": tests_module(row.tests)}
     )
     return _score(report.passed, "passed" if report.passed else "tests_failed", report.summary)
 

@@ -79,7 +79,7 @@ class FileSuite(Suite):
                 if isinstance(scorer, ReferenceScorer):
                     scorers.check_reference(scorer, row)
                 if isinstance(scorer, TestsScorer) and row.tests is not None:
-                    scorers.test_source(row.tests)
+                    scorers.tests_module(row.tests)
             except SyntaxError as exc:
                 raise ConfigError(
                     f"{path}: row {sid} (row {lines[sid]}): field tests: not Python: {exc.msg}"
@@ -153,7 +153,3 @@ def _labels(row: Row) -> dict[str, str]:
     if row.category is not None:
         out["category"] = row.category
     return out
-
-
-def row_of(suite: FileSuite, sample_id: str) -> Row:
-    return suite.rows[sample_id]
