@@ -69,3 +69,50 @@ def test_the_plan_and_run_tables_fit_80_columns() -> None:
     assert max(len(line) for line in lines) <= 80
     assert any("synth-function@1" in line and "c=8" in line for line in lines)
     assert "…" not in "\n".join(lines)
+
+
+def test_the_runs_table_fits_80_columns_with_the_longest_label() -> None:
+    """Every figure of every run stays whole at 80 columns; only the label wraps."""
+    from specverdict.cli.runs import summary_table
+    from specverdict.engines.base import AcceptanceSummary
+    from specverdict.measure.summary import summarize_samples
+    from specverdict.records import RunRecord, SampleRecord
+    from specverdict.results import RunResults
+
+    plan = build_plan(load_campaign(DEMO))
+    rows = []
+    for n, spec in enumerate(r for r in plan.runs if r.stage == "function"):
+        samples = [
+            SampleRecord(
+                run_id=f"run{n:03d}abcdef",
+                sample_id=str(i),
+                status="ok",
+                completion_tokens=40,
+                ttft_s=0.0123,
+                e2e_s=0.2345,
+                finish_reason="stop",
+                extra={"clock": "device", "device_span_s": [i * 0.01, i * 0.01 + 0.2345]},
+            )
+            for i in range(240)
+        ]
+        run = RunRecord(
+            run_id=f"run{n:03d}abcdef",
+            fingerprint=spec.fingerprint,
+            spec=spec,
+            repeat=0,
+            status="completed",
+            created_at=0.0,
+        )
+        acceptance = AcceptanceSummary(
+            source="per-request", valid=True, acceptance_rate=0.6789, mean_accepted_length=2.37
+        )
+        rows.append(
+            RunResults(run=run, summary=summarize_samples(samples, 9.9), acceptance=acceptance)
+        )
+    lines = printed(summary_table(rows))
+    text = "\n".join(lines)
+    assert max(len(line) for line in lines) <= 80
+    assert "…" not in text
+    assert text.count("240/240") == len(rows) and text.count("  12/12 ") == len(rows)
+    assert "relaxed_topk=3" in text  # the longest label is folded, not cut
+    assert "modelled device clock" in text  # the caption says which clock timed the figures

@@ -41,7 +41,8 @@ import aiohttp
 import httpx
 
 from specverdict.engines.base import canonical_acceptance
-from specverdict.engines.client import StreamedResponse, stream
+from specverdict.engines.client import StreamedResponse, device_clock_extra, stream
+from specverdict.failures import context_overflow
 from specverdict.records import SampleRecord, Score
 from specverdict.suites.agent.calls import merge_deltas
 from specverdict.suites.agent.loop import Chat, Episode
@@ -172,7 +173,11 @@ def episode_record(
             }
         )
         offset += resp.done_s if resp.done_s is not None else (resp.e2e_s or 0.0)
-    failed = next((r for r in responses if r.status != "ok"), None)
+    # a turn refused because the conversation outgrew the context ends the episode; it is no
+    # failed request (the episode is scored, and fails unless its tests already pass)
+    failed = next(
+        (r for r in responses if r.status != "ok" and not context_overflow(r.error)), None
+    )
     last = responses[-1] if responses else None
     calls = [c for r in responses for c in merge_deltas(r.tool_calls)]
     return SampleRecord(
@@ -190,6 +195,7 @@ def episode_record(
         acceptance=sum_acceptance(per_turn),
         score=score,
         extra={
+            **device_clock_extra(responses),
             "tool_calls": calls,
             "episode": {
                 **episode_detail(episode),

@@ -42,6 +42,29 @@ HARNESS_ERROR = "harness:"
 MALFORMED = frozenset({"ValueError", "JSONDecodeError", "UnicodeDecodeError"})
 
 
+#: what engines answer (HTTP 400) to a request that does not fit the model's context: vLLM
+#: ("This model's maximum context length is N tokens. However, ..."), OpenAI-style gateways
+#: ("The input (N tokens) is longer than the model's context length"), llama.cpp's server
+#: ("the request exceeds the available context size", type exceed_context_size_error)
+CONTEXT_OVERFLOW = (
+    "maximum context length is",
+    "longer than the model's context length",
+    "exceeds the model's maximum context",
+    "exceeds the available context size",
+    "exceed_context_size_error",
+)
+
+
+def context_overflow(error: str | None) -> bool:
+    """The request was refused because the prompt (with its output budget) does not fit the
+    model's context: in a multi-turn episode, the model ran out of room, an end of the episode
+    like any other and no failure of the engine."""
+    if not error or not error.startswith("HTTP 400"):
+        return False
+    text = error.lower()
+    return any(p in text for p in CONTEXT_OVERFLOW)
+
+
 def failure_kind(status: SampleStatus, error: str | None) -> str | None:
     """``None`` for an answer; else one of ``timeout``, ``connection``, ``HTTP <code>``,
     ``malformed stream``, ``engine error`` (an error object sent in the stream), ``harness

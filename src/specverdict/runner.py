@@ -38,7 +38,7 @@ from specverdict.campaign.model import Campaign
 from specverdict.campaign.plan import Plan, interleaved
 from specverdict.campaign.spec import RunSpec
 from specverdict.engines.base import EngineAdapter
-from specverdict.engines.client import StreamedResponse, stream
+from specverdict.engines.client import StreamedResponse, device_clock_extra, stream
 from specverdict.engines.launcher import LaunchedServer, free_port
 from specverdict.engines.registry import adapter_for
 from specverdict.episodes import run_episode
@@ -126,7 +126,10 @@ def to_record(
         chunk_arrivals_s=resp.chunk_arrivals_s,
         error=resp.error,
         acceptance=acceptance,
-        extra={"tool_calls": list(resp.tool_calls)} if resp.tool_calls else {},
+        extra={
+            **({"tool_calls": list(resp.tool_calls)} if resp.tool_calls else {}),
+            **device_clock_extra([resp]),
+        },
     )
 
 

@@ -260,3 +260,64 @@ def test_a_truncated_answer_without_calls_ends_as_length(suite: AgentTasks) -> N
     episode, score = play(suite, Script([answer("I will now", finish_reason="length")]))
     assert episode.end == "length" and score.outcome == "no_edit"
     assert detail(score)["finish_reasons"] == {"length": 1}
+
+
+VLLM_OVERFLOW = (
+    'HTTP 400: {"error":{"message":"This model\'s maximum context length is 1024 tokens. '
+    "However, your prompt contains 1042 input tokens, which exceeds this limit even without any "
+    'output tokens.","type":"BadRequestError","param":"input_tokens","code":400}}'
+)
+
+
+def test_a_conversation_that_outgrows_the_context_ends_the_episode_and_is_scored(
+    suite: AgentTasks,
+) -> None:
+    """The server refusing the next turn because the conversation no longer fits is an end of
+    the episode, not a failed request: the workspace as the model left it is tested, and the
+    stored record is an answered sample (neither retried nor left out of quality)."""
+    from specverdict.episodes import episode_record
+
+    fixed = call("write_file", {"path": "mathx.py", "content": FIXED})
+    script = Script(
+        [answer(calls=[fixed]), StreamedResponse("error", error=VLLM_OVERFLOW), answer("unused")]
+    )
+    episode, score = play(suite, script)
+    assert len(script.sent) == 2 and episode.end == "context"
+    assert (score.passed, score.outcome) == (True, "passed")
+    record = episode_record("r", suite.samples()[0], episode, score, lambda extras: None)
+    assert record.status == "ok" and record.error is None
+    assert record.extra["episode"]["end"] == "context"
+    unfixed = Script(
+        [
+            answer(calls=[call("read_file", {"path": "mathx.py"})]),
+            StreamedResponse("error", error=VLLM_OVERFLOW),
+        ]
+    )
+    episode, score = play(suite, unfixed)
+    assert (score.passed, score.outcome) == (False, "context_overflow")
+    # any other refusal stays a failed request
+    other = Script([StreamedResponse("error", error='HTTP 400: {"error": "bad temperature"}')])
+    assert play(suite, other)[0].end == "request_error"
+
+
+@pytest.mark.parametrize(
+    ("error", "overflow"),
+    [
+        (VLLM_OVERFLOW, True),
+        ("HTTP 400: the request exceeds the available context size, try increasing it", True),
+        ('HTTP 400: {"type": "exceed_context_size_error", "n_prompt_tokens": 5000}', True),
+        (
+            "HTTP 400: The input (5000 tokens) is longer than the model's context length (4096)",
+            True,
+        ),
+        ("HTTP 500: This model's maximum context length is 1024 tokens", False),
+        ("HTTP 400: temperature must be >= 0", False),
+        (None, False),
+    ],
+)
+def test_context_overflow_is_read_from_what_engines_answer(
+    error: str | None, overflow: bool
+) -> None:
+    from specverdict.failures import context_overflow
+
+    assert context_overflow(error) is overflow

@@ -1,13 +1,13 @@
 """Verdicts decided by data: the reference models on the generated function suite, measured on
-real reference servers (device-paced, so that speed moves less with the host's load) and
-scored in the sandbox.
+real reference servers timed on the engine's modelled device clock (``--device-clock virtual``,
+so that the host's load does not move speed) and scored in the sandbox.
 
 What each test asserts is what the data must show at these sample sizes: a lossless MTP is
-adopted (quality provably held, speed-up clear of the baseline's measured drift, or not adopted
-only when that drift swallows it), a relaxed acceptance rule is rejected on
-quality with the discordant samples listed, a slow draft model is rejected on speed, and the
-same MTP head keeps quality at fp8 and loses it at nvfp4 (rejected, or never able to pass)
-while the nvfp4 baseline does not.
+adopted (quality provably held, speed-up clear of the noise floor, after Holm over the
+campaign's pairs), a relaxed acceptance rule is rejected on quality with the discordant samples
+listed, an n-gram drafter with little to copy is rejected on speed, and the same MTP head keeps
+quality at fp8 and loses it at nvfp4 (rejected, or never able to pass) while the nvfp4 baseline
+does not.
 """
 
 from __future__ import annotations
@@ -29,12 +29,14 @@ RELAXED = "mtp k=2 acceptance=relaxed relaxed_delta=2.0 relaxed_topk=3"
 N = 200
 
 
-def campaign(name: str, quantization: str, candidates: str, extra_args: str = "") -> str:
+def campaign(
+    name: str, quantization: str, candidates: str, extra_args: str = "", device: str = "accel-2b"
+) -> str:
     return f"""\
 name: {name}
 engine:
   kind: reference
-  launch: {{args: ["--device-model", "accel-2b"{extra_args}]}}
+  launch: {{args: ["--device-model", "{device}", "--device-clock", "virtual"{extra_args}]}}
 model: {{family: specverdict-reference, served_name: reference-target}}
 quantization: {quantization}
 baseline: {{method: none}}
@@ -71,7 +73,7 @@ def measure(root: Path, text: str) -> Measured:
 def fp32(tmp_path_factory: pytest.TempPathFactory) -> Measured:
     candidates = (
         "  - {method: mtp, k: 2}\n"
-        "  - {method: draft_model, k: 4}\n"
+        "  - {method: ngram, k: 8, params: {prompt_lookup_min: 2, prompt_lookup_max: 5}}\n"
         "  - {method: mtp, k: 2, params: {acceptance: relaxed, relaxed_topk: 3, "
         "relaxed_delta: 2.0}}\n"
     )
@@ -92,28 +94,14 @@ def test_lossless_mtp_is_adopted_because_quality_provably_held(
     fp32: dict[str, PairVerdict],
 ) -> None:
     v = fp32["mtp k=2"]
+    assert v.verdict == "ADOPT", v.reasons
     assert status(v, "quality.noninferiority") == "pass"
-    speed = v.reason("speed.tpot")
-    # faster (about 1.2-1.4x on an idle host; a host busy with other work inflates the step
-    # cost of the speculative path more than the baseline's, so only > 1 is asked here)
-    assert speed is not None and v.speedup is not None and v.speedup > 1.0, speed.message
-    if v.verdict != "ADOPT":
-        assert v.verdict == "INCONCLUSIVE", v.reasons
-        if speed.status == "pass":
-            # the pair alone is ADOPT; with two baseline executions (df 1) its speed p-value
-            # can miss Holm's level over the campaign's three pairs, and only then is it held
-            family = v.reason("family")
-            assert family is not None and family.status == "inconclusive", v.reasons
-            assert family.data["p_value"] > family.data["level"]
-        else:
-            # on a loaded 2-core host the baseline's two executions can drift apart by more
-            # than the gain (measured 1.4-19%): then, and only then, it is not established
-            assert speed.status == "inconclusive", speed.message
-            assert speed.data["noise_floor"] is not None
-            assert v.speedup_interval is not None
-            assert v.speedup_interval[0] <= 1 + speed.data["noise_floor"], speed.message
+    assert status(v, "speed.tpot") == "pass" and status(v, "family") == "pass"
+    assert v.speedup_interval is not None and v.speedup_interval[0] > 1.05
     assert v.base_pass_rate == v.cand_pass_rate and not v.supplement
     assert v.reason("identity").data["share"] == 1.0  # type: ignore[union-attr]
+    clock = [r for r in v.reasons if r.gate == "pairing" and r.data.get("clock") == "device"]
+    assert clock, "the verdict says its speed is on the modelled device clock"
 
 
 def test_relaxed_acceptance_is_rejected_on_quality_with_its_discordant_samples(
@@ -132,15 +120,16 @@ def test_relaxed_acceptance_is_rejected_on_quality_with_its_discordant_samples(
     assert v.acceptance_rate > exact
 
 
-def test_a_slow_draft_model_is_rejected_on_speed(fp32: dict[str, PairVerdict]) -> None:
-    v = fp32["draft_model k=4"]
-    speed = v.reason("speed.tpot")
-    assert speed is not None and v.speedup is not None and v.speedup < 1.0, speed
-    # slower than the baseline; rejected unless host load widened the interval past the bar
-    assert v.verdict in ("REJECT", "INCONCLUSIVE") and speed.status != "pass", speed.message
-    if v.verdict == "INCONCLUSIVE":
-        assert v.speedup_interval is not None and v.speedup_interval[1] >= 1.05
-    assert status(v, "quality.noninferiority") == "pass"  # lossless: quality held
+def test_an_ngram_drafter_with_nothing_to_copy_is_rejected_on_speed(
+    fp32: dict[str, PairVerdict],
+) -> None:
+    """Generated functions repeat little of their prompt: eight-token n-gram drafts are rarely
+    accepted, and verifying them costs what they save. Lossless, and no faster."""
+    v = fp32["ngram k=8"]
+    assert v.verdict == "REJECT", v.reasons
+    assert status(v, "speed.tpot") == "reject"
+    assert v.speedup_interval is not None and v.speedup_interval[1] < 1.05
+    assert v.reason("identity").data["share"] == 1.0  # type: ignore[union-attr]
 
 
 @pytest.fixture(scope="module")
@@ -148,7 +137,11 @@ def quantized(tmp_path_factory: pytest.TempPathFactory) -> dict[str, PairVerdict
     out = {}
     for q in ("fp8", "nvfp4"):
         text = campaign(
-            f"e2e-{q}", q, "  - {method: mtp, k: 2}\n", ', "--verify-numerics", "kernel"'
+            f"e2e-{q}",
+            q,
+            "  - {method: mtp, k: 2}\n",
+            ', "--verify-numerics", "kernel"',
+            device="accel-5b",
         )
         out[q] = measure(tmp_path_factory.mktemp(q), text)["mtp k=2"]
     return out
@@ -159,6 +152,10 @@ def test_the_quantization_not_the_method_breaks_mtp(
 ) -> None:
     fp8, nvfp4 = quantized["fp8"], quantized["nvfp4"]
     assert status(fp8, "quality.noninferiority") == "pass"
+    # on the modelled device, fp8 and nvfp4 GEMMs run 2x and 4x the bf16 rate: MTP's verify
+    # stays memory-bound, and it is faster at both precisions; only nvfp4 loses quality
+    for v in (fp8, nvfp4):
+        assert v.speedup_interval is not None and v.speedup_interval[0] > 1.0, v.reasons
     # nvfp4 loses about 5 pp (every verify row is quantized on its own, so the outputs do not
     # move with the batch): at n = 200 that is a REJECT (the score interval excludes 0) or, just
     # short of it, an INCONCLUSIVE that says no sample size can pass at these outcomes
@@ -193,12 +190,9 @@ def test_the_policy_recommends_only_what_the_verdicts_adopt(fp32: Measured) -> N
     text = json.dumps(policy)
     mtp = fp32["mtp k=2"]
     chosen = [e["configuration"] for e in expectations["expectations"]]
-    if mtp.verdict == "ADOPT":
-        assert chosen == ["mtp k=2"], chosen
-        (e,) = expectations["expectations"]
-        assert mtp.acceptance_rate is not None
-        assert e["acceptance"]["lower"] <= mtp.acceptance_rate <= e["acceptance"]["upper"]
-        assert '\\"num_speculative_tokens\\":2' in text or "num_speculative_tokens" in text
-    else:
-        assert chosen == [], chosen
-    assert RELAXED not in chosen and "draft_model k=4" not in chosen
+    assert mtp.verdict == "ADOPT" and chosen == ["mtp k=2"], chosen
+    (e,) = expectations["expectations"]
+    assert mtp.acceptance_rate is not None
+    assert e["acceptance"]["lower"] <= mtp.acceptance_rate <= e["acceptance"]["upper"]
+    assert "num_speculative_tokens" in text
+    assert RELAXED not in chosen and "ngram k=8" not in chosen

@@ -233,3 +233,40 @@ def test_a_connection_dropped_mid_stream_is_an_error() -> None:
     r = run_mocked(EVENTS[:2], transport="aiohttp", finish=False)
     assert r.status == "error" and r.text == "hé"
     assert r.error and r.error.startswith("ClientPayloadError")
+
+
+@pytest.mark.parametrize("transport", TRANSPORTS)
+def test_a_virtual_device_clock_times_the_stream_whatever_the_host_does(
+    servers: Servers, transport: str
+) -> None:
+    """With ``--device-clock virtual`` every time comes from the engine's modelled device clock:
+    the client's own clock (here one that jumps by seconds) never enters, two runs of one
+    greedy request time identically, and the run says which clock it was."""
+    base = servers.get(
+        "--speculative-config",
+        json.dumps({"method": "mtp", "num_speculative_tokens": 2}),
+        "--device-model",
+        "accel-2b",
+        "--device-clock",
+        "virtual",
+    )
+    body = {"prompt": "def add(a, b):\n", "max_tokens": 30, "temperature": 0.0, "ignore_eos": True}
+    url = base + "/v1/completions"
+    first, second = (
+        run(lambda c: stream(c, url, body, clock=ScriptedClock()), transport) for _ in range(2)
+    )
+    assert first.status == "ok" and first.clock == "device"
+    assert first.ttft_s is not None and first.e2e_s is not None
+    # a decode step of the modelled 2.6B model is about 5 ms; the scripted clock moves by 0.125 s
+    # or more per reading, so any host time in these figures would show
+    assert 0 < first.ttft_s < 0.05 and first.e2e_s < 30 * 0.02
+    assert first.e2e_s - first.ttft_s == pytest.approx(sum(first.itls_s))
+    assert first.done_s == first.e2e_s  # the stream ends when its last step does, on the device
+    assert first.device_arrival_s is not None
+    # (the device clock runs on between requests: each time is a difference of two readings)
+    assert [first.ttft_s, first.e2e_s, *first.chunk_arrivals_s] == pytest.approx(
+        [second.ttft_s, second.e2e_s, *second.chunk_arrivals_s], rel=1e-9
+    )
+    assert "device_time_s" not in first.extras  # a timing field, not an engine extra
+    plain = run(lambda c: stream(c, servers.get() + "/v1/completions", body), transport)
+    assert plain.clock == "host" and plain.device_arrival_s is None

@@ -168,6 +168,25 @@ def test_the_device_model_paces_steps_without_changing_tokens() -> None:
         core(device_model="tpu-9000")
 
 
+def test_the_virtual_device_clock_stamps_each_output_with_the_modelled_time() -> None:
+    spec = {"method": "mtp", "num_speculative_tokens": 2}
+    plain = core(spec)
+    clocked = core(spec, device_model="accel-2b", device_clock="virtual")
+    outs = generate(clocked, req(clocked, PROMPTS[0], 12))
+    assert tokens(outs) == tokens(generate(plain, req(plain, PROMPTS[0], 12)))
+    stamps = [o.device_s for o in outs]
+    assert all(s is not None for s in stamps)
+    assert stamps == sorted(stamps) and stamps[-1] == pytest.approx(clocked.modeled_s)
+    assert {o.device_arrival_s for o in outs} == {0.0}
+    # a second request arrives on the device clock where the first left it
+    again = generate(clocked, req(clocked, PROMPTS[0], 12))
+    assert again[0].device_arrival_s == pytest.approx(stamps[-1])
+    assert [o.device_s for o in again] == pytest.approx(stamps)
+    assert all(o.device_s is None for o in generate(plain, req(plain, PROMPTS[0], 4)))
+    with pytest.raises(ValueError, match="needs a device model"):
+        core(device_clock="virtual")
+
+
 def test_moe_step_work_grows_with_the_tokens_verified() -> None:
     moe = core(moe=MoESpec(num_experts=8, top_k=2)).target
     dense = core().target

@@ -646,3 +646,35 @@ def test_arms_scored_by_different_test_generators_are_not_paired(
     assert any("scored by different tests" in r.message for r in v.reasons if r.status == "invalid")
     same = replace(cand, manifests=base.manifests)
     assert judge_pair(base, same, GATES).verdict != "INVALID"
+
+
+def test_speeds_on_different_clocks_are_not_paired_and_the_device_clock_is_said(
+    specs: dict[str, RunSpec],
+) -> None:
+    """A baseline timed on the host's wall clock against a candidate timed on the reference
+    engine's modelled device clock compares two different things; two device-clocked arms are
+    judged, and the verdict says that their speed is modelled."""
+    n = 40
+
+    def on_device(records: tuple[SampleRecord, ...]) -> tuple[SampleRecord, ...]:
+        return tuple(
+            r.model_copy(update={"extra": {**r.extra, "clock": "device"}}) for r in records
+        )
+
+    host = arm(specs["none"], samples("b", noisy(n, 0.02, 1)))
+    base = arm(specs["none"], on_device(samples("b", noisy(n, 0.02, 1))))
+    cand = arm(specs["mtp"], on_device(samples("c", noisy(n, 0.01, 2))))
+    mixed = judge_pair(host, cand, GATES)
+    assert mixed.verdict == "INVALID"
+    bad = [r for r in mixed.reasons if r.gate == "pairing" and r.status == "invalid"]
+    assert bad and "timed on different clocks" in bad[0].message
+    assert bad[0].data["clocks"] == {
+        "device": [f"candidate run {cand.run_ids[0]}"],
+        "host": [f"baseline run {host.run_ids[0]}"],
+    }
+    v = judge_pair(base, cand, GATES)
+    assert v.verdict != "INVALID"
+    said = [r for r in v.reasons if r.gate == "pairing" and r.data.get("clock") == "device"]
+    assert said and "modelled device clock" in said[0].message
+    plain = judge_pair(host, arm(specs["mtp"], samples("c", noisy(n, 0.01, 2))), GATES)
+    assert not any(r.data.get("clock") for r in plain.reasons if r.gate == "pairing")

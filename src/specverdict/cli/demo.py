@@ -67,7 +67,19 @@ def demo(campaigns: tuple[Path, ...], out: Path) -> None:
             f"of {campaign}, one reference server per execution"
         )
         args = list(plan.runs[0].engine.launch_args)
-        if "--device-model" in args:
+        virtual = "--device-clock" in args and args[args.index("--device-clock") + 1 :][:1] == [
+            "virtual"
+        ]
+        if "--device-model" in args and virtual:
+            device = args[args.index("--device-model") + 1]
+            console.print(
+                f"  speed is timed on the modelled device clock of {device} (--device-clock "
+                "virtual): every token is computed for real on this host, and each engine step "
+                "takes the time the device model gives for the work it did, so host load does "
+                "not move the speed verdicts; the verdicts say so",
+                highlight=False,
+            )
+        elif "--device-model" in args:
             device = args[args.index("--device-model") + 1]
             console.print(
                 f"  step times are paced to the modelled device {device} (--device-model), so "

@@ -86,10 +86,15 @@ def summary_table(results: Sequence[RunResults]) -> Table:
         columns.append("stage, load")
     columns += ["ok", "tok/s", "acc.\nrate", "MAL", "TTFT ms\np50/95", "TPOT ms\np50/95", "finish"]
     for col in columns:
+        # the labels wrap (a long speculation label would otherwise squeeze every figure to an
+        # ellipsis at 80 columns); the figures never do
+        wraps = col in ("speculation", "stage, load")
         table.add_column(
             col,
             justify="left" if col in ("run", "speculation", "stage, load") else "right",
-            no_wrap=col != "stage, load",
+            no_wrap=not wraps,
+            overflow="fold" if wraps else "ellipsis",
+            min_width=12 if col == "speculation" else None,
         )
     for r in results:
         s, a, spec = r.summary, r.acceptance, r.run.spec
@@ -110,6 +115,8 @@ def summary_table(results: Sequence[RunResults]) -> Table:
         ]
         table.add_row(*row)
     table.caption = "finish reasons: L length, S stop, A abort, E error"
+    if results and all(r.summary.clock == "device" for r in results):
+        table.caption += "; times on the engine's modelled device clock"
     return table
 
 

@@ -26,7 +26,7 @@ import asyncio
 import itertools
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -55,6 +55,11 @@ class StreamedResponse:
     error: str | None = None
     tool_calls: tuple[dict[str, Any], ...] = field(default_factory=tuple)
     done_s: float | None = None
+    #: "device": the server stamped its chunks with a modelled device clock (the reference
+    #: engine's ``--device-clock virtual``), and every time above is on that clock
+    clock: Literal["host", "device"] = "host"
+    #: the device clock at the request's arrival, when the server sent it
+    device_arrival_s: float | None = None
 
     @property
     def metrics(self) -> dict[str, Any] | None:
@@ -122,6 +127,8 @@ class _Events:
     __slots__ = (
         "arrivals",
         "calls",
+        "device",
+        "device_arrival",
         "done",
         "encoding",
         "error",
@@ -145,6 +152,9 @@ class _Events:
         self.extras: dict[str, Any] = {}
         self.done: float | None = None  # arrival of ``[DONE]``
         self.error: str | None = None  # an ``error`` object sent in the stream
+        #: the last device time a chunk carried (None: a host-clocked stream)
+        self.device: float | None = None
+        self.device_arrival: float | None = None
 
     def feed(self, piece: bytes, now: float) -> bool:
         """Parse the lines ``piece`` completes, all arrived at ``now``; True once the stream is
@@ -159,7 +169,7 @@ class _Events:
                 continue
             data = line[5:].strip()
             if data == b"[DONE]":
-                self.done = now
+                self.done = now if self.device is None else self.device
                 return True
             chunk = _json(data.decode(self.encoding, errors="replace"))
             if not isinstance(chunk, dict):
@@ -167,11 +177,17 @@ class _Events:
             if "error" in chunk:
                 self.error = str(chunk["error"])
                 return True
+            at = now
+            if "device_time_s" in chunk:  # a modelled device clock times this chunk
+                at = self.device = float(chunk.pop("device_time_s"))
+                arrival = chunk.pop("device_arrival_s", None)
+                if arrival is not None:
+                    self.device_arrival = float(arrival)
             text, fin, new_calls = _delta_text(chunk)
             if text or new_calls:
                 if self.ttft is None:
-                    self.ttft = now
-                self.arrivals.append(now)
+                    self.ttft = at
+                self.arrivals.append(at)
                 self.parts.append(text)
                 if new_calls:
                     self.calls.extend(new_calls)
@@ -202,7 +218,23 @@ class _Events:
             None,
             tuple(self.calls),
             done,
+            "host" if self.device is None else "device",
+            self.device_arrival,
         )
+
+
+def device_clock_extra(responses: Sequence[StreamedResponse]) -> dict[str, Any]:
+    """What a sample records of the device clock its requests were timed by: nothing for host
+    timing; else ``clock: device`` and, when the engine sent the arrivals, the sample's span on
+    that clock (the first request's arrival to the last one's end)."""
+    if not responses or any(r.clock != "device" for r in responses):
+        return {}
+    out: dict[str, Any] = {"clock": "device"}
+    first, last = responses[0], responses[-1]
+    end = last.done_s if last.done_s is not None else last.e2e_s
+    if first.device_arrival_s is not None and last.device_arrival_s is not None and end is not None:
+        out["device_span_s"] = [first.device_arrival_s, last.device_arrival_s + end]
+    return out
 
 
 Clock = Callable[[], float]

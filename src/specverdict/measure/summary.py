@@ -5,6 +5,9 @@
   that did not arrive in a single event (then it is not measured: None, never 0).
 - Output tokens/s of a run: its completion tokens / the wall time from the first send to the last
   arrival (``wall_s``, measured by the runner); per-request figures are not averaged into it.
+- Clock: when every answered sample was timed on the engine's modelled device clock (the
+  reference engine's ``--device-clock virtual``), every figure is on that clock, tokens/s over
+  the samples' span on it (first arrival to last end); ``clock`` says which.
 - Percentiles: linear interpolation between order statistics (numpy's default), None when there
   are no values. Failed samples are counted apart and never enter latency figures.
 """
@@ -49,6 +52,7 @@ class RunSummary(BaseModel):
     mean_tpot_s: float | None
     finish_reasons: dict[str, int]
     errors: dict[str, int]
+    clock: str = "host"
 
 
 def summarize_samples(samples: Sequence[SampleRecord], wall_s: float | None) -> RunSummary:
@@ -56,6 +60,11 @@ def summarize_samples(samples: Sequence[SampleRecord], wall_s: float | None) -> 
     ttfts = [s.ttft_s for s in ok if s.ttft_s is not None]
     tpots = [t for s in ok if (t := tpot(s)) is not None]
     tokens = sum(s.completion_tokens or 0 for s in ok)
+    clock = "device" if ok and all(s.clock == "device" for s in ok) else "host"
+    if clock == "device":
+        spans = [span for s in ok if (span := s.device_span_s) is not None]
+        if len(spans) == len(ok):
+            wall_s = max(e for _, e in spans) - min(a for a, _ in spans)
     return RunSummary(
         samples=len(samples),
         ok=len(ok),
@@ -69,4 +78,5 @@ def summarize_samples(samples: Sequence[SampleRecord], wall_s: float | None) -> 
         mean_tpot_s=float(np.mean(tpots)) if tpots else None,
         finish_reasons=dict(Counter(s.finish_reason or "none" for s in ok)),
         errors=dict(Counter(s.status for s in samples if s.status != "ok")),
+        clock=clock,
     )

@@ -134,6 +134,20 @@ class SampleRecord(Record):
         errored or unscored sample is not a pass)."""
         return self.status == "ok" and self.score is not None and self.score.passed
 
+    @property
+    def clock(self) -> str:
+        """``"device"`` when every time of the sample is on the engine's modelled device clock
+        (the reference engine's ``--device-clock virtual``), else ``"host"``."""
+        return "device" if self.extra.get("clock") == "device" else "host"
+
+    @property
+    def device_span_s(self) -> tuple[float, float] | None:
+        """(arrival, end) of the sample on the device clock, when the engine sent them."""
+        span = self.extra.get("device_span_s")
+        if isinstance(span, list | tuple) and len(span) == 2:
+            return float(span[0]), float(span[1])
+        return None
+
 
 def snapshot_key(phase: str, source: str = "/metrics") -> str:
     """How snapshots are addressed: ``before``/``after`` for ``/metrics``, else ``"PHASE SOURCE"``."""

@@ -34,6 +34,11 @@ class EngineConfig(BaseModel):
     device_model: str | None = Field(
         default=None, description="pace steps to a device time model (device.PROFILES)"
     )
+    device_clock: Literal["paced", "virtual"] = Field(
+        default="paced",
+        description="paced: each step is held for its modelled time on the wall clock; virtual: "
+        "steps run at host speed and every streamed chunk carries the modelled device time",
+    )
     verify_numerics: Literal["exact", "kernel"] = Field(
         default="exact",
         description="kernel: verify passes quantize activations like a low-precision GEMM",
@@ -56,4 +61,6 @@ class EngineConfig(BaseModel):
             raise ValueError(
                 f"unknown device model {self.device_model!r}; known: {', '.join(sorted(PROFILES))}"
             )
+        if self.device_clock == "virtual" and self.device_model is None:
+            raise ValueError("device_clock 'virtual' needs a device model (--device-model)")
         return self

@@ -10,14 +10,17 @@ With a device model, each engine step is *paced* to the duration a roofline give
 the step really did (tokens computed, distinct experts read, draft steps run), as if the model
 were ``scale`` times larger:
 
-    t_target = max(bytes_read / bandwidth, 2 · active_params · rows / peak_flops)
+    t_target = max(bytes_read / bandwidth, 2 · active_params · rows / (peak_flops · rate))
     t_draft  = draft_steps · max(draft_bytes / bandwidth, 2 · draft_params · batch / peak_flops)
     t_step   = overhead + t_target + t_draft
 
 ``bytes_read`` counts every non-expert weight once per step plus, on an MoE target, each expert
 routed to by any token of the step; bytes per parameter follow the weight format (bf16 2,
-fp8 1, nvfp4 4.5 bits, int4 4.5 bits with group scales). KV-cache reads are not modelled. If
-the host computed the step more slowly than the model says, the step takes the host's time.
+fp8 1, nvfp4 4.5 bits, int4 4.5 bits with group scales), and so does the arithmetic ``rate``: a
+format with tensor-core support of its own runs its GEMMs faster than bf16 does (fp8 twice, as
+on H100; nvfp4 four times, as on B200), while int4 is weight-only and computes in bf16. KV-cache
+reads are not modelled. When paced, a step the host computed more slowly than the model says
+takes the host's time; on the virtual clock (``--device-clock virtual``) it takes the model's.
 Outputs and acceptance never depend on the device model; only timing does.
 """
 
@@ -26,6 +29,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 BYTES_PER_PARAM = {"none": 2.0, "bf16": 2.0, "fp8": 1.0, "nvfp4": 0.5625, "int4": 0.5625}
+#: GEMM throughput of a weight format relative to bf16 (weight-only int4 dequantizes to bf16)
+COMPUTE_RATE = {"none": 1.0, "bf16": 1.0, "fp8": 2.0, "nvfp4": 4.0, "int4": 1.0}
 
 
 @dataclass(frozen=True)
@@ -36,9 +41,9 @@ class DeviceModel:
     peak_flops: float  # FLOP per second
     overhead_s: float  # fixed cost of a step (launches, scheduling)
 
-    def target_time(self, bytes_read: float, active_params_rows: float) -> float:
+    def target_time(self, bytes_read: float, active_params_rows: float, rate: float = 1.0) -> float:
         mem = bytes_read * self.scale / self.bandwidth
-        compute = 2.0 * active_params_rows * self.scale / self.peak_flops
+        compute = 2.0 * active_params_rows * self.scale / (self.peak_flops * rate)
         return max(mem, compute)
 
     def draft_time(self, steps: int, draft_bytes: float, draft_params: float, batch: int) -> float:

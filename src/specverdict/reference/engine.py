@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Protocol
 
@@ -25,7 +25,7 @@ from threadpoolctl import threadpool_limits
 
 from specverdict.reference.config import EngineConfig, SpeculativeConfig
 from specverdict.reference.decoding import SequenceDecoder, SpecCounts
-from specverdict.reference.device import BYTES_PER_PARAM, PROFILES, DeviceModel
+from specverdict.reference.device import BYTES_PER_PARAM, COMPUTE_RATE, PROFILES, DeviceModel
 from specverdict.reference.loading import LoadOptions
 from specverdict.reference.model import F64, GPTModel, KVCache, MTPHeadModel
 from specverdict.reference.options import Scheme
@@ -64,6 +64,11 @@ class RequestOutput:
     finish_reason: str | None = None
     stop_reason: str | int | None = None
     spec: SpecCounts | None = None
+    #: with a virtual device clock: the modelled device time from the request's arrival to the
+    #: end of the step that produced this output
+    device_s: float | None = None
+    #: ... and the device clock at the request's arrival (a run's span on the device clock)
+    device_arrival_s: float | None = None
 
 
 class MetricsSink(Protocol):
@@ -196,6 +201,17 @@ class EngineCore:
                     outs[i] = exc
         if self.device is not None and planned:
             self._pace(t0, [states[i] for i, _ in planned], sum(len(p[0]) for _, p in planned))
+        if self.config.device_clock == "virtual":
+            outs = [
+                replace(
+                    o,
+                    device_s=self.modeled_s - s.arrival_device_s,
+                    device_arrival_s=s.arrival_device_s,
+                )
+                if isinstance(o, RequestOutput)
+                else o
+                for o, s in zip(outs, states, strict=True)
+            ]
         done = [o for o in outs if o is not None]
         assert len(done) == len(states)
         return done
@@ -206,7 +222,9 @@ class EngineCore:
         assert device is not None
         read, computed = self.target.step_work(rows)
         t = device.overhead_s + device.target_time(
-            read * BYTES_PER_PARAM[self.config.quantization], computed
+            read * BYTES_PER_PARAM[self.config.quantization],
+            computed,
+            COMPUTE_RATE[self.config.quantization],
         )
         draft_steps = max((s.decoder.last_drafts for s in states), default=0)
         if self.draft_params:
@@ -218,7 +236,7 @@ class EngineCore:
                 len(states),
             )
         self.modeled_s += t
-        if not self.pace:
+        if not self.pace or self.config.device_clock == "virtual":
             return
         wait = t - (time.perf_counter() - t0)
         if wait > 0:
@@ -236,6 +254,8 @@ class RequestState:
         if proposer is not None and after is not None and core.started >= after:
             proposer = DegradedProposer(proposer, core.target.config.vocab_size)
         core.started += 1
+        #: the device clock when the request arrived (the virtual clock stamps from it)
+        self.arrival_device_s = core.modeled_s
         self.decoder = SequenceDecoder(
             core.target,
             list(request.prompt_ids),

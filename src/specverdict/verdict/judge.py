@@ -177,8 +177,45 @@ def _validity(base: Arm, cand: Arm, gates: Gates) -> list[Reason]:
                 data={"scorings": {sc: r for sc, (_, r) in scorings.items()}},
             )
         )
+    reasons.extend(_clocks(base, cand))
     reasons.extend(_actual_speculation(base, cand))
     return reasons
+
+
+def _clocks(base: Arm, cand: Arm) -> list[Reason]:
+    """Which clock timed each execution: the host's wall clock, or the engine's modelled device
+    clock (the reference engine's ``--device-clock virtual``). Speeds on different clocks are not
+    comparable; speeds on the device clock are said to be modelled."""
+    clocks: dict[str, list[str]] = {}
+    for name, arm in (("baseline", base), ("candidate", cand)):
+        for run_id, samples in zip(arm.run_ids, arm.samples, strict=False):
+            ok = {s.clock for s in samples if s.status == "ok"}
+            if ok:
+                clock = ok.pop() if len(ok) == 1 else "mixed"
+                clocks.setdefault(clock, []).append(f"{name} run {run_id}")
+    if len(clocks) > 1 or "mixed" in clocks:
+        shown = "; ".join(f"{c}: {', '.join(runs)}" for c, runs in sorted(clocks.items()))
+        return [
+            Reason(
+                gate="pairing",
+                status="invalid",
+                message="the executions were timed on different clocks (host wall clock against "
+                f"the engine's modelled device clock; {shown}): their speeds are not comparable",
+                data={"clocks": clocks},
+            )
+        ]
+    if "device" in clocks:
+        return [
+            Reason(
+                gate="pairing",
+                status="info",
+                message="speed on the engine's modelled device clock (--device-clock virtual), "
+                "not the host's wall clock: every token is computed for real, its time is the "
+                "device model's",
+                data={"clock": "device"},
+            )
+        ]
+    return []
 
 
 def _actual_speculation(base: Arm, cand: Arm) -> list[Reason]:

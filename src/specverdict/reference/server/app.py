@@ -6,6 +6,9 @@ engine step (a speculative step carries several tokens), a final usage chunk wit
 when ``stream_options.include_usage`` is set, then ``data: [DONE]``. Per-request speculation counts
 (``--per-request-spec-decode-metrics``) go in the top-level ``metrics.speculative_decoding``, and
 in streaming in the usage chunk. Errors are ``{"error": {"message", "type", "param", "code"}}``.
+With ``--device-clock virtual``, every chunk that carries output also carries ``device_time_s``
+(the modelled device time since the request arrived), and the usage chunk ``device_arrival_s``
+(the device clock at its arrival): fields of this server only, which real engines never send.
 """
 
 from __future__ import annotations
@@ -328,6 +331,8 @@ class Server:
             data = {**self.head(req.request_id, obj, created), "choices": choices}
             if continuous and out is not None:
                 data["usage"] = self.usage(out)
+            if out is not None and out.device_s is not None:
+                data["device_time_s"] = out.device_s
             return _sse(data)
 
         async def events() -> AsyncIterator[str]:
@@ -385,6 +390,9 @@ class Server:
                 metrics = self.metrics_obj(last.spec, streaming=True)
                 if metrics is not None:
                     final["metrics"] = metrics
+                if last.device_s is not None:
+                    final["device_time_s"] = last.device_s
+                    final["device_arrival_s"] = last.device_arrival_s
                 yield _sse(final)
             yield "data: [DONE]\n\n"
 

@@ -78,6 +78,14 @@ def parser() -> argparse.ArgumentParser:
         help=f"pace steps to a device time model: {', '.join(sorted(PROFILES))}",
     )
     p.add_argument(
+        "--device-clock",
+        choices=["paced", "virtual"],
+        default="paced",
+        help="with --device-model: 'paced' holds each step for its modelled time (timings on the "
+        "wall clock); 'virtual' runs steps at host speed and stamps every streamed chunk with "
+        "the modelled device time (device_time_s), which clients that read it time requests by",
+    )
+    p.add_argument(
         "--override-dir",
         help="files DIR/<target|draft|mtp>/<name> replace the checkpoints' files (a bind mount)",
     )
@@ -171,6 +179,8 @@ def build_config(args: argparse.Namespace) -> EngineConfig:
         skip = value
     if args.override_dir is not None and not Path(args.override_dir).is_dir():
         fail(f"--override-dir {args.override_dir}: not a directory")
+    if args.device_clock == "virtual" and args.device_model is None:
+        fail("--device-clock virtual: needs --device-model (the clock is the modelled device's)")
     if args.device_model is not None and args.device_model not in PROFILES:
         fail(f"--device-model {args.device_model}: expected one of {', '.join(sorted(PROFILES))}")
     if args.moe_experts < 0 or (args.moe_experts and not 1 <= args.moe_top_k <= args.moe_experts):
@@ -191,6 +201,7 @@ def build_config(args: argparse.Namespace) -> EngineConfig:
         fault_draft_skip=skip,
         fault_degrade_draft_after=degrade_after,
         device_model=args.device_model,
+        device_clock=args.device_clock,
         verify_numerics=args.verify_numerics,
     )
 

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from specverdict.engines.client import StreamedResponse
+from specverdict.failures import context_overflow
 from specverdict.suites.agent.calls import DecodedCall, decode_calls, unparsed_call_text
 from specverdict.suites.agent.schema import validate
 from specverdict.suites.agent.testrun import TestReport, TestRunner
@@ -38,7 +39,7 @@ from specverdict.suites.agent.workspace import SCHEMAS, TOOLS, ToolResult, Works
 
 #: ``chat(messages, tools)``: one timed chat request, provided by the runner
 Chat = Callable[[list[dict[str, Any]], Sequence[dict[str, Any]]], Awaitable[StreamedResponse]]
-End = Literal["answered", "length", "turn_limit", "loop", "request_error"]
+End = Literal["answered", "length", "turn_limit", "loop", "request_error", "context"]
 CallStatus = Literal["ok", "parse_failure", "invalid_arguments", "unknown_tool", "tool_error"]
 
 #: what the model is told when its answer held a tool call the server could not parse
@@ -163,7 +164,8 @@ async def run_loop(
         episode.responses.append(resp)
         finish[resp.finish_reason or "none"] += 1
         if resp.status != "ok":
-            episode.end = "request_error"
+            # the conversation no longer fits the model's context: the episode ends there
+            episode.end = "context" if context_overflow(resp.error) else "request_error"
             break
         calls = decode_calls(resp.tool_calls, id_prefix=f"call-{turn}")
         if not calls:

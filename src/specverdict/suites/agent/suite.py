@@ -9,7 +9,8 @@ into the sample's stored record.
 as the project). The model gets five tools (``read_file``, ``write_file``, ``list_dir``,
 ``search``, ``run_tests``), works for up to 12 turns, and *passes* when the task's tests pass on
 the final workspace. The score's ``outcome`` is ``passed`` or the failure class:
-``request_error`` (a request failed), ``loop`` (the same call a third time, workspace unchanged),
+``request_error`` (a request failed), ``context_overflow`` (the conversation outgrew the model's
+context and the server refused the next turn: an end of the episode, not a failed request), ``loop`` (the same call a third time, workspace unchanged),
 ``turn_limit``, ``parse_failure`` (no tool call was ever decoded), ``invalid_arguments`` (no
 call ever passed its schema), ``no_edit`` (the model changed nothing), ``tests_failed``. The
 detail holds the episode's counts (see ``loop``), as JSON.
@@ -75,6 +76,8 @@ def episode_outcome(episode: Episode) -> str:
         return "passed"
     if episode.end == "request_error":
         return "request_error"
+    if episode.end == "context":
+        return "context_overflow"
     if episode.end in ("loop", "turn_limit"):
         return episode.end
     ok_calls = [c for c in episode.calls if c.status == "ok"]
