@@ -31,6 +31,13 @@ SUMMARY_METRICS = (
     "tpot_p50_s",
     "tpot_p95_s",
     "mean_tpot_s",
+    "ttft_p99_s",
+    "tpot_p99_s",
+    "itl_p50_s",
+    "itl_p99_s",
+    "e2e_p50_s",
+    "e2e_p99_s",
+    "requests_per_s",
 )
 
 

@@ -136,14 +136,15 @@ def test_an_ngram_drafter_with_nothing_to_copy_is_rejected_on_speed(
 def quantized(tmp_path_factory: pytest.TempPathFactory) -> dict[str, PairVerdict]:
     out = {}
     for q in ("fp8", "nvfp4"):
+        # the MTP head served at its target's precision, as a quantized checkpoint ships it
         text = campaign(
             f"e2e-{q}",
             q,
-            "  - {method: mtp, k: 2}\n",
+            f"  - {{method: mtp, k: 2, draft_quantization: {q}}}\n",
             ', "--verify-numerics", "kernel"',
             device="accel-5b",
         )
-        out[q] = measure(tmp_path_factory.mktemp(q), text)["mtp k=2"]
+        out[q] = measure(tmp_path_factory.mktemp(q), text)[f"mtp k=2 draft-q={q}"]
     return out
 
 
@@ -196,3 +197,41 @@ def test_the_policy_recommends_only_what_the_verdicts_adopt(fp32: Measured) -> N
     assert e["acceptance"]["lower"] <= mtp.acceptance_rate <= e["acceptance"]["upper"]
     assert "num_speculative_tokens" in text
     assert RELAXED not in chosen and "ngram k=8" not in chosen
+
+
+@pytest.fixture(scope="module")
+def agent(tmp_path_factory: pytest.TempPathFactory) -> Measured:
+    text = """\
+name: e2e-agent
+engine:
+  kind: reference
+  launch: {args: ["--device-model", "accel-2b", "--device-clock", "virtual"]}
+model: {family: specverdict-reference, served_name: reference-target}
+quantization: fp32
+baseline: {method: none}
+candidates:
+  - {method: ngram, k: 8, params: {prompt_lookup_min: 2, prompt_lookup_max: 5}}
+stages:
+  agent: {suite: synth-agent@1, samples: {first: 24}}
+sampling: {temperature: 0.0, max_tokens: 160, seed: 0}
+load: {concurrency: [8], warmup: 2, baseline_repeats: 2}
+gates: {alpha: 0.05, margin: 0.05, min_speedup: 1.05}
+"""
+    return measure(tmp_path_factory.mktemp("agent"), text)
+
+
+def test_the_same_ngram_setting_pays_on_agents_and_not_on_functions(
+    agent: Measured, fp32: Measured
+) -> None:
+    """The source document's warning not to copy a completion setting to agents, from data:
+    an agent's conversation holds the files it read, and n-gram drafts copy from it."""
+    on_agents, on_functions = agent["ngram k=8"], fp32["ngram k=8"]
+    assert on_functions.verdict == "REJECT"
+    assert on_agents.speedup_interval is not None and on_agents.speedup_interval[0] > 1.0
+    assert on_agents.acceptance_rate is not None and on_functions.acceptance_rate is not None
+    assert on_agents.acceptance_rate > 2 * on_functions.acceptance_rate
+    # 24 episodes cannot show quality held within 5 pp: INCONCLUSIVE, and it says how many can
+    assert on_agents.verdict == "INCONCLUSIVE"
+    ni = on_agents.reason("quality.noninferiority")
+    assert ni is not None and ni.status == "inconclusive" and ni.data["n_needed"] > 24
+    assert f"about {ni.data['n_needed']} samples needed" in ni.message

@@ -8,12 +8,18 @@
 - Clock: when every answered sample was timed on the engine's modelled device clock (the
   reference engine's ``--device-clock virtual``), every figure is on that clock, tokens/s over
   the samples' span on it (first arrival to last end); ``clock`` says which.
+- ITL (inter-token latency, as vLLM's benchmark reports it): the gaps between consecutive chunks
+  that carried output, pooled over the run's samples (a speculative step's chunk carries several
+  tokens, so its gap is one gap). E2E: time from sending to the last output.
+- Request throughput: answered requests per second of the same wall time as tokens/s.
 - Percentiles: linear interpolation between order statistics (numpy's default), None when there
-  are no values. Failed samples are counted apart and never enter latency figures.
+  are no values; p50, p90, p95 and p99 as vLLM's and GuideLLM's reports give them. Failed
+  samples are counted apart and never enter latency figures.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 from collections.abc import Sequence
 
@@ -50,6 +56,17 @@ class RunSummary(BaseModel):
     tpot_p50_s: float | None
     tpot_p95_s: float | None
     mean_tpot_s: float | None
+    ttft_p90_s: float | None = None
+    ttft_p99_s: float | None = None
+    tpot_p90_s: float | None = None
+    tpot_p99_s: float | None = None
+    itl_p50_s: float | None = None
+    itl_p90_s: float | None = None
+    itl_p99_s: float | None = None
+    e2e_p50_s: float | None = None
+    e2e_p90_s: float | None = None
+    e2e_p99_s: float | None = None
+    requests_per_s: float | None = None
     finish_reasons: dict[str, int]
     errors: dict[str, int]
     clock: str = "host"
@@ -59,6 +76,8 @@ def summarize_samples(samples: Sequence[SampleRecord], wall_s: float | None) -> 
     ok = [s for s in samples if s.status == "ok"]
     ttfts = [s.ttft_s for s in ok if s.ttft_s is not None]
     tpots = [t for s in ok if (t := tpot(s)) is not None]
+    itls = [b - a for s in ok for a, b in itertools.pairwise(s.chunk_arrivals_s)]
+    e2es = [s.e2e_s for s in ok if s.e2e_s is not None]
     tokens = sum(s.completion_tokens or 0 for s in ok)
     clock = "device" if ok and all(s.clock == "device" for s in ok) else "host"
     if clock == "device":
@@ -76,6 +95,17 @@ def summarize_samples(samples: Sequence[SampleRecord], wall_s: float | None) -> 
         tpot_p50_s=percentile(tpots, 50),
         tpot_p95_s=percentile(tpots, 95),
         mean_tpot_s=float(np.mean(tpots)) if tpots else None,
+        ttft_p90_s=percentile(ttfts, 90),
+        ttft_p99_s=percentile(ttfts, 99),
+        tpot_p90_s=percentile(tpots, 90),
+        tpot_p99_s=percentile(tpots, 99),
+        itl_p50_s=percentile(itls, 50),
+        itl_p90_s=percentile(itls, 90),
+        itl_p99_s=percentile(itls, 99),
+        e2e_p50_s=percentile(e2es, 50),
+        e2e_p90_s=percentile(e2es, 90),
+        e2e_p99_s=percentile(e2es, 99),
+        requests_per_s=len(ok) / wall_s if wall_s else None,
         finish_reasons=dict(Counter(s.finish_reason or "none" for s in ok)),
         errors=dict(Counter(s.status for s in samples if s.status != "ok")),
         clock=clock,
