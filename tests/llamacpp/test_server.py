@@ -173,3 +173,35 @@ def test_props_misreports_the_speculative_type_and_slots_tell_the_truth(
 async def _probe(base_url: str) -> dict[str, Any]:
     async with httpx.AsyncClient(timeout=30) as client:
         return await LlamaCppAdapter().probe(client, base_url)
+
+
+def test_watch_reads_the_llama_cpp_counters_window_by_window(llama: LlamaServers) -> None:
+    """``watch`` on a real llama.cpp server: its counter family (``llamacpp:spec_decode_``, the
+    prefix watch takes for an llamacpp expectation) gives windows whose drafted and accepted
+    tokens are the counters' deltas, and a healthy server raises no alarm."""
+    from specverdict.cli.watch import COUNTER_PREFIXES
+    from specverdict.watch.detect import Baseline, DetectorConfig
+    from specverdict.watch.scrape import Watcher, parse_counters
+
+    base_url = llama.ngram(8)
+    prefix = COUNTER_PREFIXES["llamacpp"]
+    lines: list[str] = []
+    watcher = Watcher(
+        [base_url],
+        Baseline(mal_lower=1.01, k=8),
+        DetectorConfig(min_drafts=1),
+        prefix=prefix,
+        out=lines.append,
+    )
+    watcher.poll()
+    before = parse_counters(scrape(base_url), prefix)
+    got = answers(base_url)
+    after = parse_counters(scrape(base_url), prefix)
+    events = [e for _, e in watcher.poll()]
+    window = watcher.targets[0].state.last_window
+    assert window is not None, lines
+    assert window.draft_tokens == after.draft_tokens - before.draft_tokens > 0
+    assert window.accepted == after.accepted - before.accepted
+    assert window.drafts == after.drafts - before.drafts > 0
+    assert sum(a["num_draft_tokens"] for a, _ in got if a is not None) == window.draft_tokens
+    assert not any(e.kind == "alarm" for e in events), lines

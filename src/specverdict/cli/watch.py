@@ -12,11 +12,17 @@ import click
 import yaml
 from pydantic import ValidationError
 
+from specverdict.engines.llamacpp import SPEC_PREFIX as LLAMACPP_PREFIX
 from specverdict.engines.prometheus import PREFIX
 from specverdict.watch.artifacts import alert_rules, dashboard
 from specverdict.watch.detect import DetectorConfig
 from specverdict.watch.expect import choose, load_expectations
 from specverdict.watch.scrape import Watcher
+
+#: the spec-decode counter families watch reads, by engine kind: vLLM's (which the reference
+#: engine serves too) and llama.cpp's (``--metrics``), both with num_drafts, num_draft_tokens
+#: and num_accepted_tokens counters
+COUNTER_PREFIXES = {"vllm": PREFIX, "reference": PREFIX, "llamacpp": LLAMACPP_PREFIX}
 
 
 def _write(path: Path, text: str, flag: str) -> None:
@@ -60,7 +66,12 @@ def _write(path: Path, text: str, flag: str) -> None:
     show_default=True,
     help="drafts a window needs; fewer wait for the next scrape",
 )
-@click.option("--prefix", default=PREFIX, show_default=True, help="counter family prefix")
+@click.option(
+    "--prefix",
+    default=None,
+    help="counter family prefix (default: the expectations' engine's: vllm:spec_decode_ for "
+    "vllm and the reference engine, llamacpp:spec_decode_ for llamacpp)",
+)
 @click.option("--listen", type=int, default=None, help="serve the watch's own /metrics here")
 @click.option("--webhook", default=None, help="POST each alarm as JSON to this URL")
 @click.option(
@@ -87,7 +98,7 @@ def watch(
     arl0: float,
     kappa: float,
     min_drafts: int,
-    prefix: str,
+    prefix: str | None,
     listen: int | None,
     webhook: str | None,
     rules_out: Path | None,
@@ -114,6 +125,14 @@ def watch(
         _write(rules_out, yaml.safe_dump(alert_rules(), sort_keys=False), "--rules-out")
     if dashboard_out is not None:
         _write(dashboard_out, json.dumps(dashboard(), indent=2), "--dashboard-out")
+    if prefix is None:
+        if exp.engine not in COUNTER_PREFIXES:
+            raise click.UsageError(
+                f"{expectations}: engine {exp.engine!r} exposes no cumulative draft and accepted "
+                "token counters that watch knows (vllm, reference, llamacpp); give --prefix for "
+                "a counter family of the same names"
+            )
+        prefix = COUNTER_PREFIXES[exp.engine]
     watcher = Watcher(list(targets), base, config, exp.overrides, webhook, prefix=prefix)
     click.echo(
         f"watching {chosen.stage}/{chosen.configuration}: MAL band from {base.mal_lower:.3f}, "
