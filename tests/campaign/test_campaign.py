@@ -60,7 +60,7 @@ def test_matrix_expansion_and_pairs() -> None:
 def test_the_demo_campaign_is_valid() -> None:
     plan = build_plan(parse_campaign(DEMO.read_text(), DEMO))
     relaxed = "mtp k=2 acceptance=relaxed relaxed_delta=2.0 relaxed_topk=3"
-    labels = ["none", "ngram k=4", "mtp k=2", "draft_model k=4", relaxed]
+    labels = ["none", "ngram k=8", "mtp k=2", "draft_model k=4", relaxed]
     assert [(r.stage, r.speculation.label) for r in plan.runs] == [
         (stage, label) for stage in ("function", "agent", "prose") for label in labels
     ]
@@ -204,8 +204,8 @@ def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
 def test_validate_command_exit_codes(tmp_path: Path) -> None:
     ok = run_cli("validate", str(DEMO), "--json")
     assert ok.returncode == 0, ok.stderr
-    assert '"executions": 21' in ok.stdout  # 15 runs, the 3 baselines three times
-    assert '"requests": 2072' in ok.stdout  # (4 + 3) executions x (240 + 40 + 16 samples)
+    assert '"executions": 18' in ok.stdout  # 15 runs, the 3 baselines twice
+    assert '"requests": 1200' in ok.stdout  # (4 + 2) executions x (160 + 24 + 16 samples)
     bad = tmp_path / "bad.yaml"
     bad.write_text(BASE.replace("quantization: fp8", "quantisation: fp8"))
     res = run_cli("validate", str(bad))

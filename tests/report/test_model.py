@@ -175,4 +175,4 @@ def test_candidate_labels_name_each_parameter_once() -> None:
     relaxed = next(label for label in labels if "relaxed" in label)
     assert relaxed == "mtp k=2 acceptance=relaxed relaxed_delta=2.0 relaxed_topk=3"
     ngram = next(label for label in labels if label.startswith("ngram"))
-    assert ngram == "ngram k=4 (prompt_lookup_max=5, prompt_lookup_min=2)"
+    assert ngram == "ngram k=8 (prompt_lookup_max=5, prompt_lookup_min=2)"
