@@ -676,6 +676,16 @@ def _speed(
             f"executions, df {drift.df}: {100 * widened.drift_share:.0f}% of the variance)"
         )
     bar = max(1.0, gates.min_speedup)
+    if look is not None and drift is not None and widened is not None:
+        # futility: the drift part of the interval does not shrink with samples, only with
+        # executions; when it alone keeps the interval over the bar even at a level with all
+        # of alpha/2 (more lenient than any look left), no number of further samples can
+        # decide speed (stopping then only gives an INCONCLUSIVE: it spends no error)
+        drift_se = float(np.sqrt(drift.variance * (1 / len(base.samples) + 1 / len(cand.samples))))
+        q_all = float(student_t.ppf(1 - gates.alpha / 2, widened.df))
+        data["futile"] = look.index >= look.declared or bool(
+            q_all * drift_se >= abs(np.log(est.point / bar))
+        )
     if est.n >= MIN_SPEED_SAMPLES and widened is not None and spend > 0:
         z = (np.log(est.point) - np.log(bar)) / widened.se_log
         data["look_p_value"] = float(student_t.sf(z, widened.df))
@@ -956,6 +966,31 @@ def _drift(cand: Arm, base: Arm) -> Reason | None:
     return None
 
 
+def _futility(
+    look: LookShare | None, reasons: Sequence[Reason], q_outcome: str, s_outcome: str
+) -> Reason | None:
+    """At a look of a sequential campaign, whether more samples are futile: speed cannot be
+    decided at any look left (the run-to-run drift alone keeps the interval over the bar),
+    so there is no ADOPT and no speed REJECT to wait for, and quality points to no REJECT
+    either (the observed drop is not above 0). The pair may stop as INCONCLUSIVE."""
+    if look is None or s_outcome != "inconclusive" or q_outcome == "reject":
+        return None
+    speed, quality = _find(reasons, "speed.tpot"), _find(reasons, "quality.noninferiority")
+    if speed is None or not speed.data.get("futile"):
+        return None
+    drop = quality.data.get("drop") if quality is not None else None
+    if drop is not None and float(drop) > 0:
+        return None
+    return Reason(
+        gate="sequential.futility",
+        status="info",
+        message="more samples cannot settle this pair: the run-to-run drift alone keeps the "
+        "speed interval over the bar at every look left, and quality shows no drop to reject "
+        "on; more executions (load.repeats, load.baseline_repeats) would narrow it",
+        data={"look": look.index},
+    )
+
+
 def _look_reason(look: LookShare, gates: Gates, note: str) -> Reason:
     """Which look of a sequential campaign the verdict is read at, and its boundary."""
     speed = gates.alpha / 2 * look.share
@@ -1059,6 +1094,9 @@ def judge_pair(
     triage = _triage(cand, expected_acceptance, shares)
     if triage is not None:
         reasons.append(triage)
+    futility = _futility(look, reasons, q_outcome, s_outcome)
+    if futility is not None:
+        reasons.append(futility)
     verdict: Verdict
     if any(r.status == "invalid" for r in reasons):
         verdict = "INVALID"
