@@ -529,6 +529,19 @@ drift-aware interval still passes 3.0% at the bar and covers 0.925, because the 
 component of two executions is often estimated at or near 0; pooled over a campaign's repeated
 executions (df 3) it meets the target. Power for the price: a true 1.2x is adopted in 65% of
 pairs at df 3, a true 1.5x in 99%.
+
+The rows marked until-decided are `run --until-decided` (design note 022): looks at every batch
+up to a declared maximum, each fixed-n gate at its look's share of alpha (Lan-DeMets
+Pocock-type spending, union bound), quality by betting. The three error rows take every look
+until a decision, without the futility stop (the worst case: a futility stop only ends a pair
+as INCONCLUSIVE); the same policy with fixed-n gates re-read at full alpha is the peeking the
+shares prevent. The samples-to-decision rows run a campaign of four pairs (one of each kind,
+each with its own baseline executed twice, the drift pooled over the four, df 4, Holm over
+the four at every look) both ways, the sequential one with its futility stop; "right" counts
+the verdict each truth calls for (ADOPT, REJECT, REJECT, anything but ADOPT), "wrong" a
+decision against it. The price is power on speed under drift: at 3% drift a far look's share
+needs a Student t quantile at 4 degrees of freedom far in the tail, so some true 1.3x pairs the
+fixed design adopts end INCONCLUSIVE.
 """
 
 
