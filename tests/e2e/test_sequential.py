@@ -100,12 +100,19 @@ def test_looks_are_recorded_segments_extend_the_runs_and_a_rerun_resumes(tmp_pat
 
 
 def test_samples_added_outside_the_looks_count_as_one_more(tmp_path: Path) -> None:
+    """The campaign file's ``sequential`` makes ``run`` sequential without the flag."""
     path = plan_of(tmp_path, 40, "  - {method: mtp, k: 2}", 32, 1)
+    path.write_text(path.read_text() + "sequential: {batch: 20, max_samples: 20}\n")
     plan = load(path)
-    store = SQLiteStore(tmp_path / "runs.db")
+    db = tmp_path / "runs.db"
+    done = specverdict_cli("run", str(path), "--db", str(db), timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert "1 of 1 looks" in done.stdout
+    store = SQLiteStore(db)
     runner = Runner(store, log=quiet)
-    result = run_until_decided(runner, store, plan, batch=20, max_samples=20, log=quiet)
-    assert result.pairs[0].design.looks == 1
+    (cand,) = [r for r in store.list_runs() if r.spec.speculation.method == "mtp"]
+    assert cand.manifest.sequential is not None and cand.manifest.sequential.looks == 1
+    assert len(store.samples(cand.run_id)) == 20
     (v,) = campaign_verdicts(store, plan)
     assert "look 1 of 1" in v.reason("sequential").message  # type: ignore[union-attr]
     runner.run_plan(plan)  # a plain run sends the rest of the selection

@@ -70,7 +70,8 @@ DEFAULT_BATCH = 40
     "--batch",
     type=int,
     default=None,
-    help="with --until-decided: samples added to each open pair per look (default 40)",
+    help="with --until-decided: samples added to each open pair per look (default 40, or the "
+    "campaign's sequential.batch)",
 )
 def run(
     campaign: Path,
@@ -94,15 +95,20 @@ def run(
 
     Example: specverdict run examples/demo.yaml --only mtp --db .specverdict/runs.db
     """
-    if not until_decided and (max_samples is not None or batch is not None):
+    plan = build_plan(load_campaign(campaign))
+    declared = plan.campaign.sequential  # the campaign file's form of --until-decided
+    if not until_decided and declared is None and (max_samples is not None or batch is not None):
         given = "--max-samples" if max_samples is not None else "--batch"
         raise click.UsageError(f"{given} is an option of --until-decided: add --until-decided")
+    if declared is not None and resume_id is None:
+        until_decided = True
+        batch = declared.batch if batch is None else batch
+        max_samples = declared.max_samples if max_samples is None else max_samples
     if until_decided and resume_id is not None:
         raise click.UsageError(
             "--resume finishes one run; --until-decided resumes a sequential campaign by itself "
             "(run the same command again)"
         )
-    plan = build_plan(load_campaign(campaign))
     check_feasible(plan, campaign)  # never --force'd: it would fail or mislead later
     if launches_reference(plan.runs, plan.campaign.engine.launch):
         require_extra()  # before any run is recorded
