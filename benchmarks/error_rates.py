@@ -493,7 +493,7 @@ def rows(sims: int) -> list[Row]:
         out.append(
             Row(
                 "until-decided: samples to decision against fixed n = 400",
-                f"{camp_sims} campaigns of 4 pairs ({', '.join(c for c, _, _ in CAMPAIGN_TRUTHS)}), "
+                f"{camp_sims} campaigns of 4 pairs ({'; '.join(c for c, _, _ in CAMPAIGN_TRUTHS)}), "
                 f"{100 * drift:g}% drift, batches of 50; right verdicts {100 * sv.sequential_right:.0f}% "
                 f"(fixed {100 * sv.fixed_right:.0f}%), wrong decisions "
                 f"{100 * sv.sequential_wrong:.1f}% (fixed {100 * sv.fixed_wrong:.1f}%)",
