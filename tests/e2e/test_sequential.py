@@ -155,6 +155,8 @@ def test_the_reference_engine_stops_pairs_early_with_the_fixed_designs_verdicts(
         assert p.design.stopped is not None and p.design.stopped.startswith(p.verdict or "")
     assert result.samples_used() < result.samples_fixed()
     assert min(p.samples for p in result.pairs) < 200  # at least one pair stopped early
-    for v in sequential:
+    for v, p in zip(sequential, result.pairs, strict=True):
         seq = v.reason("sequential")
         assert seq is not None and "as recorded at that look" in seq.message
+        # read again after its baseline went on for the other pair: the verdict of its look
+        assert v.verdict == p.verdict
