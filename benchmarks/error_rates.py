@@ -16,7 +16,11 @@ target the statistics notes set. Data per pair:
 Policies: ``fixed`` judges once at n; ``peek`` re-reads the verdict after every batch of samples
 added to the same pair and stops at the first ADOPT (what a user does with more samples, repeats
 or seeds); ``family`` judges a 12-pair campaign (4 candidates x 3 stages, each stage with its
-own baseline) and counts campaigns with at least one false ADOPT after the family control.
+own baseline) and counts campaigns with at least one false ADOPT after the family control;
+``sequential`` is ``run --until-decided``: batches up to a declared maximum, the verdict read at
+each look with the look's share of alpha (``stats.looks``), the pair stopping once ADOPT, REJECT
+or INVALID; ``savings`` runs a simulated campaign of four pairs (one of each kind) both ways,
+sequential and fixed at the maximum, and counts the samples each used and the verdicts each got.
 
     python benchmarks/error_rates.py [--sims 400] [--write benchmarks/RESULTS.md]
 """
@@ -26,7 +30,7 @@ from __future__ import annotations
 import argparse
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from pathlib import Path
 
@@ -37,6 +41,7 @@ from specverdict.campaign.model import Gates
 from specverdict.campaign.spec import RunSpec
 from specverdict.engines.base import AcceptanceSummary
 from specverdict.records import SampleRecord, Score
+from specverdict.stats.looks import LookShare, look_share, look_sizes
 from specverdict.stats.speed import ExecutionDrift, execution_drift
 from specverdict.verdict import Arm, judge_pair
 from specverdict.verdict.collect import family_control
@@ -142,7 +147,12 @@ def _acc(spec: RunSpec, n: int) -> AcceptanceSummary:
 
 
 def judge(
-    d: Draw, n: int, seed: int, spec: RunSpec = CAND_SPEC, drift: ExecutionDrift | None = None
+    d: Draw,
+    n: int,
+    seed: int,
+    spec: RunSpec = CAND_SPEC,
+    drift: ExecutionDrift | None = None,
+    look: LookShare | None = None,
 ) -> PairVerdict:
     base_runs = tuple(
         _records(f"b{j}", t[:n], d.base_pass[:n], d.base_finish[:n])
@@ -163,7 +173,7 @@ def judge(
         acceptance=_acc(spec, n),
         acceptances=(_acc(spec, n),),
     )
-    return judge_pair(base, cand, GATES, seed, drift=drift)
+    return judge_pair(base, cand, GATES, seed, drift=drift, look=look)
 
 
 @dataclass(frozen=True)
@@ -221,6 +231,127 @@ def pooled(truth: Truth, sims: int, stages: int = 3) -> int:
         drift = execution_drift([[list(t) for t in d.base_tpot] for d in draws])
         hits += judge(draws[0], truth.n, s, drift=drift).verdict == "ADOPT"
     return hits
+
+
+#: verdicts that stop a pair of a sequential campaign
+SETTLED = ("ADOPT", "REJECT", "INVALID")
+
+
+def settled(v: PairVerdict) -> bool:
+    """A pair of a sequential campaign stops: decided, or more samples are futile."""
+    return v.verdict in SETTLED or v.reason("sequential.futility") is not None
+
+
+def _pooled_at(draws: Sequence[Draw], n: int) -> ExecutionDrift | None:
+    """The drift pooled over the draws' baselines on their first n samples (one per stage)."""
+    return execution_drift([[list(t[:n]) for t in d.base_tpot] for d in draws])
+
+
+def sequential(
+    truth: Truth,
+    batch: int,
+    sims: int,
+    count: Callable[[PairVerdict], bool],
+    stages: int = 3,
+    futility: bool = False,
+) -> tuple[int, float]:
+    """``run --until-decided`` on one pair: looks at batch, 2 batch, ... up to truth.n, the
+    drift pooled over ``stages`` baselines executed ``base_runs`` times, each look's verdict
+    read at its share of alpha, the pair stopped once ADOPT, REJECT or INVALID (and, with
+    ``futility``, once more samples are futile; without it every look is taken until a
+    decision, the worst case for a false decision). Returns the pairs whose final verdict
+    ``count`` holds and the mean samples used."""
+    rng = np.random.default_rng(7)
+    sizes = look_sizes(truth.n, batch)
+    hits, used = 0, 0
+    for s in range(sims):
+        draws = [draw(truth, truth.n, rng) for _ in range(stages)]
+        for j, n in enumerate(sizes, start=1):
+            v = family_control(
+                [judge(draws[0], n, s, drift=_pooled_at(draws, n), look=look_share(j, len(sizes)))],
+                GATES,
+            )[0]
+            if settled(v) if futility else v.verdict in SETTLED:
+                break
+        hits += count(v)
+        used += n
+    return hits, used / sims
+
+
+#: the simulated campaign of ``savings``: what each candidate truly is, and its right verdict
+CAMPAIGN_TRUTHS: tuple[tuple[str, Truth, str], ...] = (
+    ("lossless, 1.3x", Truth(n=0, discordant=0.0, speedup=1.3, drift=0.03), "ADOPT"),
+    ("lossy, 10 pp worse, 1.3x", Truth(n=0, drop=0.10, speedup=1.3, drift=0.03), "REJECT"),
+    ("lossless, 0.85x", Truth(n=0, discordant=0.0, speedup=0.85, drift=0.03), "REJECT"),
+    ("lossless, at the bar", Truth(n=0, discordant=0.0, speedup=1.05, drift=0.03), "not ADOPT"),
+)
+
+
+@dataclass(frozen=True)
+class Savings:
+    sequential_samples: float  # mean samples per pair
+    fixed_samples: float
+    sequential_right: float  # share of pairs with the right verdict
+    fixed_right: float
+    sequential_wrong: float  # share of pairs with a wrong decision (ADOPT or REJECT)
+    fixed_wrong: float
+
+
+def _right(verdict: str, want: str) -> bool:
+    return verdict != "ADOPT" if want == "not ADOPT" else verdict == want
+
+
+def _wrong(verdict: str, want: str) -> bool:
+    if want == "not ADOPT":
+        return verdict == "ADOPT"
+    return verdict in ("ADOPT", "REJECT") and verdict != want
+
+
+def savings(n_max: int, batch: int, sims: int, run_drift: float = 0.03) -> Savings:
+    """The four-pair campaign of ``CAMPAIGN_TRUTHS``, each pair with its own baseline executed
+    twice, the drift pooled over the four (df 4): sequentially (every open pair judged at each look, the family
+    control over all four, settled pairs stopped) and fixed at ``n_max``."""
+    rng = np.random.default_rng(8)
+    sizes = look_sizes(n_max, batch)
+    seq_used = 0
+    seq_right = fix_right = seq_wrong = fix_wrong = 0
+    for s in range(sims):
+        # each pair with its own baseline (a stage of its own), executed twice; the drift
+        # pooled over the four baselines (df 4)
+        pairs = [draw(replace(t, drift=run_drift), n_max, rng) for _, t, _ in CAMPAIGN_TRUTHS]
+        wants = [w for _, _, w in CAMPAIGN_TRUTHS]
+        fixed_drift = _pooled_at(pairs, n_max)
+        fixed_v = family_control([judge(p, n_max, s, drift=fixed_drift) for p in pairs], GATES)
+        raw: dict[int, PairVerdict] = {}  # a stopped pair's verdict before the family control
+        stopped: dict[int, tuple[PairVerdict, int]] = {}
+        for j, n in enumerate(sizes, start=1):
+            drift = _pooled_at(pairs, n)
+            look = look_share(j, len(sizes))
+            now = [
+                raw[i] if i in raw else judge(p, n, s, drift=drift, look=look)
+                for i, p in enumerate(pairs)
+            ]
+            for i, v in enumerate(family_control(now, GATES)):
+                if i not in stopped and (settled(v) or j == len(sizes)):
+                    stopped[i], raw[i] = (v, n), now[i]
+            if len(stopped) == len(pairs):
+                break
+        for i, want in enumerate(wants):
+            v, used = stopped[i]
+            seq_used += used
+            seq_right += _right(v.verdict, want)
+            seq_wrong += _wrong(v.verdict, want)
+            fix_right += _right(fixed_v[i].verdict, want)
+            fix_wrong += _wrong(fixed_v[i].verdict, want)
+    pairs_n = sims * len(CAMPAIGN_TRUTHS)
+    return Savings(
+        seq_used / pairs_n,
+        float(n_max),
+        seq_right / pairs_n,
+        fix_right / pairs_n,
+        seq_wrong / pairs_n,
+        fix_wrong / pairs_n,
+    )
 
 
 def covered(truth: Truth, sims: int) -> int:
@@ -323,6 +454,55 @@ def rows(sims: int) -> list[Row]:
             GATES.alpha,
             f"<= {100 * GATES.alpha:g}%",
         )
+    # run --until-decided: looks in batches up to a declared maximum, each at its share of alpha
+    seq_looks = "batches of 50 up to 400 (8 looks), every look until a decision"
+    hits, _ = sequential(Truth(n=400, drop=margin), 50, sims, adopt)
+    add(
+        "until-decided: false ADOPT, worse by the margin",
+        seq_looks,
+        hits,
+        sims,
+        one_sided,
+        f"<= {100 * one_sided:g}%",
+    )
+    truth = Truth(n=200, speedup=GATES.min_speedup, drift=0.03, base_runs=2, discordant=0.0)
+    hits, _ = sequential(truth, 25, sims, adopt)
+    add(
+        "until-decided: false speed ADOPT at the bar, 3% run drift",
+        f"true S = {GATES.min_speedup:g}, drift pooled (df 3), batches of 25 up to 200 (8 "
+        "looks), every look until a decision",
+        hits,
+        sims,
+        one_sided,
+        f"<= {100 * one_sided:g}%",
+    )
+    hits, _ = sequential(Truth(n=200, speedup=1.3), 25, sims, lambda v: v.verdict == "REJECT")
+    add(
+        "until-decided: false REJECT, lossless and faster",
+        "equal quality, S = 1.3, temperature 0.7, batches of 25 up to 200 (8 looks), every "
+        "look until a decision",
+        hits,
+        sims,
+        GATES.alpha,
+        f"<= {100 * GATES.alpha:g}%",
+    )
+    camp_sims = max(sims // 4, 25)
+    for drift in (0.01, 0.03):
+        sv = savings(400, 50, camp_sims, drift)
+        share = sv.sequential_samples / sv.fixed_samples
+        out.append(
+            Row(
+                "until-decided: samples to decision against fixed n = 400",
+                f"{camp_sims} campaigns of 4 pairs ({'; '.join(c for c, _, _ in CAMPAIGN_TRUTHS)}), "
+                f"{100 * drift:g}% drift, batches of 50; right verdicts {100 * sv.sequential_right:.0f}% "
+                f"(fixed {100 * sv.fixed_right:.0f}%), wrong decisions "
+                f"{100 * sv.sequential_wrong:.1f}% (fixed {100 * sv.fixed_wrong:.1f}%)",
+                f"{sv.sequential_samples:.0f} of {sv.fixed_samples:.0f} samples per pair "
+                f"({100 * share:.0f}%)",
+                "<= 60%",
+                share <= 0.60,
+            )
+        )
     for n, drift in ((20, 0.0), (50, 0.0), (50, 0.03)):
         truth = Truth(n=n, speedup=1.3, drift=drift, discordant=0.0)
         hits = covered(truth, sims)
@@ -349,6 +529,19 @@ drift-aware interval still passes 3.0% at the bar and covers 0.925, because the 
 component of two executions is often estimated at or near 0; pooled over a campaign's repeated
 executions (df 3) it meets the target. Power for the price: a true 1.2x is adopted in 65% of
 pairs at df 3, a true 1.5x in 99%.
+
+The rows marked until-decided are `run --until-decided` (design note 022): looks at every batch
+up to a declared maximum, each fixed-n gate at its look's share of alpha (Lan-DeMets
+Pocock-type spending, union bound), quality by betting. The three error rows take every look
+until a decision, without the futility stop (the worst case: a futility stop only ends a pair
+as INCONCLUSIVE); the same policy with fixed-n gates re-read at full alpha is the peeking the
+shares prevent. The samples-to-decision rows run a campaign of four pairs (one of each kind,
+each with its own baseline executed twice, the drift pooled over the four, df 4, Holm over
+the four at every look) both ways, the sequential one with its futility stop; "right" counts
+the verdict each truth calls for (ADOPT, REJECT, REJECT, anything but ADOPT), "wrong" a
+decision against it. The price is power on speed under drift: at 3% drift a far look's share
+needs a Student t quantile at 4 degrees of freedom far in the tail, so some true 1.3x pairs the
+fixed design adopts end INCONCLUSIVE.
 """
 
 

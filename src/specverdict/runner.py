@@ -262,14 +262,23 @@ class Runner:
         return self.run_one(plan, spec, run.repeat)
 
     def run_one(
-        self, plan: Plan, spec: RunSpec, repeat: int, order: tuple[int, int] | None = None
+        self,
+        plan: Plan,
+        spec: RunSpec,
+        repeat: int,
+        order: tuple[int, int] | None = None,
+        limit: int | None = None,
     ) -> RunRecord:
         """One execution; ``order`` (round, position in its group) is recorded in the manifest
-        when the execution is part of a campaign's interleaved order."""
+        when the execution is part of a campaign's interleaved order. ``limit``: only the first
+        this many samples of the selection (a sequential campaign's batch; the next call with a
+        larger limit sends the samples after them, as a resume does)."""
         self.campaign = plan.campaign
         try:
             suite = suite_for(spec)
             samples = suite.select(spec.samples)
+            if limit is not None:
+                samples = samples[:limit]
             adapter = adapter_for(spec.engine.kind)
         except ValueError as exc:  # a selection the suite cannot give
             raise ConfigError(str(exc)) from None

@@ -376,6 +376,17 @@ class Gates(Strict):
     )
 
 
+class Sequential(Strict):
+    """A sequential campaign (the file's form of ``run --until-decided``): every pair gets the
+    next ``batch`` samples of its stage's selection until its verdict is settled, at most
+    ``max_samples``; the verdict's fixed-n gates spend alpha over the declared looks."""
+
+    batch: int = Field(default=40, ge=1, description="samples added to each open pair per look")
+    max_samples: int | None = Field(
+        default=None, ge=1, description="the most samples a pair takes (default: the selection)"
+    )
+
+
 class LoaderAuditSection(Strict):
     checkpoint: str | None = Field(
         default=None, description="target checkpoint directory to inventory (safetensors)"
@@ -437,6 +448,11 @@ class Campaign(Strict):
     sampling: Sampling = Sampling()
     load: Load = Load()
     gates: Gates = Gates()
+    sequential: Sequential | None = Field(
+        default=None,
+        description="run pairs in batches until each is decided (as run --until-decided); "
+        "not part of run identity",
+    )
     audits: Audits = Audits()
     claims: list[Claim] = Field(default_factory=list)
 

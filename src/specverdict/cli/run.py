@@ -17,6 +17,7 @@ from specverdict.cli.runs import DB_OPTION, DEFAULT_DB, find_run, summary_tables
 from specverdict.cli.validate import check_feasible
 from specverdict.engines.reference import launches_reference, require_extra
 from specverdict.results import run_results
+from specverdict.sequential import run_until_decided
 from specverdict.store import SQLiteStore
 
 
@@ -30,6 +31,10 @@ def ask_on_terminal(console: Console) -> Callable[[str], None] | None:
         click.prompt("press Enter when the server is ready", default="", show_default=False)
 
     return ask
+
+
+#: samples added to each open pair per look of --until-decided
+DEFAULT_BATCH = 40
 
 
 @click.command()
@@ -48,8 +53,36 @@ def ask_on_terminal(console: Console) -> Callable[[str], None] | None:
     help="do not send again the samples whose last attempt failed (timeouts, connection and "
     "server errors)",
 )
+@click.option(
+    "--until-decided",
+    is_flag=True,
+    help="add samples in batches (--batch) until each pair's verdict is settled (ADOPT, REJECT "
+    "or INVALID), then stop that pair; at most --max-samples per stage",
+)
+@click.option(
+    "--max-samples",
+    type=int,
+    default=None,
+    help="with --until-decided: the most samples of a stage's selection a pair takes "
+    "(default: the whole selection)",
+)
+@click.option(
+    "--batch",
+    type=int,
+    default=None,
+    help="with --until-decided: samples added to each open pair per look (default 40, or the "
+    "campaign's sequential.batch)",
+)
 def run(
-    campaign: Path, db: Path, only: str | None, resume_id: str | None, force: bool, no_retry: bool
+    campaign: Path,
+    db: Path,
+    only: str | None,
+    resume_id: str | None,
+    force: bool,
+    no_retry: bool,
+    until_decided: bool,
+    max_samples: int | None,
+    batch: int | None,
 ) -> None:
     """Run a campaign: baseline and candidates, each sample stored as it completes.
 
@@ -57,9 +90,25 @@ def run(
     and those whose last attempt failed transiently (unless --no-retry). An engine that dies or
     stops answering stops the campaign (exit code 5) with every finished sample saved.
 
+    With --until-decided the samples go in batches, each pair stopping once its verdict is
+    settled; the looks are recorded, and the verdict's fixed-n gates spend alpha over them.
+
     Example: specverdict run examples/demo.yaml --only mtp --db .specverdict/runs.db
     """
     plan = build_plan(load_campaign(campaign))
+    declared = plan.campaign.sequential  # the campaign file's form of --until-decided
+    if not until_decided and declared is None and (max_samples is not None or batch is not None):
+        given = "--max-samples" if max_samples is not None else "--batch"
+        raise click.UsageError(f"{given} is an option of --until-decided: add --until-decided")
+    if declared is not None and resume_id is None:
+        until_decided = True
+        batch = declared.batch if batch is None else batch
+        max_samples = declared.max_samples if max_samples is None else max_samples
+    if until_decided and resume_id is not None:
+        raise click.UsageError(
+            "--resume finishes one run; --until-decided resumes a sequential campaign by itself "
+            "(run the same command again)"
+        )
     check_feasible(plan, campaign)  # never --force'd: it would fail or mislead later
     if launches_reference(plan.runs, plan.campaign.engine.launch):
         require_extra()  # before any run is recorded
@@ -78,12 +127,37 @@ def run(
         store, db, console, reconfigure=ask_on_terminal(console), retry_failed=not no_retry
     )
     with store.exclusive_runner():
-        if resume_id is not None:
+        if until_decided:
+            result = run_until_decided(
+                runner,
+                store,
+                plan,
+                batch=DEFAULT_BATCH if batch is None else batch,
+                max_samples=max_samples,
+                only=only,
+                log=lambda line: console.print(line, highlight=False, soft_wrap=True),
+            )
+            latest = {r.run_id: r for r in result.records}
+            records = list(latest.values())
+        elif resume_id is not None:
             records = [runner.resume(plan, find_run(store, resume_id).run_id)]
         else:
             records = runner.run_plan(plan, only)
     for table in summary_tables([run_results(store, r.run_id) for r in records]):
         console.print(table)
+    if until_decided:
+        for p in result.pairs:
+            console.print(
+                f"{p.label}: {p.design.stopped or 'open'}; {p.samples} of "
+                f"{p.design.max_samples} samples, {len(p.design.taken)} of {p.design.looks} looks",
+                highlight=False,
+                soft_wrap=True,
+            )
+        console.print(
+            f"samples per pair: {result.samples_used()} against {result.samples_fixed()} for the "
+            "fixed-n design",
+            highlight=False,
+        )
     db_flag = "" if db == DEFAULT_DB else f" --db {db}"
     console.print(
         f"next: specverdict verdict {campaign}{db_flag}   (the decision per stage and pair)",

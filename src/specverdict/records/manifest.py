@@ -49,6 +49,31 @@ class Segment(_Frozen):
     request_rate: float | None = None
 
 
+class Look(_Frozen):
+    """One look of a sequential campaign at a pair (``run --until-decided``): the samples of
+    the stage's selection added so far, the executions judged, and the verdict read there."""
+
+    index: int = Field(ge=1, description="1-based; the design declares how many")
+    samples: int = Field(ge=1, description="the first this many samples of the selection")
+    baseline_run_ids: tuple[str, ...] = ()
+    candidate_run_ids: tuple[str, ...] = ()
+    verdict: str | None = Field(default=None, description="the pair's verdict at this look")
+    at: float = Field(default=0.0, description="when the look was taken (epoch seconds)")
+
+
+class SequentialDesign(_Frozen):
+    """A sequential campaign's pre-declared design and the looks taken at this run's pair:
+    batches of ``batch`` samples up to ``max_samples``, ``looks`` looks at most."""
+
+    batch: int = Field(ge=1)
+    max_samples: int = Field(ge=1)
+    looks: int = Field(ge=1, description="declared: ceil(max_samples / batch)")
+    taken: tuple[Look, ...] = ()
+    stopped: str | None = Field(
+        default=None, description="why the pair stopped taking samples (its verdict, or the max)"
+    )
+
+
 class LoaderOutcome(_Frozen):
     """The loader audit of one run: its result, or why it could not run."""
 
@@ -130,6 +155,9 @@ class RunManifest(_Frozen):
     resample_of: str | None = Field(
         default=None, description="the candidate run this execution re-samples"
     )
+    sequential: SequentialDesign | None = Field(
+        default=None, description="a sequential campaign's design and the looks at this pair"
+    )
 
     def updated(self, changes: ManifestUpdate) -> RunManifest:
         """This manifest with ``changes`` applied, validated as a whole."""
@@ -160,6 +188,7 @@ class ManifestUpdate(TypedDict, total=False):
     segments: list[Segment] | tuple[Segment, ...]
     interruption: Interruption
     resample_of: str
+    sequential: SequentialDesign
 
 
 class OverrideDrift(_Frozen):

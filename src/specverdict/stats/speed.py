@@ -363,7 +363,11 @@ class DriftInterval:
 
 
 def interval_with_drift(
-    estimate: RatioEstimate, drift: ExecutionDrift, base_executions: int, cand_executions: int
+    estimate: RatioEstimate,
+    drift: ExecutionDrift,
+    base_executions: int,
+    cand_executions: int,
+    confidence: float | None = None,
 ) -> DriftInterval | None:
     """Widen a per-sample speed-up interval by execution drift, on the log scale:
 
@@ -372,8 +376,15 @@ def interval_with_drift(
 
     SE_samples read from the bootstrap interval's half-width (normal quantile), ν the degrees of
     freedom of s² (conservative when the sample part is not negligible). Each arm's estimate
-    averages its k executions, hence 1/k.
+    averages its k executions, hence 1/k. ``confidence`` c of the widened interval defaults to
+    the estimate's; a sequential look asks for more (its share of alpha, ``stats.looks``), read
+    off the same standard error rather than off the bootstrap's far tails, which a few thousand
+    resamples estimate poorly.
     """
+    if confidence is None:
+        confidence = estimate.confidence
+    if not 0.0 < confidence < 1.0:
+        raise ValueError(f"confidence must be in (0, 1), got {confidence}")
     if estimate.interval is None or estimate.point is None or estimate.point <= 0:
         return None
     if estimate.interval.lower <= 0 or base_executions < 1 or cand_executions < 1:
@@ -389,7 +400,8 @@ def interval_with_drift(
     # of freedom for the sample part, and is too optimistic at one or two (simulated: 4.2%
     # false passes at the bar for 2.5% intended, with one baseline executed twice)
     df = float(drift.df) if drift_var > 0 else float("inf")
-    q = float(student_t.ppf(0.5 + estimate.confidence / 2, df)) if np.isfinite(df) else z
+    z_c = float(norm.ppf(0.5 + confidence / 2))
+    q = float(student_t.ppf(0.5 + confidence / 2, df)) if np.isfinite(df) else z_c
     se = float(np.sqrt(total))
     center = float(np.log(estimate.point))
     return DriftInterval(

@@ -2,20 +2,28 @@
 
 An arm is every completed execution (repeat) of one fingerprint, in repeat order; runs that are
 still running, failed or interrupted are left out, so a verdict never rests on a partial run.
+
+A pair of a sequential campaign (``run --until-decided``) is judged as its data stood at its
+last recorded look (the first n samples of the stage's selection, the run-to-run drift pooled
+over every configuration's first n), so that re-reading the verdict later, after its baseline
+went on for other candidates, is the same look and not a new one. Samples or executions added
+outside the recorded looks count as one more look (design note 022).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from specverdict.campaign.model import Gates
 from specverdict.campaign.plan import Pair, Plan, speculations
 from specverdict.campaign.spec import RunSpec
 from specverdict.records import RunRecord
+from specverdict.records.manifest import Look, SequentialDesign
 from specverdict.results import run_acceptance, run_results
+from specverdict.stats.looks import LookShare, look_share
 from specverdict.stats.multiplicity import adjust
-from specverdict.stats.speed import execution_drift
+from specverdict.stats.speed import ExecutionDrift, execution_drift
 from specverdict.store.base import Store
 from specverdict.suites import Sample, suite_for
 from specverdict.verdict.judge import Arm, execution_tpots, judge_pair
@@ -65,14 +73,69 @@ def campaign_verdicts(store: Store, plan: Plan) -> list[PairVerdict]:
 
     # Run-to-run drift pooled over every configuration the campaign executed more than once
     # (same host, same engine): its degrees of freedom add up across stages and loads.
-    executed = [arm(spec) for spec in {r.fingerprint: r for r in plan.runs}.values()]
+    unique = list({r.fingerprint: r for r in plan.runs}.values())
+    executed = [arm(spec) for spec in unique]
     drift = execution_drift([execution_tpots(a) for a in executed if a is not None])
     out: list[PairVerdict] = []
     stage_samples: dict[str, list[Sample]] = {}
+
+    def selection(spec: RunSpec) -> list[str]:
+        """The stage's selection, in its order: the order a sequential campaign adds samples."""
+        if spec.stage not in selections:
+            selections[spec.stage] = [s.id for s in suite_for(spec).select(spec.samples)]
+        return selections[spec.stage]
+
+    selections: dict[str, list[str]] = {}
+    designs = _stage_designs(plan, arm)
+    drifts: dict[int, ExecutionDrift | None] = {}
+
+    def drift_at(index: int) -> ExecutionDrift | None:
+        """The pooled drift as the data stood at look ``index``: every configuration on the
+        first samples its stage had at that look (all of a stage without a design)."""
+        if index not in drifts:
+            tables = []
+            for spec, a in zip(unique, executed, strict=True):
+                if a is None:
+                    continue
+                design = designs.get(spec.stage)
+                ids = selection(spec)
+                if design is not None:
+                    ids = ids[: min(index * design.batch, design.max_samples)]
+                tables.append(execution_tpots(a, ids))
+            drifts[index] = execution_drift(tables)
+        return drifts[index]
+
     for pair in plan.pairs:
         base_arm, cand_arm = arm(pair.baseline), arm(pair.candidate)
+        look: LookShare | None = None
+        note = ""
+        pair_drift = drift
+        design = _design(cand_arm)
+        if design is not None and base_arm is not None and cand_arm is not None:
+            last = design.taken[-1] if design.taken else None
+            if last is not None and _as_recorded(base_arm, cand_arm, last, selection):
+                prefix = set(selection(pair.candidate)[: last.samples])
+                base_arm, cand_arm = _prefix(base_arm, prefix), _prefix(cand_arm, prefix)
+                look = look_share(last.index, design.looks)
+                pair_drift = drift_at(last.index)
+                note = f"{last.samples} samples, as recorded at that look"
+            else:
+                index = (last.index if last is not None else 0) + 1
+                look = look_share(index, design.looks)
+                note = (
+                    "samples or executions added after "
+                    + (f"look {last.index}" if last is not None else "the design was recorded")
+                    + " outside --until-decided count as one more look"
+                )
 
-        def judge(b: Arm | None, c: Arm | None, pair: Pair = pair) -> PairVerdict:
+        def judge(
+            b: Arm | None,
+            c: Arm | None,
+            pair: Pair = pair,
+            look: LookShare | None = look,
+            note: str = note,
+            pair_drift: ExecutionDrift | None = pair_drift,
+        ) -> PairVerdict:
             return judge_pair(
                 b,
                 c,
@@ -84,7 +147,9 @@ def campaign_verdicts(store: Store, plan: Plan) -> list[PairVerdict]:
                 baseline_label=pair.baseline.speculation.label,
                 candidate_label=pair.candidate.speculation.label,
                 expected_acceptance=expected.get(pair.candidate.speculation),
-                drift=drift,
+                drift=pair_drift,
+                look=look,
+                look_note=note,
             )
 
         out.append(judge(base_arm, cand_arm))
@@ -99,6 +164,46 @@ def campaign_verdicts(store: Store, plan: Plan) -> list[PairVerdict]:
                 v = judge(restrict(base_arm, ids), restrict(cand_arm, ids))
                 out.append(v.model_copy(update={"slice": label}))
     return family_control(out, gates)
+
+
+def _design(a: Arm | None) -> SequentialDesign | None:
+    """The sequential design recorded on an arm's executions (the latest looks), if any."""
+    if a is None:
+        return None
+    found = [m.sequential for m in a.manifests if m.sequential is not None]
+    return max(found, key=lambda d: len(d.taken)) if found else None
+
+
+def _stage_designs(plan: Plan, arm: Callable[[RunSpec], Arm | None]) -> dict[str, SequentialDesign]:
+    """Per stage, the design its candidates recorded (one design per stage and campaign)."""
+    out: dict[str, SequentialDesign] = {}
+    for pair in plan.pairs:
+        d = _design(arm(pair.candidate))
+        if d is not None and pair.candidate.stage not in out:
+            out[pair.candidate.stage] = d
+    return out
+
+
+def _as_recorded(
+    base: Arm, cand: Arm, last: Look, selection: Callable[[RunSpec], list[str]]
+) -> bool:
+    """Whether the pair's data are those of its last recorded look: the same executions, and
+    the candidate's samples within the look's first n of the selection (the baseline may have
+    gone on for other candidates: it is cut back to them)."""
+    if tuple(cand.run_ids) != last.candidate_run_ids:
+        return False
+    if tuple(base.run_ids) != last.baseline_run_ids:
+        return False
+    prefix = set(selection(cand.spec)[: last.samples])
+    return all(s.sample_id in prefix for run in cand.samples for s in run)
+
+
+def _prefix(a: Arm, ids: set[str]) -> Arm:
+    """The arm on ``ids`` only. Its acceptance stays the executions' own: counters cover
+    whole executions, and the declared-against-actual check holds for any part of one."""
+    return replace(
+        a, samples=tuple(tuple(s for s in run if s.sample_id in ids) for run in a.samples)
+    )
 
 
 #: what each family option controls, in words for the reasons

@@ -56,6 +56,7 @@ from specverdict.stats import (
     throughput_ratio,
 )
 from specverdict.stats.acceptance import acceptance_interval, mal_interval
+from specverdict.stats.looks import LookShare
 from specverdict.stats.sequential import betting_noninferiority
 from specverdict.stats.speed import ExecutionDrift, execution_drift, interval_with_drift
 from specverdict.verdict.model import DiscordantSample, PairVerdict, Reason, Verdict
@@ -278,7 +279,9 @@ def _actual_speculation(base: Arm, cand: Arm) -> list[Reason]:
     return reasons
 
 
-def _distribution(base: Arm, cand: Arm, gates: Gates) -> Reason | None:
+def _distribution(
+    base: Arm, cand: Arm, gates: Gates, look: LookShare | None = None
+) -> Reason | None:
     """With sampling (temperature > 0) a lossless method leaves the output distribution as it
     was, so the share of answers cut at max_tokens must not move: a two-sided Fisher exact test
     on (cut, finished) counts. A significant shift is a quality failure that needs no scorer (a
@@ -299,7 +302,7 @@ def _distribution(base: Arm, cand: Arm, gates: Gates) -> Reason | None:
     (bc, bf), (cc, cf) = counts
     data = {"base_cut": bc, "base_n": bc + bf, "cand_cut": cc, "cand_n": cc + cf, "p_value": p}
     shares = f"cut at max_tokens: baseline {bc}/{bc + bf}, candidate {cc}/{cc + cf}"
-    if p <= reject_level(gates):
+    if p <= reject_level(gates, look):
         return Reason(
             gate="quality.distribution",
             status="reject",
@@ -327,11 +330,17 @@ def _outcome(s: SampleRecord | None) -> str:
     return s.score.outcome if s.score is not None else "unscored"
 
 
-def reject_level(gates: Gates) -> float:
+def reject_level(gates: Gates, look: LookShare | None = None) -> float:
     """The two-sided level of each test that can REJECT a candidate on quality or output
     distribution: alpha/2, so that McNemar and the score interval (the same drop, alpha/4 each
-    in the harmful direction) and the finish-reason test (alpha/2) share one budget of alpha."""
-    return gates.alpha / 2
+    in the harmful direction) and the finish-reason test (alpha/2) share one budget of alpha.
+    At a look of a sequential campaign, the look's share of it (``stats.looks``): over the
+    declared looks the shares add up to the same budget. 0 past the declared looks."""
+    return gates.alpha / 2 * (1.0 if look is None else look.share)
+
+
+def _level_text(level: float) -> str:
+    return f"{level:.3g}"
 
 
 def _natural(sample_id: str) -> tuple[tuple[int, int | str], ...]:
@@ -378,7 +387,7 @@ def _excluded(
 
 
 def _quality(
-    base: Arm, cand: Arm, gates: Gates
+    base: Arm, cand: Arm, gates: Gates, look: LookShare | None = None
 ) -> tuple[str, list[Reason], tuple[DiscordantSample, ...], float | None, float | None]:
     """Quality outcome (pass | reject | inconclusive), reasons, supplement and pass rates."""
     b_by = {s.sample_id: s for s in base.first}
@@ -436,16 +445,33 @@ def _quality(
     # One rejection budget (alpha) for a candidate that is truly as good: the finish-reason
     # test spends alpha/2, and McNemar and the score interval, which test the same drop, alpha/4
     # each in the harmful direction (two-sided at alpha/2).
-    mc = mcnemar_exact(table["base_only"], table["cand_only"], reject_level(gates))
+    # at a sequential look the fixed-n tests get the look's share of their level; past the
+    # declared looks none is left, and they describe without deciding
+    r_level = reject_level(gates, look)
+    can_reject = r_level > 0
+    mc = mcnemar_exact(
+        table["base_only"], table["cand_only"], r_level if can_reject else reject_level(gates)
+    )
     mc_data = {"b": mc.b, "c": mc.c, "p_value": mc.p_value, "min_attainable_p": mc.min_attainable_p}
-    drop_significant = mc.significant and mc.b > mc.c
-    if mc.vacuous:
+    drop_significant = can_reject and mc.significant and mc.b > mc.c
+    if not can_reject:
+        assert look is not None
+        reasons.append(
+            Reason(
+                gate="quality.mcnemar",
+                status="info",
+                message=f"{mc.d} discordant pairs, p = {mc.p_value:.3g}; no REJECT: "
+                f"{look.describe()}",
+                data=mc_data,
+            )
+        )
+    elif mc.vacuous:
         reasons.append(
             Reason(
                 gate="quality.mcnemar",
                 status="vacuous",
                 message=f"vacuous ({mc.d} discordant pairs, min attainable p = "
-                f"{mc.min_attainable_p:.3g} > its level {reject_level(gates):g})",
+                f"{mc.min_attainable_p:.3g} > its level {_level_text(r_level)})",
                 data=mc_data,
             )
         )
@@ -468,7 +494,9 @@ def _quality(
                 data=mc_data,
             )
         )
-    ni = paired_noninferiority(**table, margin=gates.margin, alpha=reject_level(gates))
+    ni = paired_noninferiority(
+        **table, margin=gates.margin, alpha=r_level if can_reject else reject_level(gates)
+    )
     # Non-inferiority is decided by betting (anytime-valid: adding samples, repeats or seeds
     # and re-reading the verdict never raises the error above the level), over the pairs in
     # the suite's order; the score interval describes the drop and decides a REJECT.
@@ -503,7 +531,7 @@ def _quality(
         return outcome, reasons, tuple(supplement), base_rate, cand_rate
     drop = f"drop {_pp(ni.drop)} [{_pp(ni.lower)}, {_pp(ni.upper)}]"
     evidence = f"e-value {bet.max_wealth:.3g} {{}} {1 / level:g} at margin {_pp(ni.margin)}"
-    if ni.decision == "reject":
+    if ni.decision == "reject" and can_reject:
         msg = f"reject ({drop}: lower bound > 0; n = {n})"
         status = "reject"
     elif bet.decided:
@@ -523,7 +551,7 @@ def _quality(
         msg = f"inconclusive ({evidence.format('<')}; {drop}; n = {n}; {need}; {decidable})"
         status = "inconclusive"
     reasons.append(Reason(gate="quality.noninferiority", status=status, message=msg, data=ni_data))
-    gained = mc.significant and mc.c > mc.b
+    gained = can_reject and mc.significant and mc.c > mc.b
     if gained and dict(cand.spec.speculation.params).get("acceptance", "exact") == "exact":
         # lossless means equal: a method that must reproduce the target's outputs (or their
         # distribution) cannot be significantly better either; the arms are not comparable
@@ -574,13 +602,17 @@ def _speed(
     gates: Gates,
     rng: np.random.Generator,
     drift: ExecutionDrift | None = None,
+    look: LookShare | None = None,
 ) -> tuple[str, list[Reason], float | None, tuple[float, float] | None, tuple[float, float] | None]:
     """Speed outcome, reasons, point, interval and the (base, cand) mean TPOTs.
 
     The interval holds whole executions' drift as well as the samples' noise
     (``interval_with_drift``): ``drift`` is the campaign's pooled estimate when given, else the
     one these two arms' own repeated executions give; without any (no configuration executed
-    twice) no speed decision can be made."""
+    twice) no speed decision can be made. At a look of a sequential campaign the interval is
+    two-sided at 1 - alpha x the look's share (each side at its share of alpha/2), so that
+    over the declared looks neither a false ADOPT nor a false REJECT on speed exceeds alpha/2;
+    the speed p for the family is the look's p divided by its share."""
     ids = sorted({s.sample_id for s in base.first} & {s.sample_id for s in cand.first})
     b, c = _mean_tpots(base, ids), _mean_tpots(cand, ids)
     est = speedup_ratio_of_means(b, c, rng)
@@ -595,8 +627,10 @@ def _speed(
         noise = noise_floor([[r[j] for j in common] for r in repeats]) if common else None
     if drift is None:
         drift = execution_drift([execution_tpots(base, ids), execution_tpots(cand, ids)])
+    spend = 1.0 if look is None else look.share
+    confidence = None if look is None or spend <= 0 else 1.0 - gates.alpha * spend
     widened = (
-        interval_with_drift(est, drift, len(base.samples), len(cand.samples))
+        interval_with_drift(est, drift, len(base.samples), len(cand.samples), confidence)
         if drift is not None
         else None
     )
@@ -642,10 +676,27 @@ def _speed(
             f"executions, df {drift.df}: {100 * widened.drift_share:.0f}% of the variance)"
         )
     bar = max(1.0, gates.min_speedup)
-    if est.n >= MIN_SPEED_SAMPLES and widened is not None:
+    if look is not None and drift is not None and widened is not None:
+        # futility: the drift part of the interval does not shrink with samples, only with
+        # executions; when it alone keeps the interval over the bar even at a level with all
+        # of alpha/2 (more lenient than any look left), no number of further samples can
+        # decide speed (stopping then only gives an INCONCLUSIVE: it spends no error)
+        drift_se = float(np.sqrt(drift.variance * (1 / len(base.samples) + 1 / len(cand.samples))))
+        q_all = float(student_t.ppf(1 - gates.alpha / 2, widened.df))
+        data["futile"] = look.index >= look.declared or bool(
+            q_all * drift_se >= abs(np.log(est.point / bar))
+        )
+    if est.n >= MIN_SPEED_SAMPLES and widened is not None and spend > 0:
         z = (np.log(est.point) - np.log(bar)) / widened.se_log
-        data["p_value"] = float(student_t.sf(z, widened.df))
-    if est.n < MIN_SPEED_SAMPLES:
+        data["look_p_value"] = float(student_t.sf(z, widened.df))
+        data["p_value"] = min(1.0, data["look_p_value"] / spend)  # type: ignore[operator]
+    if look is not None:
+        data["look"] = {"index": look.index, "declared": look.declared, "share": look.share}
+        held += f" ({look.describe()}, interval at {100 * (1 - gates.alpha * spend):.2f}%)"
+    if look is not None and spend <= 0:
+        status = "inconclusive"
+        msg = f"speed-up {est.point:.3f}x: no speed decision at {look.describe()}"
+    elif est.n < MIN_SPEED_SAMPLES:
         status = "inconclusive"
         msg = (
             f"speed-up {ci} from n = {est.n} < {MIN_SPEED_SAMPLES} paired samples: too few for "
@@ -915,6 +966,66 @@ def _drift(cand: Arm, base: Arm) -> Reason | None:
     return None
 
 
+def _futility(
+    look: LookShare | None, reasons: Sequence[Reason], q_outcome: str, s_outcome: str
+) -> Reason | None:
+    """At a look of a sequential campaign, whether more samples are futile: speed cannot be
+    decided at any look left (the run-to-run drift alone keeps the interval over the bar),
+    so there is no ADOPT and no speed REJECT to wait for, and quality points to no REJECT
+    either (the observed drop is not above 0). The pair may stop as INCONCLUSIVE."""
+    if look is None or s_outcome != "inconclusive" or q_outcome == "reject":
+        return None
+    speed, quality = _find(reasons, "speed.tpot"), _find(reasons, "quality.noninferiority")
+    if speed is None or not speed.data.get("futile"):
+        return None
+    drop = quality.data.get("drop") if quality is not None else None
+    if drop is not None and float(drop) > 0:
+        return None
+    return Reason(
+        gate="sequential.futility",
+        status="info",
+        message="more samples cannot settle this pair: the run-to-run drift alone keeps the "
+        "speed interval over the bar at every look left, and quality shows no drop to reject "
+        "on; more executions (load.repeats, load.baseline_repeats) would narrow it",
+        data={"look": look.index},
+    )
+
+
+def _look_reason(look: LookShare, gates: Gates, note: str) -> Reason:
+    """Which look of a sequential campaign the verdict is read at, and its boundary."""
+    speed = gates.alpha / 2 * look.share
+    if look.beyond:
+        rule = (
+            "no error left for the fixed-n gates (speed, McNemar, the score interval, Fisher): "
+            "they describe, they do not decide"
+        )
+    else:
+        rule = (
+            f"speed ADOPT and REJECT each one-sided at {_level_text(speed)} (the interval at "
+            f"{100 * (1 - gates.alpha * look.share):.2f}%), quality REJECT tests two-sided at "
+            f"{_level_text(reject_level(gates, look))}"
+        )
+    msg = (
+        f"sequential: {look.describe()}; {rule}; quality non-inferiority by betting, "
+        "anytime-valid at every look"
+    )
+    if note:
+        msg += f" ({note})"
+    return Reason(
+        gate="sequential",
+        status="info",
+        message=msg,
+        data={
+            "index": look.index,
+            "declared": look.declared,
+            "share": look.share,
+            "speed_level": speed,
+            "reject_level": reject_level(gates, look),
+            "spending": "lan-demets-pocock, union bound",
+        },
+    )
+
+
 def judge_pair(
     base: Arm | None,
     cand: Arm | None,
@@ -928,11 +1039,17 @@ def judge_pair(
     load: str = "",
     expected_acceptance: float | None = None,
     drift: ExecutionDrift | None = None,
+    look: LookShare | None = None,
+    look_note: str = "",
 ) -> PairVerdict:
     """Decide one pair. A missing arm (not run, or not completed) is ``INCONCLUSIVE``.
     ``expected_acceptance`` (the campaign's, for this candidate) feeds the triage only;
     ``drift`` is the campaign's pooled run-to-run drift (``execution_drift``), else the pair's
-    own repeated executions give it."""
+    own repeated executions give it. ``look``: the look of a sequential campaign these data
+    are (``stats.looks``): every fixed-n test that can decide (speed, McNemar, the score
+    interval's REJECT, Fisher) spends only that look's share of its level; the betting test of
+    non-inferiority is anytime-valid and spends nothing. ``look_note`` says how the look was
+    counted."""
     head = {
         "stage": stage or (cand.spec.stage if cand else ""),
         "suite": suite or (str(cand.spec.suite) if cand else ""),
@@ -954,11 +1071,13 @@ def judge_pair(
         )
     rng = np.random.default_rng(seed)
     reasons = _validity(base, cand, gates)
-    q_outcome, q_reasons, supplement, base_rate, cand_rate = _quality(base, cand, gates)
-    s_outcome, s_reasons, point, interval, means = _speed(base, cand, gates, rng, drift)
+    if look is not None:
+        reasons.append(_look_reason(look, gates, look_note))
+    q_outcome, q_reasons, supplement, base_rate, cand_rate = _quality(base, cand, gates, look)
+    s_outcome, s_reasons, point, interval, means = _speed(base, cand, gates, rng, drift, look)
     a_reasons, rate, mal = _acceptance(cand, means, rng)
     reasons += q_reasons + s_reasons + a_reasons
-    shift = _distribution(base, cand, gates)
+    shift = _distribution(base, cand, gates, look)
     if shift is not None:
         reasons.append(shift)
         if shift.status == "reject":
@@ -975,6 +1094,9 @@ def judge_pair(
     triage = _triage(cand, expected_acceptance, shares)
     if triage is not None:
         reasons.append(triage)
+    futility = _futility(look, reasons, q_outcome, s_outcome)
+    if futility is not None:
+        reasons.append(futility)
     verdict: Verdict
     if any(r.status == "invalid" for r in reasons):
         verdict = "INVALID"
