@@ -180,9 +180,6 @@ class RepoSpec:
     fail_to_pass: tuple[str, ...]
     pass_to_pass: tuple[str, ...]
     family: str
-    #: the buggy function as it stands in ``path`` (signature, docstring, body), and as fixed
-    buggy_function: str
-    fixed_function: str
 
 
 def repository_task(rng: random.Random, split: str, n: int) -> RepoSpec | None:
@@ -252,16 +249,8 @@ def repository_task(rng: random.Random, split: str, n: int) -> RepoSpec | None:
         fail_to_pass=tuple(f2p),
         pass_to_pass=tuple(p2p + still),
         family=bug.instance.family,
-        buggy_function=module_source(bug.instance, bug.buggy_body),
-        fixed_function=module_source(bug.instance, bug.instance.body),
     )
 
 
 def search_replace_answer(spec: RepoSpec) -> str:
-    """The training answer: the whole buggy function searched, the whole function written
-    again from its signature and docstring. A few-million-parameter model cannot tell which one
-    line of a function is wrong, but it can copy a function from its context and it can write a
-    function from its docstring (the function stage's skill), so the answer composes the two, as
-    coding agents that rewrite a whole function do."""
-    old, new = spec.buggy_function.rstrip("\n"), spec.fixed_function.rstrip("\n")
-    return f"{spec.path}\n<<<<<<< SEARCH\n{old}\n=======\n{new}\n>>>>>>> REPLACE\n"
+    return f"{spec.path}\n<<<<<<< SEARCH\n{spec.old}\n=======\n{spec.new}\n>>>>>>> REPLACE\n"
