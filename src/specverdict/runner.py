@@ -624,9 +624,15 @@ class Runner:
                 turns = episode.get("turn_timings") if isinstance(episode, dict) else None
                 n = len(turns) if isinstance(turns, list) and turns else 1
                 sent[0] += n
-                # a failed request (the last one of a failed episode) is not one the server
-                # finished, and its counters do not count it
-                answered[0] += n - (record.status != "ok")
+                # a failed request (the last one of a failed episode, or a turn refused because
+                # the conversation outgrew the context) is not one the server finished, and its
+                # counters do not count it
+                if isinstance(turns, list) and turns:
+                    answered[0] += sum(
+                        isinstance(t, dict) and t.get("status") == "ok" for t in turns
+                    )
+                else:
+                    answered[0] += record.status == "ok"
 
             if self.progress is not None:
                 self.progress.start(run.run_id, spec.label, len(todo))

@@ -235,3 +235,41 @@ def test_the_same_ngram_setting_pays_on_agents_and_not_on_functions(
     ni = on_agents.reason("quality.noninferiority")
     assert ni is not None and ni.status == "inconclusive" and ni.data["n_needed"] > 24
     assert f"about {ni.data['n_needed']} samples needed" in ni.message
+
+
+def test_an_episode_that_outgrows_the_context_is_scored_not_a_failed_request(
+    tmp_path: Path,
+) -> None:
+    """On a real server, an agent conversation past the model's 1024 tokens is refused with
+    vLLM's HTTP 400: the episode ends there and is scored, its run's counters still add up
+    (the refused turn is no request the server finished), and its timing stays on the device
+    clock. Episode 13 of the generated suite outgrows the context with the shipped models."""
+    text = """\
+name: e2e-context
+engine:
+  kind: reference
+  launch: {args: ["--device-model", "accel-2b", "--device-clock", "virtual"]}
+model: {family: specverdict-reference, served_name: reference-target}
+quantization: fp32
+baseline: {method: none}
+candidates:
+  - {method: mtp, k: 2}
+stages:
+  agent: {suite: synth-agent@1, samples: {ids: [synth-agent/eval/13, synth-agent/eval/0]}}
+sampling: {temperature: 0.0, max_tokens: 160, seed: 0}
+load: {concurrency: [2], warmup: 0}
+gates: {alpha: 0.05, margin: 0.05, min_speedup: 1.05}
+"""
+    measured = measure(tmp_path, text)
+    v = measured["mtp k=2"]
+    assert not [r for r in v.reasons if r.status == "invalid"], v.reasons
+    store = SQLiteStore(tmp_path / "runs.db")
+    try:
+        for run in store.list_runs():
+            (sample,) = [s for s in store.samples(run.run_id) if s.sample_id.endswith("/13")]
+            assert sample.status == "ok" and sample.score is not None, sample.error
+            assert sample.score.outcome == "context_overflow"
+            assert sample.extra["episode"]["end"] == "context"
+            assert sample.clock == "device"
+    finally:
+        store.close()

@@ -226,7 +226,9 @@ class _Events:
 def device_clock_extra(responses: Sequence[StreamedResponse]) -> dict[str, Any]:
     """What a sample records of the device clock its requests were timed by: nothing for host
     timing; else ``clock: device`` and, when the engine sent the arrivals, the sample's span on
-    that clock (the first request's arrival to the last one's end)."""
+    that clock (the first request's arrival to the last one's end). Only answered requests count:
+    a request the server refused (an episode's turn past the context) was timed by no clock."""
+    responses = [r for r in responses if r.status == "ok"]
     if not responses or any(r.clock != "device" for r in responses):
         return {}
     out: dict[str, Any] = {"clock": "device"}
