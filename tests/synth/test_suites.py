@@ -94,4 +94,3 @@ def test_repository_gold_patch_resolves_and_a_wrong_one_does_not(sandbox: Sandbo
     assert all(s.passed for s in scores), [s.detail for s in scores if not s.passed][:2]
     wrong = suite.score_texts([(t.task_id, "no patch here") for t in tasks])
     assert not any(s.passed for s in wrong)
-
