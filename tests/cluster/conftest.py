@@ -13,12 +13,12 @@ import os
 os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"
 os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
 
-from collections.abc import Iterator  # noqa: E402
-from typing import Any  # noqa: E402
+from collections.abc import Iterator
+from typing import Any
 
-import pytest  # noqa: E402
+import pytest
 
-from tests.pgserver import postgres  # noqa: E402
+from tests.pgserver import postgres
 
 __all__ = ["postgres"]
 
