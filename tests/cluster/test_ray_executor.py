@@ -246,9 +246,8 @@ def test_a_killed_driver_is_resumed_by_a_new_one(
     }
     cmd = [sys.executable, "-m", "specverdict", "run", str(campaign), "--executor", "ray",
            "--address", ray_cluster.address, "--db", url, "--force"]  # fmt: skip
-    first = subprocess.Popen(
-        cmd, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
-    )
+    with open(tmp_path / "first.log", "w") as log:
+        first = subprocess.Popen(cmd, cwd=tmp_path, env=env, stdout=log, stderr=subprocess.STDOUT)
     store = open_store(url)
 
     def measuring() -> bool:
@@ -265,6 +264,7 @@ def test_a_killed_driver_is_resumed_by_a_new_one(
         }
         for r in store.list_runs()
     }
+    assert any(len(v) < 12 for v in before.values())  # killed mid-run, not after
     second = subprocess.run(cmd, cwd=tmp_path, env=env, capture_output=True, text=True,
                             timeout=400, check=False)  # fmt: skip
     assert second.returncode == 0, second.stdout + second.stderr
@@ -279,4 +279,5 @@ def test_a_killed_driver_is_resumed_by_a_new_one(
         now = {s.sample_id: s.model_copy(update={"score": None}) for s in attempts}
         assert {k: v for k, v in now.items() if k in kept} == kept
     assert "next: specverdict verdict" in second.stdout
+    assert "resuming" in second.stdout  # the unfinished run was resumed, not measured anew
     store.close()
