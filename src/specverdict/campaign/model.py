@@ -417,7 +417,7 @@ class ExecutorSection(Strict):
     kind: Literal["local", "ray"] = Field(default="local", description="local or ray")
     address: str | None = Field(
         default=None,
-        description="the Ray cluster to join (ray://host:10001, host:6379, auto); omitted: "
+        description="the Ray cluster to join (its GCS address host:6379, or auto); omitted: "
         "RAY_ADDRESS, else a cluster started on this machine for the campaign",
     )
 

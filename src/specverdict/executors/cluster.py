@@ -411,8 +411,8 @@ class RayExecutor:
         except ray.exceptions.RayActorError:
             nodes.pop(node_id, None)  # its node went before the actor came up
             return
-        nodes[node_id].placed = True
-        self.hosts[node_id] = ""
+        if node_id in nodes:
+            nodes[node_id].placed = True
 
     def _landed(
         self,
