@@ -40,6 +40,33 @@ def new_holder(kind: str) -> str:
     return f"{kind}:{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:6]}"
 
 
+def holder_is_gone(holder: str) -> bool:
+    """A local runner on this host whose process has ended (killed): nothing writes for it any
+    more, so its claim need not wait for the lease to expire. A holder elsewhere is never judged
+    from here, nor a Ray driver, whose actors may write for a moment after it died."""
+    parts = holder.split(":")
+    if len(parts) != 4 or parts[0] != "local" or parts[1] != socket.gethostname():
+        return False
+    if not parts[2].isdigit():
+        return False
+    try:
+        os.kill(int(parts[2]), 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        return False
+    return False
+
+
+def take(store: Store, fingerprint: str, repeat: int, holder: str, ttl_s: float) -> str:
+    """``store.claim``, taking over at once the claim of a holder on this host that is gone."""
+    now = store.claim(fingerprint, repeat, holder, ttl_s)
+    if now not in (holder, "") and holder_is_gone(now):
+        store.release(fingerprint, repeat, now)
+        now = store.claim(fingerprint, repeat, holder, ttl_s)
+    return now
+
+
 class Heartbeat:
     """Renews a set of claims every third of their lease, on its own store connection."""
 
@@ -96,7 +123,7 @@ def wait_for_claim(
     """Block until ``holder`` holds the claim; say once who holds it meanwhile."""
     told = False
     while True:
-        now = store.claim(spec.fingerprint, repeat, holder, ttl_s)
+        now = take(store, spec.fingerprint, repeat, holder, ttl_s)
         if now == holder:
             return
         if not told and now:

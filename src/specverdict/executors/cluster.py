@@ -29,8 +29,14 @@ from rich.progress import Progress as RichBar
 from specverdict import errors
 from specverdict.campaign.plan import Plan
 from specverdict.campaign.spec import RunSpec
-from specverdict.errors import ConfigError, EngineError, ExtraMissingError, SpecverdictError
-from specverdict.executors.claims import Heartbeat, claim_ttl_s, new_holder
+from specverdict.errors import (
+    ConfigError,
+    EngineError,
+    ExtraMissingError,
+    SpecverdictError,
+    UserInterruptError,
+)
+from specverdict.executors.claims import Heartbeat, claim_ttl_s, new_holder, take
 from specverdict.records import RunRecord, Score
 from specverdict.runner import Runner
 from specverdict.store import RunOrigin, Store, open_store
@@ -362,7 +368,7 @@ class RayExecutor:
                 blocked = 0
                 while idle and queue and blocked < len(queue):
                     e = queue.popleft()
-                    now = self.store.claim(e.spec.fingerprint, e.repeat, holder, ttl)
+                    now = take(self.store, e.spec.fingerprint, e.repeat, holder, ttl)
                     if now != holder:  # another executor measures it: come back to it
                         queue.append(e)
                         blocked += 1
@@ -396,6 +402,12 @@ class RayExecutor:
                     else:
                         self._landed(ray, nodes, flights.pop(ref), ref, queue, losses, beat)
                 progress.refresh([f.execution.key for f in flights.values()])
+        except KeyboardInterrupt:
+            raise UserInterruptError(
+                f"interrupted with {len(flights)} run(s) in flight on the cluster and "
+                f"{len(queue)} waiting: every stored sample is kept; run the same command again "
+                "to resume (it sends only what is missing)"
+            ) from None
         finally:
             progress.close()
             beat.close()
