@@ -188,10 +188,9 @@ def list_runs(db: Path | str, campaign: str | None, user: str | None, host: str 
     origins = {r.run_id: store.origin(r.run_id) for r in chosen}
     shared = len({(o.user, o.host) for o in origins.values()}) > 1 or bool(user or host)
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1))
-    columns = ["run", "status", "ok", "stage", "speculation", "load", "rep"]
-    if shared:
-        columns += ["user", "host"]
-    for col in columns:
+    # at 80 columns there is no room for more columns: who ran a run and where goes under its
+    # id, as user@host, when the registry holds more than one's runs
+    for col in ("run", "status", "ok", "stage", "speculation", "load", "rep"):
         table.add_column(
             col,
             no_wrap=col != "speculation",
@@ -206,15 +205,15 @@ def list_runs(db: Path | str, campaign: str | None, user: str | None, host: str 
         cause = r.manifest.interruption.cause if r.manifest.interruption else None
         if cause:
             causes.append(f"{r.run_id}: {r.status}: {cause}")
+        who = origins[r.run_id]
         table.add_row(
-            r.run_id,
+            f"{r.run_id}\n{who.user}@{who.host}" if shared else r.run_id,
             str(r.status),
             f"{ok}/{len(samples)}",
             r.spec.stage,
             r.spec.speculation.label,
             r.spec.load.label.replace("concurrency=", "c="),
             str(r.repeat),
-            *((origins[r.run_id].user, origins[r.run_id].host) if shared else ()),
         )
     console = Console()
     console.print(table)
