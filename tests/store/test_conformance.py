@@ -290,3 +290,28 @@ def test_a_database_that_stays_away_is_a_clean_store_error(
     store.close()
     assert "***" in pg.redacted("postgresql://u:secret@h/db")
     assert "secret" not in pg.redacted("postgresql://u:secret@h/db")
+
+
+def test_runs_stored_before_origins_were_recorded_keep_their_campaign(
+    tmp_path: Path, spec: RunSpec
+) -> None:
+    """A registry of schema 0003 upgraded: its runs are found by campaign, of no known user."""
+    import sqlite3
+
+    db = tmp_path / "old.db"
+    con = sqlite3.connect(db, isolation_level=None)
+    con.execute("CREATE TABLE schema_migrations (name TEXT PRIMARY KEY, applied_at REAL NOT NULL)")
+    for name, sql in sq.MIGRATIONS[:3]:
+        for statement in filter(str.strip, sql.split(";")):
+            con.execute(statement)
+        con.execute("INSERT INTO schema_migrations VALUES (?, 0)", (name,))
+    run = sq.SQLiteStore(":memory:").create_run(spec, repeat=0)
+    con.execute(
+        "INSERT INTO runs VALUES (?, ?, 0, 'completed', 0, ?)",
+        (run.run_id, run.fingerprint, run.model_dump_json()),
+    )
+    con.close()
+    store = open_store(db)
+    assert [r.run_id for r in store.list_runs(campaign=spec.campaign)] == [run.run_id]
+    assert store.origin(run.run_id) == RunOrigin(user="", host="")
+    store.close()

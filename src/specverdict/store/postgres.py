@@ -105,11 +105,16 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
     (
         "0004_run_origin_and_claims",
         """
-        ALTER TABLE runs ADD COLUMN campaign TEXT NOT NULL DEFAULT '';
-        ALTER TABLE runs ADD COLUMN user_name TEXT NOT NULL DEFAULT '';
-        ALTER TABLE runs ADD COLUMN host TEXT NOT NULL DEFAULT '';
-        UPDATE runs SET campaign = coalesce((record::json -> 'spec' ->> 'campaign'), '');
-        CREATE INDEX runs_origin ON runs (campaign, user_name, host);
+        CREATE TABLE run_origins (
+            run_id    TEXT PRIMARY KEY REFERENCES runs (run_id) ON DELETE CASCADE,
+            campaign  TEXT NOT NULL,
+            user_name TEXT NOT NULL,
+            host      TEXT NOT NULL
+        );
+        INSERT INTO run_origins
+            SELECT run_id, coalesce((record::json -> 'spec' ->> 'campaign'), ''), '', ''
+            FROM runs;
+        CREATE INDEX run_origins_by ON run_origins (campaign, user_name, host);
         CREATE TABLE claims (
             fingerprint TEXT NOT NULL,
             repeat      INTEGER NOT NULL,
@@ -274,25 +279,30 @@ class PostgresStore:
             created_at=time.time(),
             manifest=manifest or RunManifest(),
         )
-        params = (
+        row = (
             run.run_id,
             run.fingerprint,
             run.repeat,
             run.status,
             run.created_at,
             run.model_dump_json(),
-            run.spec.campaign,
-            self.origin_here.user,
-            self.origin_here.host,
         )
-        self._with_retry(
-            lambda conn: conn.execute(
-                "INSERT INTO runs (run_id, fingerprint, repeat, status, created_at, record, "
-                "campaign, user_name, host) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) "
-                "ON CONFLICT (run_id) DO NOTHING",
-                params,
-            )
-        )
+        who = (run.run_id, run.spec.campaign, self.origin_here.user, self.origin_here.host)
+
+        def op(conn: Any) -> None:
+            with self._tx(conn):
+                conn.execute(
+                    "INSERT INTO runs VALUES (%s, %s, %s, %s, %s, %s) "
+                    "ON CONFLICT (run_id) DO NOTHING",
+                    row,
+                )
+                conn.execute(
+                    "INSERT INTO run_origins VALUES (%s, %s, %s, %s) "
+                    "ON CONFLICT (run_id) DO NOTHING",
+                    who,
+                )
+
+        self._with_retry(op)
         return run
 
     def update_run(
@@ -353,20 +363,24 @@ class PostgresStore:
         self, *, campaign: str | None = None, user: str | None = None, host: str | None = None
     ) -> list[RunRecord]:
         filters = list(iter_filters(campaign, user, host))
-        where = " AND ".join(f"{column} = %s" for column, _ in filters)
+        where = " AND ".join(f"o.{column} = %s" for column, _ in filters)
         rows = self._rows(
-            "SELECT record FROM runs"
+            "SELECT r.record FROM runs r LEFT JOIN run_origins o ON o.run_id = r.run_id"
             + (f" WHERE {where}" if where else "")
-            + " ORDER BY created_at, run_id",
+            + " ORDER BY r.created_at, r.run_id",
             [value for _, value in filters],
         )
         return [self._run(r[0]) for r in rows]
 
     def origin(self, run_id: str) -> RunOrigin:
-        rows = self._rows("SELECT user_name, host FROM runs WHERE run_id = %s", (run_id,))
+        rows = self._rows(
+            "SELECT o.user_name, o.host FROM runs r LEFT JOIN run_origins o "
+            "ON o.run_id = r.run_id WHERE r.run_id = %s",
+            (run_id,),
+        )
         if not rows:
             raise KeyError(f"no run {run_id!r}")
-        return RunOrigin(user=rows[0][0], host=rows[0][1])
+        return RunOrigin(user=rows[0][0] or "", host=rows[0][1] or "")
 
     def resumable(self, fingerprint: str, repeat: int) -> RunRecord | None:
         rows = self._rows(

@@ -100,11 +100,16 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
     (
         "0004_run_origin_and_claims",
         """
-        ALTER TABLE runs ADD COLUMN campaign TEXT NOT NULL DEFAULT '';
-        ALTER TABLE runs ADD COLUMN user_name TEXT NOT NULL DEFAULT '';
-        ALTER TABLE runs ADD COLUMN host TEXT NOT NULL DEFAULT '';
-        UPDATE runs SET campaign = coalesce(json_extract(record, '$.spec.campaign'), '');
-        CREATE INDEX runs_origin ON runs (campaign, user_name, host);
+        CREATE TABLE run_origins (
+            run_id    TEXT PRIMARY KEY REFERENCES runs (run_id) ON DELETE CASCADE,
+            campaign  TEXT NOT NULL,
+            user_name TEXT NOT NULL,
+            host      TEXT NOT NULL
+        );
+        INSERT INTO run_origins
+            SELECT run_id, coalesce(json_extract(record, '$.spec.campaign'), ''), '', ''
+            FROM runs;
+        CREATE INDEX run_origins_by ON run_origins (campaign, user_name, host);
         CREATE TABLE claims (
             fingerprint TEXT NOT NULL,
             repeat      INTEGER NOT NULL,
@@ -247,8 +252,7 @@ class SQLiteStore:
         with self._tx() as db:
             if insert:
                 db.execute(
-                    "INSERT INTO runs (run_id, fingerprint, repeat, status, created_at, record, "
-                    "campaign, user_name, host) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "INSERT INTO runs VALUES (?, ?, ?, ?, ?, ?)",
                     (
                         run.run_id,
                         run.fingerprint,
@@ -256,10 +260,11 @@ class SQLiteStore:
                         run.status,
                         run.created_at,
                         run.model_dump_json(),
-                        run.spec.campaign,
-                        self.origin_here.user,
-                        self.origin_here.host,
                     ),
+                )
+                db.execute(
+                    "INSERT INTO run_origins VALUES (?, ?, ?, ?)",
+                    (run.run_id, run.spec.campaign, self.origin_here.user, self.origin_here.host),
                 )
             else:
                 cur = db.execute(
@@ -318,22 +323,24 @@ class SQLiteStore:
     ) -> list[RunRecord]:
         """Stored runs, oldest first; each filter given keeps the runs that match it."""
         filters = list(iter_filters(campaign, user, host))
-        where = " AND ".join(f"{column} = ?" for column, _ in filters)
+        where = " AND ".join(f"o.{column} = ?" for column, _ in filters)
         rows = self._db.execute(
-            "SELECT record FROM runs"
+            "SELECT r.record FROM runs r LEFT JOIN run_origins o ON o.run_id = r.run_id"
             + (f" WHERE {where}" if where else "")
-            + " ORDER BY created_at, run_id",
+            + " ORDER BY r.created_at, r.run_id",
             [value for _, value in filters],
         )
         return [self._run(r[0]) for r in rows]
 
     def origin(self, run_id: str) -> RunOrigin:
         row = self._db.execute(
-            "SELECT user_name, host FROM runs WHERE run_id = ?", (run_id,)
+            "SELECT o.user_name, o.host, r.run_id FROM runs r LEFT JOIN run_origins o "
+            "ON o.run_id = r.run_id WHERE r.run_id = ?",
+            (run_id,),
         ).fetchone()
         if row is None:
             raise KeyError(f"no run {run_id!r}")
-        return RunOrigin(user=row[0], host=row[1])
+        return RunOrigin(user=row[0] or "", host=row[1] or "")
 
     def claim(self, fingerprint: str, repeat: int, holder: str, ttl_s: float) -> str:
         now = time.time()
