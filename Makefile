@@ -1,7 +1,8 @@
 # specverdict: two commands on a fresh machine with Python 3.11 and make.
 #   make demo   creates .venv, installs the package with its reference extra (the embedded
 #               engine's server), runs the demo job on that engine
-#   make test   installs the dev, reference and mlflow extras and runs ruff, mypy and pytest
+#   make test   installs the dev, reference, mlflow and cluster extras (and Debian's PostgreSQL
+#               server for the registry tests) and runs ruff, mypy and pytest
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
@@ -9,7 +10,7 @@ RUN_STAMP := $(VENV)/.stamp-run
 DEV_STAMP := $(VENV)/.stamp-dev
 TRAIN_STAMP := $(VENV)/.stamp-train
 
-.PHONY: demo test lint typecheck pytest bench train clean vllm test-vllm demo-vllm chromium
+.PHONY: demo test lint typecheck pytest bench train clean vllm test-vllm demo-vllm chromium postgresql
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -20,7 +21,7 @@ $(RUN_STAMP): pyproject.toml | $(BIN)/python
 	touch $@
 
 $(DEV_STAMP): pyproject.toml $(RUN_STAMP)
-	$(BIN)/python -m pip install --quiet -e '.[dev,reference,mlflow]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,reference,mlflow,cluster]'
 	touch $@
 
 # torch==2.13.0 is the CPU wheel; installed only for training.
@@ -45,7 +46,15 @@ chromium:
 	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) || \
 	    echo "chromium could not be installed: the browser test will be SKIPPED" >&2
 
-pytest: $(DEV_STAMP) chromium
+# The registry's conformance and cluster tests start a real PostgreSQL server (Debian's package;
+# the tests run it as the postgres user when run as root). When it cannot be installed, those
+# tests FAIL, saying to run `make postgresql`.
+postgresql:
+	@command -v pg_ctl >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 || \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null) || \
+	    echo "PostgreSQL could not be installed: the registry and cluster tests will FAIL" >&2
+
+pytest: $(DEV_STAMP) chromium postgresql
 	$(BIN)/pytest
 
 test: lint typecheck pytest

@@ -141,7 +141,12 @@ SANDBOXES: Registry[type] = Registry(
 
 #: run registries (``Store`` implementations, constructed from a location) by URL scheme
 STORES: Registry[type] = Registry(
-    "store", "specverdict.stores", {"sqlite": "specverdict.store.sqlite:SQLiteStore"}
+    "store",
+    "specverdict.stores",
+    {
+        "sqlite": "specverdict.store.sqlite:SQLiteStore",
+        "postgresql": "specverdict.store.postgres:PostgresStore",
+    },
 )
 
 REGISTRIES: tuple[Registry[type], ...] = (ENGINES, SUITES, SANDBOXES, STORES)

@@ -14,7 +14,7 @@ from specverdict.campaign import build_plan, load_campaign
 from specverdict.campaign.spec import RunSpec
 from specverdict.errors import StoreError
 from specverdict.records import MetricsSnapshot, RunManifest, SampleRecord, Score
-from specverdict.store import MIGRATIONS, SQLiteStore
+from specverdict.store import MIGRATIONS, SampleExistsError, SQLiteStore
 
 DEMO = Path(__file__).resolve().parents[2] / "examples" / "demo.yaml"
 
@@ -61,7 +61,7 @@ def test_run_lifecycle_and_resume_bookkeeping(tmp_path: Path, spec: RunSpec) -> 
         ("b", 0),
         ("b", 1),
     ]
-    with pytest.raises(sqlite3.IntegrityError):  # the same attempt twice is a bug, not an update
+    with pytest.raises(SampleExistsError):  # the same attempt twice is a bug, not an update
         store.add_sample(SampleRecord(run_id=run.run_id, sample_id="a", status="ok"))
     done = store.update_run(run.run_id, status="completed", manifest={"resample_of": "abc"})
     assert done.finished_at is not None

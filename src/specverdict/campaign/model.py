@@ -54,6 +54,12 @@ class Launch(Strict):
     env: dict[str, str] = Field(default_factory=dict, description="extra environment variables")
     health_path: str = Field(default="/health", description="polled until it answers 200")
     startup_timeout_s: float = Field(default=600.0, gt=0, description="give up after this long")
+    resources: dict[str, Annotated[float, Field(gt=0)]] = Field(
+        default_factory=dict,
+        description="what a node needs to run one engine, for the ray executor: Ray resources "
+        "such as {GPU: 8} or a custom one ({accel: 1}); CPU and GPU are Ray's own; not part of "
+        "the run identity",
+    )
 
 
 class FieldError(ValueError):
@@ -414,6 +420,19 @@ class Audits(Strict):
     overrides: OverridesAuditSection | None = None
 
 
+class ExecutorSection(Strict):
+    """Where the runs execute: ``local`` (this process, one run at a time) or ``ray`` (one
+    actor per node of a Ray cluster that has ``engine.launch.resources``, one run per node at a
+    time). ``specverdict run --executor/--address`` override it."""
+
+    kind: Literal["local", "ray"] = Field(default="local", description="local or ray")
+    address: str | None = Field(
+        default=None,
+        description="the Ray cluster to join (its GCS address host:6379, or auto); omitted: "
+        "RAY_ADDRESS, else a cluster started on this machine for the campaign",
+    )
+
+
 class Claim(Strict):
     """An external claim, checked by ``specverdict expect``; never a target or an expectation."""
 
@@ -455,6 +474,7 @@ class Campaign(Strict):
     )
     audits: Audits = Audits()
     claims: list[Claim] = Field(default_factory=list)
+    executor: ExecutorSection = ExecutorSection()
 
     @field_validator("candidates")
     @classmethod

@@ -14,7 +14,7 @@ from specverdict.campaign import build_plan, load_campaign
 from specverdict.checklist import Item, blocking, evaluate
 from specverdict.cli.runs import DB_OPTION
 from specverdict.records import OUTPUT_SCHEMA_VERSION
-from specverdict.store import SQLiteStore
+from specverdict.store import open_store
 
 
 def checklist_table(items: list[Item]) -> Table:
@@ -38,7 +38,7 @@ def checklist(campaign: Path, db: Path, as_json: bool) -> None:
     Example: specverdict checklist examples/demo.yaml --json
     """
     plan = build_plan(load_campaign(campaign))
-    store = SQLiteStore(db) if db.exists() else None
+    store = open_store(db) if isinstance(db, str) or db.exists() else None
     items = evaluate(plan, store)
     if as_json:
         payload = {"schema_version": OUTPUT_SCHEMA_VERSION, "items": [asdict(i) for i in items]}

@@ -28,7 +28,7 @@ from specverdict.cli.verdict import FAIL_ON, JSON, _finish, parse_fail_on
 from specverdict.errors import ConfigError
 from specverdict.plugins import ENGINES
 from specverdict.results import run_results
-from specverdict.store import SQLiteStore
+from specverdict.store import open_store
 from specverdict.verdict import campaign_verdicts
 
 #: campaign keys -> the flag that sets them, for error messages
@@ -193,7 +193,7 @@ def compare_live(
     )
     plan = build_plan(campaign)
     check_feasible(plan, Path("compare-live"))
-    store = SQLiteStore(db)
+    store = open_store(db)
     console = Console(stderr=as_json)
     runner = console_runner(store, db, console)
     with store.exclusive_runner():

@@ -19,7 +19,7 @@ from specverdict.export import (
 )
 from specverdict.records import RunRecord
 from specverdict.results import run_results
-from specverdict.store import SQLiteStore
+from specverdict.store import Store
 
 FORMATS = ("jsonl", "csv", "parquet", "result")
 
@@ -34,7 +34,7 @@ def _write(text: str, out: Path | None) -> None:
         raise click.UsageError(f"--out {out}: cannot write: {exc.strerror}") from None
 
 
-def _results(store: SQLiteStore, runs: list[RunRecord], out: Path | None) -> None:
+def _results(store: Store, runs: list[RunRecord], out: Path | None) -> None:
     """One result document per run: to --out FILE (or stdout) for one run, else into --out DIR."""
     docs = {r.run_id: run_result(run_results(store, r.run_id)) for r in runs}
     if len(docs) == 1:

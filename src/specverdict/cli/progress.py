@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, TaskID, TextColumn, TimeElapsedColumn
 from rich.progress import Progress as RichBar
 
+from specverdict.cli.runs import registry_dir
 from specverdict.records import SampleRecord
 from specverdict.runner import Progress, Runner
 from specverdict.store import Store
@@ -108,13 +109,13 @@ def progress_for(console: Console) -> Progress:
     return BarProgress(console) if console.is_terminal else LineProgress(console)
 
 
-def console_runner(store: Store, db: Path, console: Console, **options: Any) -> Runner:
+def console_runner(store: Store, db: Path | str, console: Console, **options: Any) -> Runner:
     """The runner a command drives: log lines and progress on ``console``, run folders beside
     the registry ``db``; ``options`` go to ``Runner`` (reconfigure, retry_failed, ...)."""
     return Runner(
         store,
         log=lambda m: console.print(m, highlight=False, soft_wrap=True),
-        runs_dir=db.parent / "runs",
+        runs_dir=registry_dir(db) / "runs",
         progress=progress_for(console),
         **options,
     )

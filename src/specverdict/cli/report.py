@@ -54,7 +54,7 @@ def report(
 
     Example: specverdict report examples/demo.yaml --db reports/demo/runs.db --out reports/demo
     """
-    if not db.exists():
+    if isinstance(db, Path) and not db.exists():
         raise click.UsageError(f"no run registry at {db}: run a campaign first, or pass --db")
     campaign = _is_campaign(campaign_or_runs)
     if not campaign and len(campaign_or_runs) < 2:

@@ -10,15 +10,19 @@ import click
 from rich.console import Console
 
 from specverdict.campaign import build_plan, load_campaign
+from specverdict.campaign.plan import Plan, interleaved
 from specverdict.checklist import blocking, evaluate
 from specverdict.cli.checklist import checklist_table
-from specverdict.cli.progress import console_runner
-from specverdict.cli.runs import DB_OPTION, DEFAULT_DB, find_run, summary_tables
+from specverdict.cli.progress import progress_for
+from specverdict.cli.runs import DB_OPTION, DEFAULT_DB, find_run, registry_dir, summary_tables
 from specverdict.cli.validate import check_feasible
 from specverdict.engines.reference import launches_reference, require_extra
+from specverdict.executors.claims import ClaimingRunner
+from specverdict.records import RunRecord
 from specverdict.results import run_results
+from specverdict.runner import select_runs
 from specverdict.sequential import run_until_decided
-from specverdict.store import SQLiteStore
+from specverdict.store import Store, open_store
 
 
 def ask_on_terminal(console: Console) -> Callable[[str], None] | None:
@@ -73,9 +77,20 @@ DEFAULT_BATCH = 40
     help="with --until-decided: samples added to each open pair per look (default 40, or the "
     "campaign's sequential.batch)",
 )
+@click.option(
+    "--executor",
+    type=click.Choice(["local", "ray"]),
+    help="where runs execute: local (one at a time, here) or ray (one per cluster node at a "
+    "time); default: the campaign's executor.kind",
+)
+@click.option(
+    "--address",
+    help="the Ray cluster to join (--executor ray); default: the campaign's executor.address, "
+    "else RAY_ADDRESS",
+)
 def run(
     campaign: Path,
-    db: Path,
+    db: Path | str,
     only: str | None,
     resume_id: str | None,
     force: bool,
@@ -83,6 +98,8 @@ def run(
     until_decided: bool,
     max_samples: int | None,
     batch: int | None,
+    executor: str | None,
+    address: str | None,
 ) -> None:
     """Run a campaign: baseline and candidates, each sample stored as it completes.
 
@@ -92,6 +109,10 @@ def run(
 
     With --until-decided the samples go in batches, each pair stopping once its verdict is
     settled; the looks are recorded, and the verdict's fixed-n gates spend alpha over them.
+
+    With --executor ray each run is placed on a node of a Ray cluster that has the campaign's
+    engine.launch.resources, one run per node at a time, into a registry every node reaches
+    (--db postgresql://...); docs/cluster.md.
 
     Example: specverdict run examples/demo.yaml --only mtp --db .specverdict/runs.db
     """
@@ -109,10 +130,20 @@ def run(
             "--resume finishes one run; --until-decided resumes a sequential campaign by itself "
             "(run the same command again)"
         )
+    kind = executor or plan.campaign.executor.kind
+    address = address or plan.campaign.executor.address
+    if kind == "local" and address is not None:
+        raise click.UsageError(
+            f"--address {address}: only the ray executor joins a cluster; add --executor ray"
+        )
+    if until_decided and kind == "ray":
+        raise click.UsageError(
+            "--until-decided runs on the local executor: its looks are taken one after another"
+        )
     check_feasible(plan, campaign)  # never --force'd: it would fail or mislead later
     if launches_reference(plan.runs, plan.campaign.engine.launch):
         require_extra()  # before any run is recorded
-    store = SQLiteStore(db)
+    store = open_store(db)
     console = Console()
     items = evaluate(plan, store)
     missing = blocking(items)
@@ -123,26 +154,35 @@ def run(
             + "; ".join(f"{i.name} ({i.why})" for i in missing)
             + ". Fix the campaign, or pass --force to measure anyway"
         )
-    runner = console_runner(
-        store, db, console, reconfigure=ask_on_terminal(console), retry_failed=not no_retry
-    )
     with store.exclusive_runner():
-        if until_decided:
-            result = run_until_decided(
-                runner,
-                store,
-                plan,
-                batch=DEFAULT_BATCH if batch is None else batch,
-                max_samples=max_samples,
-                only=only,
-                log=lambda line: console.print(line, highlight=False, soft_wrap=True),
-            )
-            latest = {r.run_id: r for r in result.records}
-            records = list(latest.values())
-        elif resume_id is not None:
-            records = [runner.resume(plan, find_run(store, resume_id).run_id)]
+        if kind == "ray":
+            records = _run_on_ray(plan, store, db, console, address, only, resume_id, no_retry)
         else:
-            records = runner.run_plan(plan, only)
+            runner = ClaimingRunner(
+                store,
+                db,
+                log=lambda m: console.print(m, highlight=False, soft_wrap=True),
+                runs_dir=registry_dir(db) / "runs",
+                progress=progress_for(console),
+                reconfigure=ask_on_terminal(console),
+                retry_failed=not no_retry,
+            )
+            if until_decided:
+                result = run_until_decided(
+                    runner,
+                    store,
+                    plan,
+                    batch=DEFAULT_BATCH if batch is None else batch,
+                    max_samples=max_samples,
+                    only=only,
+                    log=lambda line: console.print(line, highlight=False, soft_wrap=True),
+                )
+                latest = {r.run_id: r for r in result.records}
+                records = list(latest.values())
+            elif resume_id is not None:
+                records = [runner.resume(plan, find_run(store, resume_id).run_id)]
+            else:
+                records = runner.run_plan(plan, only)
     for table in summary_tables([run_results(store, r.run_id) for r in records]):
         console.print(table)
     if until_decided:
@@ -164,3 +204,46 @@ def run(
         highlight=False,
         soft_wrap=True,
     )
+
+
+def _run_on_ray(
+    plan: Plan,
+    store: Store,
+    db: Path | str,
+    console: Console,
+    address: str | None,
+    only: str | None,
+    resume_id: str | None,
+    no_retry: bool,
+) -> list[RunRecord]:
+    """The executions of ``run`` (or the one ``--resume`` names) on a Ray cluster."""
+    from specverdict.executors.cluster import Execution, RayExecutor
+
+    if plan.campaign.engine.launch is None:
+        raise click.UsageError(
+            "--executor ray launches one engine per run on a node: the campaign attaches to "
+            "running servers (engine.base_url); give engine.launch, or run locally"
+        )
+    if resume_id is not None:
+        run = find_run(store, resume_id)
+        spec = next((r for r in plan.runs if r.fingerprint == run.fingerprint), None)
+        if spec is None:
+            raise click.UsageError(f"--resume {resume_id}: that run is not part of this campaign")
+        executions = [Execution(spec=spec, repeat=run.repeat)]
+    else:
+        specs = select_runs(plan, only) if only else list(plan.runs)
+        executions = [
+            Execution(spec=e.spec, repeat=e.repeat, order=(e.repeat, e.position))
+            for e in interleaved(specs, plan.repeats_of)
+        ]
+    location = db if isinstance(db, str) else str(db.resolve())
+    ray_executor = RayExecutor(
+        store=store,
+        location=location,
+        console=console,
+        address=address,
+        runs_dir=registry_dir(db) / "runs",
+        retry_failed=not no_retry,
+        log=lambda m: console.print(m, highlight=False, soft_wrap=True),
+    )
+    return ray_executor.run(plan, executions)

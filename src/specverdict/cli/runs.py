@@ -17,27 +17,64 @@ from specverdict.failures import failure_kind
 from specverdict.records import OUTPUT_SCHEMA_VERSION, RunRecord, SampleRecord
 from specverdict.records import override_drift as manifest_drift
 from specverdict.results import RunResults, run_results
-from specverdict.store import SQLiteStore
+from specverdict.store import Store, is_registry_url, open_store
 
 DEFAULT_DB = Path(".specverdict/runs.db")
+
+
+class RegistryLocation(click.ParamType[Path | str]):
+    """``--db``: a SQLite file (a ``Path``) or a ``postgresql://`` URL (kept as text)."""
+
+    name = "FILE|URL"
+
+    def convert(
+        self, value: object, param: click.Parameter | None, ctx: click.Context | None
+    ) -> Path | str:
+        if isinstance(value, Path):
+            return value
+        text = str(value)
+        if is_registry_url(text):
+            return text
+        if "://" in text:
+            self.fail(
+                f"{text.split('://', 1)[0]}://...: not a registry this version knows; expected a "
+                "SQLite file or postgresql://user@host/database",
+                param,
+                ctx,
+            )
+        path = Path(text)
+        if path.is_dir():
+            self.fail(
+                f"{text} is a folder; expected a SQLite file or a postgresql:// URL", param, ctx
+            )
+        return path
+
+
 DB_OPTION = click.option(
     "--db",
-    type=click.Path(path_type=Path, dir_okay=False),
+    type=RegistryLocation(),
     default=DEFAULT_DB,
     show_default=True,
     envvar="SPECVERDICT_DB",
-    help="the run registry (SQLite file)",
+    help="the run registry: a SQLite file, or postgresql://user@host/database for a shared one "
+    "(also SPECVERDICT_DB)",
 )
 
 
-def open_registry(db: Path) -> SQLiteStore:
+def registry_dir(db: Path | str) -> Path:
+    """Where run folders (engine logs) go: beside a SQLite file; ``.specverdict`` in the
+    working directory for a database server's registry."""
+    return Path(".specverdict") if isinstance(db, str) else db.parent
+
+
+def open_registry(db: Path | str) -> Store:
     """The registry of a read-only command: it must exist (reading never creates one)."""
-    if not db.exists():
+    if isinstance(db, Path) and not db.exists():
         raise click.UsageError(f"no run registry at {db}: run a campaign first, or pass --db")
-    return SQLiteStore(db)
+    return open_store(db)
 
 
-def find_run(store: SQLiteStore, run_id: str) -> RunRecord:
+def find_run(store: Store, run_id: str) -> RunRecord:
     """The run whose id is ``run_id`` or starts with it (a unique prefix, as git takes)."""
     runs = store.list_runs()
     exact = [r for r in runs if r.run_id == run_id]
@@ -138,13 +175,21 @@ def runs() -> None:
 
 @runs.command("list")
 @DB_OPTION
-def list_runs(db: Path) -> None:
-    """List stored runs, oldest first.
+@click.option("--campaign", help="only the runs of this campaign")
+@click.option("--user", help="only the runs this user started")
+@click.option("--host", help="only the runs created on this host (a node, for a cluster run)")
+def list_runs(db: Path | str, campaign: str | None, user: str | None, host: str | None) -> None:
+    """List stored runs, oldest first: everyone's, in a shared registry.
 
-    Example: specverdict runs list --db .specverdict/runs.db
+    Example: specverdict runs list --db postgresql://team@db/specverdict --user ana
     """
     store = open_registry(db)
+    chosen = store.list_runs(campaign=campaign, user=user, host=host)
+    origins = {r.run_id: store.origin(r.run_id) for r in chosen}
+    shared = len({(o.user, o.host) for o in origins.values()}) > 1 or bool(user or host)
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1))
+    # at 80 columns there is no room for more columns: who ran a run and where goes under its
+    # id, as user@host, when the registry holds more than one's runs
     for col in ("run", "status", "ok", "stage", "speculation", "load", "rep"):
         table.add_column(
             col,
@@ -154,14 +199,15 @@ def list_runs(db: Path) -> None:
             min_width=12 if col == "speculation" else None,
         )
     causes = []
-    for r in store.list_runs():
+    for r in chosen:
         samples = store.samples(r.run_id)
         ok = sum(s.status == "ok" for s in samples)
         cause = r.manifest.interruption.cause if r.manifest.interruption else None
         if cause:
             causes.append(f"{r.run_id}: {r.status}: {cause}")
+        who = origins[r.run_id]
         table.add_row(
-            r.run_id,
+            f"{r.run_id}\n{who.user}@{who.host}" if shared else r.run_id,
             str(r.status),
             f"{ok}/{len(samples)}",
             r.spec.stage,
@@ -256,11 +302,11 @@ def errors(run_id: str, db: Path) -> None:
     console.print(errors_table(rows))
 
 
-def _delete(store: SQLiteStore, db: Path, runs_: Sequence[RunRecord]) -> None:
+def _delete(store: Store, db: Path | str, runs_: Sequence[RunRecord]) -> None:
     with store.exclusive_runner():  # never under a runner that is writing
         for r in runs_:
             store.delete_run(r.run_id)
-            shutil.rmtree(db.parent / "runs" / r.run_id, ignore_errors=True)
+            shutil.rmtree(registry_dir(db) / "runs" / r.run_id, ignore_errors=True)
 
 
 @runs.command("delete")
@@ -323,7 +369,7 @@ def _confirm(chosen: Sequence[RunRecord], yes: bool) -> None:
     click.confirm(f"delete these {len(chosen)} run(s)?", abort=True)
 
 
-def override_drift(store: SQLiteStore, run: RunRecord) -> list[str]:
+def override_drift(store: Store, run: RunRecord) -> list[str]:
     """Overrides in place for an earlier run of the same fingerprint and not for this one."""
     earlier = sorted(
         (

@@ -32,6 +32,7 @@ from specverdict.records import (
     SampleRecord,
     Score,
 )
+from specverdict.store.base import RunOrigin, iter_filters, sample_key_taken
 
 R = TypeVar("R", bound=BaseModel)
 
@@ -96,14 +97,37 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
         )
         """,
     ),
+    (
+        "0004_run_origin_and_claims",
+        """
+        CREATE TABLE run_origins (
+            run_id    TEXT PRIMARY KEY REFERENCES runs (run_id) ON DELETE CASCADE,
+            campaign  TEXT NOT NULL,
+            user_name TEXT NOT NULL,
+            host      TEXT NOT NULL
+        );
+        INSERT INTO run_origins
+            SELECT run_id, coalesce(json_extract(record, '$.spec.campaign'), ''), '', ''
+            FROM runs;
+        CREATE INDEX run_origins_by ON run_origins (campaign, user_name, host);
+        CREATE TABLE claims (
+            fingerprint TEXT NOT NULL,
+            repeat      INTEGER NOT NULL,
+            holder      TEXT NOT NULL,
+            expires_at  REAL NOT NULL,
+            PRIMARY KEY (fingerprint, repeat)
+        )
+        """,
+    ),
 )
 
 
 class SQLiteStore:
     """``Store`` on a SQLite file (``:memory:`` for tests)."""
 
-    def __init__(self, path: Path | str) -> None:
+    def __init__(self, path: Path | str, origin: RunOrigin | None = None) -> None:
         self.path = str(path)
+        self.origin_here = origin or RunOrigin.here()
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
@@ -238,6 +262,10 @@ class SQLiteStore:
                         run.model_dump_json(),
                     ),
                 )
+                db.execute(
+                    "INSERT INTO run_origins VALUES (?, ?, ?, ?)",
+                    (run.run_id, run.spec.campaign, self.origin_here.user, self.origin_here.host),
+                )
             else:
                 cur = db.execute(
                     "UPDATE runs SET status = ?, record = ? WHERE run_id = ?",
@@ -290,9 +318,51 @@ class SQLiteStore:
             raise KeyError(f"no run {run_id!r}")
         return self._run(row[0])
 
-    def list_runs(self) -> list[RunRecord]:
-        rows = self._db.execute("SELECT record FROM runs ORDER BY created_at, run_id")
+    def list_runs(
+        self, *, campaign: str | None = None, user: str | None = None, host: str | None = None
+    ) -> list[RunRecord]:
+        """Stored runs, oldest first; each filter given keeps the runs that match it."""
+        filters = list(iter_filters(campaign, user, host))
+        where = " AND ".join(f"o.{column} = ?" for column, _ in filters)
+        rows = self._db.execute(
+            "SELECT r.record FROM runs r LEFT JOIN run_origins o ON o.run_id = r.run_id"
+            + (f" WHERE {where}" if where else "")
+            + " ORDER BY r.created_at, r.run_id",
+            [value for _, value in filters],
+        )
         return [self._run(r[0]) for r in rows]
+
+    def origin(self, run_id: str) -> RunOrigin:
+        row = self._db.execute(
+            "SELECT o.user_name, o.host, r.run_id FROM runs r LEFT JOIN run_origins o "
+            "ON o.run_id = r.run_id WHERE r.run_id = ?",
+            (run_id,),
+        ).fetchone()
+        if row is None:
+            raise KeyError(f"no run {run_id!r}")
+        return RunOrigin(user=row[0] or "", host=row[1] or "")
+
+    def claim(self, fingerprint: str, repeat: int, holder: str, ttl_s: float) -> str:
+        now = time.time()
+        with self._tx() as db:
+            row = db.execute(
+                "SELECT holder, expires_at FROM claims WHERE fingerprint = ? AND repeat = ?",
+                (fingerprint, repeat),
+            ).fetchone()
+            if row is not None and row[0] != holder and row[1] >= now:
+                return str(row[0])
+            db.execute(
+                "INSERT OR REPLACE INTO claims VALUES (?, ?, ?, ?)",
+                (fingerprint, repeat, holder, now + ttl_s),
+            )
+        return holder
+
+    def release(self, fingerprint: str, repeat: int, holder: str) -> None:
+        with self._tx() as db:
+            db.execute(
+                "DELETE FROM claims WHERE fingerprint = ? AND repeat = ? AND holder = ?",
+                (fingerprint, repeat, holder),
+            )
 
     def resumable(self, fingerprint: str, repeat: int) -> RunRecord | None:
         """The newest unfinished execution of this fingerprint and repeat, if any."""
@@ -306,9 +376,11 @@ class SQLiteStore:
     # --- samples and snapshots -------------------------------------------------------------
 
     def add_sample(self, sample: SampleRecord) -> None:
+        """Store one attempt of a sample, once: the identical record again is a no-op, other
+        content under the same (run, sample, attempt) is a ``SampleExistsError``."""
         with self._tx() as db:
-            db.execute(
-                "INSERT INTO samples VALUES (?, ?, ?, ?, ?)",
+            cur = db.execute(
+                "INSERT INTO samples VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
                 (
                     sample.run_id,
                     sample.sample_id,
@@ -317,6 +389,13 @@ class SQLiteStore:
                     sample.model_dump_json(),
                 ),
             )
+            if cur.rowcount == 1:
+                return
+            row = db.execute(
+                "SELECT record FROM samples WHERE run_id = ? AND sample_id = ? AND attempt = ?",
+                (sample.run_id, sample.sample_id, sample.attempt),
+            ).fetchone()
+        sample_key_taken(sample, row[0], self.path)
 
     def add_score(self, run_id: str, sample_id: str, attempt: int, score: Score) -> None:
         """Attach (or replace) the suite's score of a stored sample."""

@@ -1,0 +1,486 @@
+"""The Ray executor: one actor per node that has the resources an engine needs, one run per node
+at a time, every run measured by the same ``Runner.run_one`` as the local executor.
+
+The driver (``RayExecutor.run``) claims each execution in the registry, hands it to an idle
+node actor, renews the claims while they run and shows one progress view read from the
+registry. An actor opens the registry itself and writes each sample as it lands; after its
+engine stops, scoring fans out as Ray tasks of one CPU each on the actor's own node (a sandbox
+on another node would take CPU from the engine measured there). A node lost mid-run (its actor
+dies) puts the execution back at the head of the queue: the next idle node resumes it from the
+registry, sending only the samples that have no stored answer. Requires the ``cluster`` extra.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import time
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, TaskID, TextColumn, TimeElapsedColumn
+from rich.progress import Progress as RichBar
+
+from specverdict import errors
+from specverdict.campaign.plan import Plan
+from specverdict.campaign.spec import RunSpec
+from specverdict.errors import (
+    ConfigError,
+    EngineError,
+    ExtraMissingError,
+    SpecverdictError,
+    UserInterruptError,
+)
+from specverdict.executors.claims import Heartbeat, claim_ttl_s, new_holder, take
+from specverdict.records import RunRecord, Score
+from specverdict.runner import Runner
+from specverdict.store import RunOrigin, Store, open_store
+from specverdict.suites import Sample, Suite, suite_for
+
+Log = Callable[[str], None]
+
+#: node losses one execution may meet before the campaign gives it up
+MAX_NODE_LOSSES = 3
+#: how often the driver looks for nodes that joined or left
+NODE_REFRESH_S = 5.0
+#: how long the driver waits for a node with the resources when none is left
+NO_NODE_WAIT_S = 60.0
+#: samples per scoring task
+SCORE_BATCH = 16
+
+
+def _ray() -> Any:
+    try:
+        import ray
+    except ImportError:
+        raise ExtraMissingError(
+            "--executor ray needs the cluster extra: pip install 'specverdict[cluster]'"
+        ) from None
+    return ray
+
+
+class Execution(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    spec: RunSpec
+    repeat: int
+    order: tuple[int, int] | None = None
+
+    @property
+    def key(self) -> tuple[str, int]:
+        return (self.spec.fingerprint, self.repeat)
+
+    @property
+    def name(self) -> str:
+        s = self.spec
+        return f"{s.speculation.label}, {s.stage}, {s.load.label}, repeat {self.repeat}"
+
+
+class Outcome(BaseModel):
+    """What a node actor sends back for one execution."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    run_id: str | None = None
+    node_id: str
+    host: str
+    error_class: str | None = None
+    error: str | None = None
+
+
+def split_resources(need: dict[str, float]) -> dict[str, Any]:
+    """Ray's actor options for ``launch.resources``: CPU and GPU are its own arguments."""
+    custom = {k: v for k, v in need.items() if k not in ("CPU", "GPU")}
+    return {
+        "num_cpus": need.get("CPU", 0),
+        "num_gpus": need.get("GPU", 0),
+        **({"resources": custom} if custom else {}),
+    }
+
+
+def eligible_nodes(nodes: Sequence[dict[str, Any]], need: dict[str, float]) -> list[str]:
+    """The ids of the alive nodes whose total resources hold ``need``."""
+    return [
+        str(n["NodeID"])
+        for n in nodes
+        if n.get("Alive")
+        and all(float(n.get("Resources", {}).get(k, 0)) >= v for k, v in need.items())
+    ]
+
+
+def _offers(nodes: Sequence[dict[str, Any]]) -> str:
+    offers = sorted(
+        {
+            ", ".join(
+                f"{k}: {v:g}"
+                for k, v in sorted(n.get("Resources", {}).items())
+                if not k.startswith(("node:", "memory", "object_store"))
+            )
+            for n in nodes
+            if n.get("Alive")
+        }
+    )
+    return "; ".join(f"{{{o}}}" for o in offers) or "no alive node"
+
+
+class ClusterRunner(Runner):
+    """``Runner`` on a node: scoring fans out as Ray tasks on this node."""
+
+    def score_pending(self, run_id: str, suite: Suite, samples: list[Sample]) -> int:
+        ray = _ray()
+        from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+        wanted = {s.id for s in samples}
+        todo = [
+            r
+            for r in self.store.samples(run_id)
+            if r.status == "ok" and r.score is None and r.sample_id in wanted
+        ]
+        if not todo:
+            return 0
+        spec = self.store.get_run(run_id).spec
+        here = NodeAffinitySchedulingStrategy(ray.get_runtime_context().get_node_id(), soft=False)
+        task = ray.remote(_score_batch).options(num_cpus=1, scheduling_strategy=here)
+        batches = [todo[i : i + SCORE_BATCH] for i in range(0, len(todo), SCORE_BATCH)]
+        refs = {task.remote(spec, batch): batch for batch in batches}
+        scored = 0
+        pending = list(refs)
+        while pending:  # scores are written as their batches come back
+            done, pending = ray.wait(pending, num_returns=1)
+            for ref in done:
+                for record, score in zip(refs[ref], ray.get(ref), strict=True):
+                    if score is None:
+                        continue
+                    self.store.add_score(record.run_id, record.sample_id, record.attempt, score)
+                    scored += 1
+        return scored
+
+
+def _score_batch(spec: RunSpec, records: list[Any]) -> list[Score | None]:
+    """A Ray task: score stored answers with the run's suite (in its sandbox)."""
+    suite = suite_for(spec)
+    by_id = {s.id: s for s in suite.select(spec.samples)}
+    return suite.score_records([(by_id[r.sample_id], r) for r in records])
+
+
+class NodeActor:
+    """Owns one node's engine: measures the executions the driver hands it, one at a time."""
+
+    def __init__(
+        self, location: str, runs_dir: str, user: str, retry_failed: bool, timeout_s: float
+    ) -> None:
+        from specverdict.executors.reaper import start_reaper
+
+        ray = _ray()
+        self.reaper = start_reaper()  # stops this actor's engine if the actor is killed
+        self.node_id = str(ray.get_runtime_context().get_node_id())
+        self.host = os.environ.get("SPECVERDICT_HOST") or socket.gethostname()
+        self.store = open_store(location, RunOrigin(user=user, host=self.host))
+        self.runner = ClusterRunner(
+            self.store,
+            log=lambda m: print(m, flush=True),
+            runs_dir=Path(runs_dir),
+            retry_failed=retry_failed,
+            request_timeout_s=timeout_s,
+        )
+
+    def node(self) -> str:
+        return self.node_id
+
+    def pid(self) -> int:
+        return os.getpid()
+
+    def run(self, plan: Plan, execution: Execution) -> Outcome:
+        e = execution
+        try:
+            record = self.runner.run_one(plan, e.spec, e.repeat, e.order)
+        except SpecverdictError as exc:
+            found = self.store.resumable(e.spec.fingerprint, e.repeat)
+            return Outcome(
+                run_id=found.run_id if found else None,
+                node_id=self.node_id,
+                host=self.host,
+                error_class=type(exc).__name__,
+                error=str(exc),
+            )
+        return Outcome(run_id=record.run_id, node_id=self.node_id, host=self.host)
+
+
+class ClusterProgress:
+    """One view of every run in flight, read from the registry: a bar per run on a terminal,
+    a line at each quarter elsewhere."""
+
+    def __init__(self, store: Store, console: Console, campaign: str) -> None:
+        self.store = store
+        self.console = console
+        self.campaign = campaign
+        self._bar: RichBar | None = None
+        self._tasks: dict[tuple[str, int], TaskID] = {}
+        self._quarter: dict[tuple[str, int], int] = {}
+        self._totals: dict[tuple[str, int], int] = {}
+        self._names: dict[tuple[str, int], str] = {}
+        if console.is_terminal:
+            self._bar = RichBar(
+                TextColumn("{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TextColumn("{task.fields[where]}"),
+                TimeElapsedColumn(),
+                console=console,
+            )
+            self._bar.start()
+
+    def start(self, e: Execution, total: int, where: str) -> None:
+        self._totals[e.key] = total
+        self._names[e.key] = e.name
+        self._quarter.setdefault(e.key, 0)
+        if self._bar is not None:
+            if e.key in self._tasks:
+                self._bar.update(self._tasks[e.key], where=where)
+            else:
+                self._tasks[e.key] = self._bar.add_task(e.name, total=total, where=where)
+
+    def refresh(self, keys: Sequence[tuple[str, int]]) -> None:
+        if not keys:
+            return
+        newest: dict[tuple[str, int], RunRecord] = {}
+        for r in self.store.list_runs(campaign=self.campaign):
+            newest[(r.fingerprint, r.repeat)] = r
+        for key in keys:
+            run = newest.get(key)
+            done = len(self.store.samples(run.run_id)) if run else 0
+            total = self._totals.get(key, 0)
+            if self._bar is not None and key in self._tasks:
+                self._bar.update(self._tasks[key], completed=done)
+            elif total:
+                quarter = min(4, 4 * done // total)
+                if quarter > self._quarter.get(key, 0):
+                    self._quarter[key] = quarter
+                    self.console.print(
+                        f"{self._names[key]}: {done}/{total} samples stored", highlight=False
+                    )
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.stop()
+
+
+@dataclass
+class _Node:
+    actor: Any
+    ready: Any  # the ref of ``node()``: resolved once the actor is placed
+    placed: bool = False
+    busy: bool = False
+
+
+@dataclass
+class _Flight:
+    node: str
+    execution: Execution
+    holder: str
+    losses: int = 0
+
+
+@dataclass
+class RayExecutor:
+    """Runs a plan's executions on a Ray cluster (``address``; None: RAY_ADDRESS, else a
+    cluster started here)."""
+
+    store: Store
+    location: str
+    console: Console
+    address: str | None = None
+    runs_dir: Path = Path(".specverdict/runs")
+    retry_failed: bool = True
+    request_timeout_s: float = 600.0
+    log: Log = field(default=print)
+    #: node id -> the host its actor reported, for the driver's log
+    hosts: dict[str, str] = field(default_factory=dict)
+    outcomes: list[tuple[Execution, Outcome]] = field(default_factory=list)
+
+    def _connect(self) -> Any:
+        ray = _ray()
+        if not ray.is_initialized():
+            ray.init(
+                address=self.address or os.environ.get("RAY_ADDRESS"),
+                log_to_driver=True,
+                include_dashboard=False,
+                configure_logging=False,
+            )
+        return ray
+
+    def run(self, plan: Plan, executions: Sequence[Execution]) -> list[RunRecord]:
+        ray = self._connect()
+        from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+        launch = plan.campaign.engine.launch
+        need = dict(launch.resources) if launch is not None else {}
+        if not eligible_nodes(ray.nodes(), need):
+            raise ConfigError(
+                f"engine.launch.resources {need}: no node of the Ray cluster has them (nodes "
+                f"offer {_offers(ray.nodes())}); start nodes with --resources, or change "
+                "launch.resources"
+            )
+        actor_cls = ray.remote(max_restarts=0, max_task_retries=0)(NodeActor)
+        options = split_resources(need)
+        user = RunOrigin.here().user
+        nodes: dict[str, _Node] = {}
+
+        def refresh_nodes() -> None:
+            alive = set(eligible_nodes(ray.nodes(), need))
+            for node_id in list(nodes):
+                if node_id not in alive and not nodes[node_id].busy:
+                    ray.kill(nodes.pop(node_id).actor, no_restart=True)
+            for node_id in alive - set(nodes):
+                actor = actor_cls.options(
+                    **options,
+                    scheduling_strategy=NodeAffinitySchedulingStrategy(node_id, soft=False),
+                ).remote(
+                    self.location,
+                    str(self.runs_dir.resolve()),
+                    user,
+                    self.retry_failed,
+                    self.request_timeout_s,
+                )
+                nodes[node_id] = _Node(actor=actor, ready=actor.node.remote())
+
+        totals = {e.key: len(suite_for(e.spec).select(e.spec.samples)) for e in executions}
+        queue = deque(executions)
+        flights: dict[Any, _Flight] = {}
+        losses: dict[tuple[str, int], int] = {}
+        ttl = claim_ttl_s()
+        beat = Heartbeat(self.location, ttl)
+        holder = new_holder("ray")
+        progress = ClusterProgress(self.store, self.console, plan.campaign.name)
+        last_refresh = 0.0
+        no_node_since: float | None = None
+        try:
+            while queue or flights:
+                if time.monotonic() - last_refresh > NODE_REFRESH_S:
+                    refresh_nodes()
+                    last_refresh = time.monotonic()
+                idle = [n for n, node in nodes.items() if node.placed and not node.busy]
+                blocked = 0
+                while idle and queue and blocked < len(queue):
+                    e = queue.popleft()
+                    now = take(self.store, e.spec.fingerprint, e.repeat, holder, ttl)
+                    if now != holder:  # another executor measures it: come back to it
+                        queue.append(e)
+                        blocked += 1
+                        continue
+                    node_id = idle.pop(0)
+                    beat.hold(e.spec.fingerprint, e.repeat, holder)
+                    nodes[node_id].busy = True
+                    ref = nodes[node_id].actor.run.remote(plan, e)
+                    flights[ref] = _Flight(node=node_id, execution=e, holder=holder)
+                    where = self.hosts.get(node_id, "") + f" node {node_id[:8]}"
+                    progress.start(e, totals[e.key], where.strip())
+                if not nodes and not flights:
+                    no_node_since = no_node_since or time.monotonic()
+                    if time.monotonic() - no_node_since > NO_NODE_WAIT_S:
+                        raise EngineError(
+                            f"no node of the Ray cluster has {need} any more; {len(queue)} "
+                            "execution(s) not measured: add nodes and run the same command "
+                            "again to resume"
+                        )
+                else:
+                    no_node_since = None
+                readiness = {n.ready: k for k, n in nodes.items() if not n.placed}
+                waiting = [*flights, *readiness]
+                if not waiting:
+                    time.sleep(1.0)  # pacing: nothing to wait on but other executors' claims
+                    continue
+                done, _ = ray.wait(waiting, num_returns=1, timeout=1.0)
+                for ref in done:
+                    if ref in readiness:
+                        self._placed(ray, nodes, readiness[ref], ref)
+                    else:
+                        self._landed(ray, nodes, flights.pop(ref), ref, queue, losses, beat)
+                progress.refresh([f.execution.key for f in flights.values()])
+        except KeyboardInterrupt:
+            raise UserInterruptError(
+                f"interrupted with {len(flights)} run(s) in flight on the cluster and "
+                f"{len(queue)} waiting: every stored sample is kept; run the same command again "
+                "to resume (it sends only what is missing)"
+            ) from None
+        finally:
+            progress.close()
+            beat.close()
+            for f in flights.values():
+                self.store.release(f.execution.spec.fingerprint, f.execution.repeat, f.holder)
+            for node in nodes.values():
+                ray.kill(node.actor, no_restart=True)
+        return self._records(executions)
+
+    def _placed(self, ray: Any, nodes: dict[str, _Node], node_id: str, ref: Any) -> None:
+        try:
+            ray.get(ref)
+        except ray.exceptions.RayActorError:
+            nodes.pop(node_id, None)  # its node went before the actor came up
+            return
+        if node_id in nodes:
+            nodes[node_id].placed = True
+
+    def _landed(
+        self,
+        ray: Any,
+        nodes: dict[str, _Node],
+        flight: _Flight,
+        ref: Any,
+        queue: deque[Execution],
+        losses: dict[tuple[str, int], int],
+        beat: Heartbeat,
+    ) -> None:
+        e = flight.execution
+        beat.drop(e.spec.fingerprint, e.repeat)
+        try:
+            outcome: Outcome = ray.get(ref)
+        except (ray.exceptions.RayActorError, ray.exceptions.ObjectLostError) as exc:
+            nodes.pop(flight.node, None)
+            losses[e.key] = losses.get(e.key, 0) + 1
+            self.store.release(e.spec.fingerprint, e.repeat, flight.holder)
+            cause = type(exc).__name__
+            if losses[e.key] > MAX_NODE_LOSSES:
+                self.outcomes.append(
+                    (
+                        e,
+                        Outcome(
+                            node_id=flight.node,
+                            host="",
+                            error_class="RunInterruptedError",
+                            error=f"{e.name}: {losses[e.key]} nodes lost while measuring it",
+                        ),
+                    )
+                )
+                return
+            self.log(
+                f"{e.name}: node {flight.node[:8]} lost mid-run ({cause}); resuming it on another "
+                "node from the registry"
+            )
+            queue.appendleft(e)
+            return
+        self.store.release(e.spec.fingerprint, e.repeat, flight.holder)
+        node = nodes.get(flight.node)
+        if node is not None:
+            node.busy = False
+        self.hosts[flight.node] = outcome.host
+        self.outcomes.append((e, outcome))
+
+    def _records(self, executions: Sequence[Execution]) -> list[RunRecord]:
+        """The executions' runs in their planned order; the first error, after all ran."""
+        index = {e.key: i for i, e in enumerate(executions)}
+        self.outcomes.sort(key=lambda eo: index.get(eo[0].key, len(index)))
+        failed = [(e, o) for e, o in self.outcomes if o.error_class is not None]
+        if failed:
+            _e, o = failed[0]
+            cls = getattr(errors, o.error_class or "", None)
+            if not (isinstance(cls, type) and issubclass(cls, SpecverdictError)):
+                cls = EngineError
+            more = f" ({len(failed) - 1} other execution(s) failed too)" if len(failed) > 1 else ""
+            raise cls(f"{o.error}{more}")
+        return [self.store.get_run(o.run_id) for _, o in self.outcomes if o.run_id is not None]

@@ -1,0 +1,3 @@
+from tests.pgserver import postgres
+
+__all__ = ["postgres"]
