@@ -45,7 +45,7 @@ candidates:
 stages:
   function: {{suite: synth-function@1, samples: {{first: {N}}}}}
 sampling: {{temperature: 0.0, max_tokens: 160, seed: 0}}
-load: {{concurrency: [8], warmup: 2}}
+load: {{concurrency: [8], warmup: 2, repeats: 2}}
 gates: {{alpha: 0.05, margin: 0.05, min_speedup: 1.05}}
 """
 
