@@ -79,6 +79,33 @@ class Truth:
     speedup: float = 1.5
     drift: float = 0.0  # log-sd of an execution's speed factor
     base_runs: int = 2
+    #: requests in flight at once; above 1 they share engine steps (``steps``)
+    concurrency: int = 1
+    #: log-sd of the shared step-time noise, an AR(1) over time (``step_rho``) per execution
+    step_sd: float = 0.0
+    step_rho: float = 0.95
+
+
+def steps(truth: Truth, n: int, rng: np.random.Generator) -> np.ndarray:
+    """Per request, the factor its TPOT takes from the engine steps it shared.
+
+    A closed loop at concurrency c sends request i when request i - c ends, so in units of
+    requests request i is in flight over slots i .. i + c - 1 with the c - 1 requests either
+    side of it. The log step time of slot t is an AR(1) (rho, stationary sd ``step_sd``), one
+    path per execution; a request's TPOT is its slots' mean. Neighbouring requests share most
+    of their slots, so their TPOTs are correlated: the per-sample bootstrap alone, which
+    treats requests as independent, is too narrow.
+    """
+    c, rho, sd = truth.concurrency, truth.step_rho, truth.step_sd
+    if c <= 1 or sd == 0.0:
+        return np.ones(n)
+    u = np.empty(n + c)
+    u[0] = rng.normal(0.0, sd)
+    innovation = sd * np.sqrt(1.0 - rho**2)
+    for t in range(1, n + c):
+        u[t] = rho * u[t - 1] + rng.normal(0.0, innovation)
+    window = np.convolve(u, np.ones(c) / c, mode="valid")[:n]
+    return np.exp(window)
 
 
 def _records(
@@ -128,9 +155,10 @@ def draw(truth: Truth, n: int, rng: np.random.Generator) -> Draw:
     runs = []
     for _ in range(truth.base_runs):
         factor = np.exp(rng.normal(0.0, truth.drift)) if truth.drift else 1.0
-        runs.append(level * factor * np.exp(rng.normal(0.0, 0.02, n)))
+        runs.append(level * factor * steps(truth, n, rng) * np.exp(rng.normal(0.0, 0.02, n)))
     factor = np.exp(rng.normal(0.0, truth.drift)) if truth.drift else 1.0
-    cand_t = level / truth.speedup * factor * np.exp(rng.normal(0.0, 0.02, n))
+    shared = steps(truth, n, rng)
+    cand_t = level / truth.speedup * factor * shared * np.exp(rng.normal(0.0, 0.02, n))
     return Draw(base, cand, runs, cand_t, rng.random(n) < 0.7, rng.random(n) < 0.7)
 
 
@@ -359,6 +387,20 @@ def covered(truth: Truth, sims: int) -> int:
     hits = 0
     for s in range(sims):
         v = judge(draw(truth, truth.n, rng), truth.n, s)
+        if v.speedup_interval is not None:
+            lo, hi = v.speedup_interval
+            hits += lo <= truth.speedup <= hi
+    return hits
+
+
+def covered_pooled(truth: Truth, sims: int, stages: int = 3) -> int:
+    """Coverage of the speed-up interval with the drift pooled over ``stages`` baselines."""
+    rng = np.random.default_rng(7)
+    hits = 0
+    for s in range(sims):
+        draws = [draw(truth, truth.n, rng) for _ in range(stages)]
+        drift = execution_drift([[list(t) for t in d.base_tpot] for d in draws])
+        v = judge(draws[0], truth.n, s, drift=drift)
         if v.speedup_interval is not None:
             lo, hi = v.speedup_interval
             hits += lo <= truth.speedup <= hi

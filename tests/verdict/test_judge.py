@@ -186,7 +186,7 @@ def test_both_arms_at_zero_pass_is_no_signal_not_retained_quality(
 def test_slower_or_too_small_a_gain_rejects(specs: dict[str, RunSpec]) -> None:
     n = 200
     passed = [True] * n
-    base = arm(specs["none"], samples("b", noisy(n, 0.02, 1), passed))
+    base = twice(specs["none"], n, passed)
     slower = arm(specs["mtp"], samples("c", noisy(n, 0.025, 2), passed))
     v = judge_pair(base, slower, GATES)
     assert v.verdict == "REJECT" and "slower than the baseline" in v.reason("speed.tpot").message  # type: ignore[union-attr]
@@ -194,6 +194,22 @@ def test_slower_or_too_small_a_gain_rejects(specs: dict[str, RunSpec]) -> None:
     v = judge_pair(base, marginal, GATES)
     assert v.verdict == "REJECT"
     assert "gain under min_speedup 1.05" in v.reason("speed.tpot").message  # type: ignore[union-attr]
+
+
+def test_single_executions_decide_no_speed_either_way(specs: dict[str, RunSpec]) -> None:
+    """With the baseline executed once and nothing else twice, the samples' interval alone
+    (requests as independent, no drift of whole executions) rejects no more than it adopts."""
+    n = 200
+    passed = [True] * n
+    once = arm(specs["none"], samples("b", noisy(n, 0.02, 1), passed))
+    slower = arm(specs["mtp"], samples("c", noisy(n, 0.025, 2), passed))
+    faster = arm(specs["mtp"], samples("c", noisy(n, 0.01, 2), passed))
+    for cand in (slower, faster):
+        v = judge_pair(once, cand, GATES)
+        speed = v.reason("speed.tpot")
+        assert speed is not None and speed.status == "inconclusive", speed
+        assert "decides neither ADOPT nor REJECT" in speed.message
+        assert v.verdict == "INCONCLUSIVE"
 
 
 def test_a_speed_up_inside_the_noise_floor_is_not_a_speed_up(specs: dict[str, RunSpec]) -> None:

@@ -337,7 +337,8 @@ class Load(Strict):
         default=None,
         ge=1,
         description="executions of the baseline (default: repeats, and at least 2): its "
-        "run-to-run drift is the noise floor a speed-up must clear; 1 means no speed ADOPT",
+        "run-to-run drift is the noise floor a speed-up must clear; 1 means no speed "
+        "decision (unless another configuration is executed twice)",
     )
 
     def baseline_executions(self) -> int:
