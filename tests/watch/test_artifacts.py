@@ -116,10 +116,13 @@ def test_watch_command_writes_files_and_names_bad_input(tmp_path: Path) -> None:
     assert ok.returncode == 0, ok.stderr  # the target is down: no alarm, no window
     assert "down" in ok.stdout
     assert yaml.safe_load(rules.read_text())["groups"] and json.loads(board.read_text())["panels"]
-    # an engine whose counters watch does not know needs --prefix, said in one line
-    exp.write_text(Expectations(campaign="c", engine="sglang", expectations=(e,)).model_dump_json())
+    # an engine with no speculative metrics watch knows needs --source or --prefix, in one line
+    exp.write_text(Expectations(campaign="c", engine="openai", expectations=(e,)).model_dump_json())
     unknown = specverdict_cli("watch", str(exp), "--target", "http://127.0.0.1:9", "--once")
-    assert unknown.returncode == 2 and "engine 'sglang'" in unknown.stderr
-    assert "--prefix" in unknown.stderr and len(unknown.stderr.strip().splitlines()) == 1
+    assert unknown.returncode == 2 and "engine 'openai'" in unknown.stderr
+    assert "--source" in unknown.stderr and "--prefix" in unknown.stderr
+    assert len(unknown.stderr.strip().splitlines()) == 1
+    misspelt = specverdict_cli(*args, "--source", "trtlm")
+    assert misspelt.returncode == 2 and "did you mean trtllm" in misspelt.stderr
     given = specverdict_cli(*args, "--prefix", "vllm:spec_decode_")
     assert given.returncode == 0, given.stderr
