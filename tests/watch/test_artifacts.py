@@ -172,10 +172,11 @@ def test_alerts_fire_under_promtool_test_rules(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "SUCCESS" in proc.stdout
     # and the test can fail: the drift alert does not fire before the alarm
-    unit["tests"][0]["alert_rule_test"][0]["exp_alerts"] = [  # type: ignore[index]
+    early = yaml.safe_load((tmp_path / "test.yaml").read_text())
+    early["tests"][0]["alert_rule_test"][0]["exp_alerts"] = [
         {"exp_labels": {"severity": "warning", "target": t}}
     ]
-    (tmp_path / "test.yaml").write_text(yaml.safe_dump(unit, sort_keys=False))
+    (tmp_path / "test.yaml").write_text(yaml.safe_dump(early, sort_keys=False))
     proc = subprocess.run(
         [tool, "test", "rules", "test.yaml"],
         check=False,
