@@ -8,12 +8,14 @@ sources under test."""
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 
+import httpx
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from specverdict.policy.model import Expectation, Expectations, Figure
+from specverdict.policy.model import Expectation, Expectations, Figure, OverridesTarget
 from specverdict.watch.counter_sources import SGLangGaugeSource, SGLangSource, VLLMSource
 from specverdict.watch.detect import (
     Baseline,
@@ -23,6 +25,7 @@ from specverdict.watch.detect import (
     Event,
     step,
 )
+from specverdict.watch.scrape import Watcher
 from specverdict.watch.source import SOURCES, MetricsSource, SourceError, source_for
 from tests.conftest import FIXTURES, specverdict_cli
 
@@ -200,3 +203,44 @@ def test_watch_command_says_the_gauge_caveat(tmp_path: Path) -> None:
     run = specverdict_cli(*args, "--source", "sglang-gauge")
     assert run.returncode == 0, run.stderr
     assert "caveat: sglang-gauge:" in run.stdout and "not a run-delimited figure" in run.stdout
+
+
+def test_a_target_back_after_failing_is_audited_again(tmp_path: Path) -> None:
+    """The gauges never show a restart: a target answering again after failed scrapes gets
+    the override audit, which finds the file the re-created container lost."""
+    mounts = tmp_path / "mounts"
+    mounts.mkdir()
+    kept = mounts / "generation_config.json"
+    kept.write_text("{}\n")
+    digest = hashlib.sha256(kept.read_bytes()).hexdigest()
+    manifest = tmp_path / "overrides.yaml"
+    manifest.write_text(f'files:\n  generation_config.json: "{digest}"\n')
+    answers: list[str | None] = [
+        sglang("metrics-gauges-1.txt"),
+        None,
+        sglang("metrics-gauges-2.txt"),
+    ]
+
+    def fetch(url: str) -> str:
+        text = answers.pop(0)
+        if text is None:
+            raise httpx.ConnectError("refused")
+        return text
+
+    lines: list[str] = []
+    w = Watcher(
+        ["http://t"],
+        Baseline(mal_lower=2.0, k=3),
+        CONFIG,
+        overrides=OverridesTarget(manifest=str(manifest), root=str(mounts)),
+        fetch=fetch,
+        out=lines.append,
+        source=SGLangGaugeSource(),
+    )
+    w.poll()
+    assert w.targets[0].audit_clean is True, lines
+    assert [e.kind for _, e in w.poll()] == ["down"]
+    kept.unlink()  # the container came back without its mount
+    kinds = [e.kind for _, e in w.poll()]
+    assert kinds[0] == "up" and kinds[-1] == "alarm", lines
+    assert w.targets[0].audit_clean is False and w.alarmed

@@ -1,6 +1,8 @@
-"""The watch loop: scrape each target's ``/metrics``, feed the detector, re-run the override
-audit after every restart, export the watch's own metrics, post alarms to a webhook. All the
-I/O of ``watch`` is here; the decisions are in :mod:`specverdict.watch.detect`."""
+"""The watch loop: scrape each target's metrics through its source, feed the detector, re-run
+the override audit after every restart and whenever a target answers again, export the
+watch's own metrics, post alarms to a webhook. All the I/O of ``watch`` is here; the decisions
+are in :mod:`specverdict.watch.detect`, the reading of each engine's format in the sources
+(:mod:`specverdict.watch.source`)."""
 
 from __future__ import annotations
 
@@ -169,7 +171,9 @@ class Watcher:
                 self.out(f"{t.url} note: {note}")
             first = t.state.last is None and now is not None
             t.state, events = step(t.state, now, self.base, self.config)
-            if first or any(e.kind == "restart" for e in events):
+            # a target answering again may have restarted unseen (a source without counters
+            # that reset: TensorRT-LLM's drained stats, SGLang's gauges): audit then too
+            if first or any(e.kind in ("restart", "up") for e in events):
                 audit = self.audit(t)
                 if audit is not None:
                     events.append(audit)
