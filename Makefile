@@ -10,7 +10,7 @@ RUN_STAMP := $(VENV)/.stamp-run
 DEV_STAMP := $(VENV)/.stamp-dev
 TRAIN_STAMP := $(VENV)/.stamp-train
 
-.PHONY: demo test lint typecheck pytest bench train clean vllm test-vllm demo-vllm chromium postgresql
+.PHONY: demo test lint typecheck pytest bench train clean vllm test-vllm demo-vllm chromium postgresql promtool
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -54,7 +54,20 @@ postgresql:
 	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null) || \
 	    echo "PostgreSQL could not be installed: the registry and cluster tests will FAIL" >&2
 
-pytest: $(DEV_STAMP) chromium postgresql
+# The watch's alert rules are checked with promtool, from Debian's prometheus package: unpacked,
+# never installed (its postinst would start a prometheus service), only promtool kept, in .venv/bin.
+# When it cannot be had, the rules tests FAIL, saying to run `make promtool`.
+promtool: | $(BIN)/python
+	@touch $(VENV)/.promtool-wanted
+	@command -v promtool >/dev/null 2>&1 || test -x $(BIN)/promtool || \
+	    (tmp=$$(mktemp -d) && cd $$tmp && \
+	     (apt-get download prometheus >/dev/null 2>&1 || \
+	      (apt-get update -qq && apt-get download prometheus >/dev/null 2>&1)) && \
+	     dpkg-deb --fsys-tarfile prometheus_*.deb | tar -x ./usr/bin/promtool && \
+	     mv usr/bin/promtool "$(CURDIR)/$(BIN)/promtool"; rc=$$?; cd / && rm -rf $$tmp; exit $$rc) || \
+	    echo "promtool could not be installed: the alert-rules tests will FAIL" >&2
+
+pytest: $(DEV_STAMP) chromium postgresql promtool
 	$(BIN)/pytest
 
 test: lint typecheck pytest

@@ -1,13 +1,16 @@
-"""The watch's exposition (parsed with prometheus_client), its alert rules (promtool when
-installed, else their YAML structure) and its Grafana dashboard."""
+"""The watch's exposition (parsed with prometheus_client), its alert rules (``promtool check
+rules`` and ``promtool test rules`` when promtool is installed, as ``make promtool`` does; else
+their YAML structure) and its Grafana dashboard."""
 
 from __future__ import annotations
 
 import json
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
+import pytest
 import yaml
 from prometheus_client import generate_latest
 from prometheus_client.parser import text_string_to_metric_families
@@ -53,15 +56,30 @@ def test_exposition_parses_with_the_window_and_band() -> None:
     assert values[("specverdict_watch_false_alarm_rate", "http://t")] == 1e-4
 
 
+#: where ``make promtool`` puts promtool, and the mark it leaves when asked to
+VENV_BIN = Path(sys.executable).parent
+WANTED = VENV_BIN.parent / ".promtool-wanted"
+
+
+def promtool() -> str | None:
+    """promtool on PATH or in the virtual environment; None when neither has it, unless
+    ``make promtool`` was run: then its absence is a failure, never a quiet fallback."""
+    found = shutil.which("promtool") or shutil.which("promtool", path=str(VENV_BIN))
+    if found is None and WANTED.exists():
+        pytest.fail("`make promtool` ran but left no promtool: run it again and read its error")
+    return found
+
+
 def test_alert_rules(tmp_path: Path) -> None:
     path = tmp_path / "rules.yaml"
     path.write_text(yaml.safe_dump(alert_rules()))
-    promtool = shutil.which("promtool")
-    if promtool is not None:
+    tool = promtool()
+    if tool is not None:
         proc = subprocess.run(
-            [promtool, "check", "rules", str(path)], check=False, capture_output=True
+            [tool, "check", "rules", str(path)], check=False, capture_output=True, text=True
         )
-        assert proc.returncode == 0, proc.stderr
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        assert "4 rules found" in proc.stdout
     data = yaml.safe_load(path.read_text())
     (group,) = data["groups"]
     names = {r["alert"] for r in group["rules"]}
@@ -77,6 +95,96 @@ def test_alert_rules(tmp_path: Path) -> None:
         assert r["annotations"]["summary"] and r["annotations"]["description"]
     drift = next(r for r in group["rules"] if r["alert"] == "SpecDecodeAcceptanceDrift")
     assert "loader" in drift["annotations"]["description"]
+
+
+def _annotations(alert: str, target: str) -> dict[str, str]:
+    rule = next(r for g in alert_rules()["groups"] for r in g["rules"] if r["alert"] == alert)
+    return {k: v.replace("{{ $labels.target }}", target) for k, v in rule["annotations"].items()}
+
+
+def test_alerts_fire_under_promtool_test_rules(tmp_path: Path) -> None:
+    """promtool's rule unit tests on the watch's own series: the drift alert fires with the
+    alarm, the down alert only after its 5 minutes, the restart alert on the counter's rise."""
+    tool = promtool()
+    if tool is None:
+        pytest.skip(
+            "promtool is not installed (`make promtool`); test_alert_rules checks the rules"
+        )
+    (tmp_path / "rules.yaml").write_text(yaml.safe_dump(alert_rules()))
+    t = "http://10.0.0.5:8000"
+    lab = f'{{target="{t}"}}'
+    unit = {
+        "rule_files": ["rules.yaml"],
+        "evaluation_interval": "1m",
+        "tests": [
+            {
+                "interval": "1m",
+                "input_series": [
+                    {"series": f"specverdict_watch_alarm{lab}", "values": "0 0 1 1 1 0"},
+                    {"series": f"specverdict_watch_target_up{lab}", "values": "1 0 0 0 0 0 0 0"},
+                    {"series": f"specverdict_watch_restarts_total{lab}", "values": "0 0 0 1 1 1"},
+                ],
+                "alert_rule_test": [
+                    {"eval_time": "1m", "alertname": "SpecDecodeAcceptanceDrift", "exp_alerts": []},
+                    {
+                        "eval_time": "3m",
+                        "alertname": "SpecDecodeAcceptanceDrift",
+                        "exp_alerts": [
+                            {
+                                "exp_labels": {"severity": "warning", "target": t},
+                                "exp_annotations": _annotations("SpecDecodeAcceptanceDrift", t),
+                            }
+                        ],
+                    },
+                    {"eval_time": "5m", "alertname": "SpecDecodeTargetDown", "exp_alerts": []},
+                    {
+                        "eval_time": "6m",
+                        "alertname": "SpecDecodeTargetDown",
+                        "exp_alerts": [
+                            {
+                                "exp_labels": {"severity": "warning", "target": t},
+                                "exp_annotations": _annotations("SpecDecodeTargetDown", t),
+                            }
+                        ],
+                    },
+                    {
+                        "eval_time": "4m",
+                        "alertname": "SpecDecodeRestarted",
+                        "exp_alerts": [
+                            {
+                                "exp_labels": {"severity": "info", "target": t},
+                                "exp_annotations": _annotations("SpecDecodeRestarted", t),
+                            }
+                        ],
+                    },
+                ],
+            }
+        ],
+    }
+    (tmp_path / "test.yaml").write_text(yaml.safe_dump(unit, sort_keys=False))
+    proc = subprocess.run(
+        [tool, "test", "rules", "test.yaml"],
+        cwd=tmp_path,
+        check=False,
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "SUCCESS" in proc.stdout
+    # and the test can fail: the drift alert does not fire before the alarm
+    early = yaml.safe_load((tmp_path / "test.yaml").read_text())
+    early["tests"][0]["alert_rule_test"][0]["exp_alerts"] = [
+        {"exp_labels": {"severity": "warning", "target": t}}
+    ]
+    (tmp_path / "test.yaml").write_text(yaml.safe_dump(early, sort_keys=False))
+    proc = subprocess.run(
+        [tool, "test", "rules", "test.yaml"],
+        check=False,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 1 and "FAILED" in proc.stdout + proc.stderr
 
 
 def test_dashboard_loads_with_its_panels(tmp_path: Path) -> None:
@@ -116,10 +224,13 @@ def test_watch_command_writes_files_and_names_bad_input(tmp_path: Path) -> None:
     assert ok.returncode == 0, ok.stderr  # the target is down: no alarm, no window
     assert "down" in ok.stdout
     assert yaml.safe_load(rules.read_text())["groups"] and json.loads(board.read_text())["panels"]
-    # an engine whose counters watch does not know needs --prefix, said in one line
-    exp.write_text(Expectations(campaign="c", engine="sglang", expectations=(e,)).model_dump_json())
+    # an engine with no speculative metrics watch knows needs --source or --prefix, in one line
+    exp.write_text(Expectations(campaign="c", engine="openai", expectations=(e,)).model_dump_json())
     unknown = specverdict_cli("watch", str(exp), "--target", "http://127.0.0.1:9", "--once")
-    assert unknown.returncode == 2 and "engine 'sglang'" in unknown.stderr
-    assert "--prefix" in unknown.stderr and len(unknown.stderr.strip().splitlines()) == 1
+    assert unknown.returncode == 2 and "engine 'openai'" in unknown.stderr
+    assert "--source" in unknown.stderr and "--prefix" in unknown.stderr
+    assert len(unknown.stderr.strip().splitlines()) == 1
+    misspelt = specverdict_cli(*args, "--source", "trtlm")
+    assert misspelt.returncode == 2 and "did you mean trtllm" in misspelt.stderr
     given = specverdict_cli(*args, "--prefix", "vllm:spec_decode_")
     assert given.returncode == 0, given.stderr

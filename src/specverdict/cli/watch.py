@@ -15,14 +15,24 @@ from pydantic import ValidationError
 from specverdict.engines.llamacpp import SPEC_PREFIX as LLAMACPP_PREFIX
 from specverdict.engines.prometheus import PREFIX
 from specverdict.watch.artifacts import alert_rules, dashboard
+from specverdict.watch.counter_sources import VLLMSource
 from specverdict.watch.detect import DetectorConfig
 from specverdict.watch.expect import choose, load_expectations
 from specverdict.watch.scrape import Watcher
+from specverdict.watch.source import MetricsSource, default_source, source_for
 
-#: the spec-decode counter families watch reads, by engine kind: vLLM's (which the reference
-#: engine serves too) and llama.cpp's (``--metrics``), both with num_drafts, num_draft_tokens
-#: and num_accepted_tokens counters
+#: the spec-decode counter families of vLLM's names, by engine kind: vLLM's (which the
+#: reference engine serves too) and llama.cpp's (``--metrics``), both with num_drafts,
+#: num_draft_tokens and num_accepted_tokens counters
 COUNTER_PREFIXES = {"vllm": PREFIX, "reference": PREFIX, "llamacpp": LLAMACPP_PREFIX}
+
+
+def _source(kind: str | None, prefix: str | None, engine: str, where: str) -> MetricsSource:
+    if prefix is not None:
+        if kind not in (None, "vllm", "llamacpp"):
+            raise click.UsageError(f"--prefix: only for the counter sources, not --source {kind}")
+        return VLLMSource(prefix)
+    return source_for(kind or default_source(engine, where))
 
 
 def _write(path: Path, text: str, flag: str) -> None:
@@ -67,10 +77,17 @@ def _write(path: Path, text: str, flag: str) -> None:
     help="drafts a window needs; fewer wait for the next scrape",
 )
 @click.option(
+    "--source",
+    "source_kind",
+    default=None,
+    help="what to read (default: by the expectations' engine): vllm (vLLM and the reference "
+    "engine), llamacpp, trtllm (trtllm-serve's iteration stats), sglang "
+    "(spec_verify_calls), sglang-gauge (spec_accept_length; older SGLang)",
+)
+@click.option(
     "--prefix",
     default=None,
-    help="counter family prefix (default: the expectations' engine's: vllm:spec_decode_ for "
-    "vllm and the reference engine, llamacpp:spec_decode_ for llamacpp)",
+    help="a counter family of vLLM's names under this prefix (e.g. vllm:spec_decode_)",
 )
 @click.option("--listen", type=int, default=None, help="serve the watch's own /metrics here")
 @click.option("--webhook", default=None, help="POST each alarm as JSON to this URL")
@@ -98,6 +115,7 @@ def watch(
     arl0: float,
     kappa: float,
     min_drafts: int,
+    source_kind: str | None,
     prefix: str | None,
     listen: int | None,
     webhook: str | None,
@@ -108,6 +126,8 @@ def watch(
     """Watch engines' acceptance against a policy's expectations; alarm on drift.
 
     Example: specverdict watch policy/expectations.json --target http://127.0.0.1:8000 --once
+
+    Example: specverdict watch exp.json --target http://10.0.0.5:8000 --source trtllm
     """
     if interval <= 0:
         raise click.UsageError(f"--interval {interval:g}: expected seconds above 0")
@@ -125,19 +145,14 @@ def watch(
         _write(rules_out, yaml.safe_dump(alert_rules(), sort_keys=False), "--rules-out")
     if dashboard_out is not None:
         _write(dashboard_out, json.dumps(dashboard(), indent=2), "--dashboard-out")
-    if prefix is None:
-        if exp.engine not in COUNTER_PREFIXES:
-            raise click.UsageError(
-                f"{expectations}: engine {exp.engine!r} exposes no cumulative draft and accepted "
-                "token counters that watch knows (vllm, reference, llamacpp); give --prefix for "
-                "a counter family of the same names"
-            )
-        prefix = COUNTER_PREFIXES[exp.engine]
-    watcher = Watcher(list(targets), base, config, exp.overrides, webhook, prefix=prefix)
+    source = _source(source_kind, prefix, exp.engine, str(expectations))
+    watcher = Watcher(list(targets), base, config, exp.overrides, webhook, source=source)
     click.echo(
         f"watching {chosen.stage}/{chosen.configuration}: MAL band from {base.mal_lower:.3f}, "
         f"CUSUM h {config.threshold:.2f} (kappa {kappa:g}), false alarms 1 in {arl0:g} windows"
     )
+    if source.caveat is not None:
+        click.echo(f"caveat: {source.caveat}")
     if listen is not None:
         from prometheus_client import start_http_server
 

@@ -30,8 +30,9 @@ def alert_rules() -> dict[str, Any]:
             "labels": {"severity": "critical"},
             "annotations": {
                 "summary": "an override of {{ $labels.target }} is not in place",
-                "description": "The override audit after the last (re)start found a file "
-                "missing or changed: the container was likely re-created without its mounts.",
+                "description": "The override audit after the last (re)start, or after the "
+                "target answered again, found a file missing or changed: the container was "
+                "likely re-created without its mounts.",
             },
         },
         {

@@ -19,9 +19,10 @@ by the Markov-chain approximation of Brook & Evans (1972), "An approach to the p
 distribution of CUSUM run length", Biometrika 59(3). kappa = delta / 2 is tuned to a fall of
 delta standard units per window.
 
-Restarts: a counter that went down or a process start time that changed is a restart, never a
-drift: the CUSUM starts over and the caller re-runs the override audit. A failed scrape marks
-the target down; counters are compared again when it answers.
+Restarts: a counter that went down, a process start time that changed, or a restart the source
+saw in the server's own stream (``Counters.epoch``) is a restart, never a drift: the CUSUM
+starts over and the caller re-runs the override audit. A failed scrape marks the target down;
+counters are compared again when it answers.
 """
 
 from __future__ import annotations
@@ -128,12 +129,20 @@ def cusum_threshold(arl0: float, kappa: float) -> float:
 
 class Counters(Frozen):
     """One scrape's cumulative counters; ``start_time`` is the process start (or the counters'
-    creation time) when the target exposes it."""
+    creation time) when the target exposes it.
+
+    A source whose server keeps no cumulative counters (TensorRT-LLM's drained iteration stats,
+    SGLang's gauges) accumulates them itself: ``epoch`` is its count of the restarts it saw
+    (``epoch_why`` says how it saw the last one) and ``marks`` its position in the server's
+    stream (the last iteration read, the last gauge values)."""
 
     drafts: float
     draft_tokens: float
     accepted: float
     start_time: float | None = None
+    epoch: int = 0
+    epoch_why: str = ""
+    marks: tuple[float, ...] = ()
 
 
 class Baseline(Frozen):
@@ -213,6 +222,8 @@ def window_of(delta: Counters, base: Baseline, config: DetectorConfig) -> Window
 
 
 def _restarted(last: Counters, now: Counters) -> str | None:
+    if now.epoch != last.epoch:
+        return now.epoch_why or f"the source saw a restart (epoch {last.epoch} -> {now.epoch})"
     for name in ("drafts", "draft_tokens", "accepted"):
         if getattr(now, name) < getattr(last, name):
             return f"{name} went down ({getattr(last, name):g} -> {getattr(now, name):g})"

@@ -1,6 +1,8 @@
-"""The watch loop: scrape each target's ``/metrics``, feed the detector, re-run the override
-audit after every restart, export the watch's own metrics, post alarms to a webhook. All the
-I/O of ``watch`` is here; the decisions are in :mod:`specverdict.watch.detect`."""
+"""The watch loop: scrape each target's metrics through its source, feed the detector, re-run
+the override audit after every restart and whenever a target answers again, export the
+watch's own metrics, post alarms to a webhook. All the I/O of ``watch`` is here; the decisions
+are in :mod:`specverdict.watch.detect`, the reading of each engine's format in the sources
+(:mod:`specverdict.watch.source`)."""
 
 from __future__ import annotations
 
@@ -12,12 +14,11 @@ from pathlib import Path
 
 import httpx
 from prometheus_client import CollectorRegistry, Counter, Gauge
-from prometheus_client.parser import text_string_to_metric_families
 
 from specverdict.audit.overrides import CommandPrefix, Directory, check_overrides, load_manifest
-from specverdict.engines.prometheus import PREFIX, read_spec_family
 from specverdict.errors import SpecverdictError
 from specverdict.policy.model import OverridesTarget
+from specverdict.watch.counter_sources import VLLMSource, parse_counters
 from specverdict.watch.detect import (
     Baseline,
     Counters,
@@ -26,27 +27,9 @@ from specverdict.watch.detect import (
     Event,
     step,
 )
+from specverdict.watch.source import MetricsSource, SourceError
 
-START_TIME = "process_start_time_seconds"
-
-
-def parse_counters(text: str, prefix: str = PREFIX) -> Counters:
-    """The spec-decode counters of one exposition (absent series count 0) and the process
-    start time: ``process_start_time_seconds``, else the drafts counter's ``_created``."""
-    fam = read_spec_family(text, prefix)
-    start = created = None
-    for family in text_string_to_metric_families(text):
-        for sample in family.samples:
-            if sample.name == START_TIME:
-                start = sample.value
-            elif sample.name == f"{prefix}num_drafts_created":
-                created = sample.value if created is None else min(created, sample.value)
-    return Counters(
-        drafts=fam.drafts or 0.0,
-        draft_tokens=fam.draft_tokens or 0.0,
-        accepted=fam.accepted or 0.0,
-        start_time=start if start is not None else created,
-    )
+__all__ = ["WatchMetrics", "Watcher", "http_fetch", "parse_counters"]
 
 
 class WatchMetrics:
@@ -85,9 +68,9 @@ class WatchMetrics:
 Fetch = Callable[[str], str]
 
 
-def http_fetch(timeout_s: float = 5.0) -> Fetch:
+def http_fetch(timeout_s: float = 5.0, path: str = "/metrics") -> Fetch:
     def fetch(url: str) -> str:
-        resp = httpx.get(url.rstrip("/") + "/metrics", timeout=timeout_s)
+        resp = httpx.get(url.rstrip("/") + path, timeout=timeout_s)
         resp.raise_for_status()
         return resp.text
 
@@ -98,6 +81,9 @@ def http_fetch(timeout_s: float = 5.0) -> Fetch:
 class Target:
     url: str
     state: DetectorState = field(default_factory=DetectorState)
+    #: the last counters read; a source that accumulates (TensorRT-LLM) adds to these, not to
+    #: the detector's window start, which stays put while a window waits for more drafts
+    reading: Counters | None = None
     audit_clean: bool | None = None
     audit_verdict: str = ""
 
@@ -111,16 +97,19 @@ class Watcher:
         overrides: OverridesTarget | None = None,
         webhook: str | None = None,
         fetch: Fetch | None = None,
-        prefix: str = PREFIX,
+        prefix: str | None = None,
         out: Callable[[str], None] | None = None,
+        source: MetricsSource | None = None,
     ) -> None:
+        """``source`` reads each target's metrics (default: vLLM's counters, under ``prefix``
+        when given); ``fetch`` gets a target's body (default: HTTP GET of the source's path)."""
         self.targets = [Target(u) for u in urls]
         self.base = base
         self.config = config
         self.overrides = overrides
         self.webhook = webhook
-        self.fetch = fetch or http_fetch()
-        self.prefix = prefix
+        self.source = source or VLLMSource(prefix)
+        self.fetch = fetch or http_fetch(path=self.source.path)
         self.out = out or (lambda line: print(line, flush=True))
         self.metrics = WatchMetrics()
         h = config.threshold
@@ -167,13 +156,24 @@ class Watcher:
         happened: list[tuple[str, Event]] = []
         for t in self.targets:
             lab = {"target": t.url}
+            notes: tuple[str, ...] = ()
             try:
-                now: Counters | None = parse_counters(self.fetch(t.url), self.prefix)
+                reading = self.source.read(self.fetch(t.url), t.reading)
+                now: Counters | None = reading.counters
+                notes = reading.notes
+                t.reading = now
+            except SourceError as exc:
+                now = None
+                notes = (f"{self.source.kind} source: {exc}",)
             except (httpx.HTTPError, OSError, ValueError):
                 now = None
+            for note in notes:
+                self.out(f"{t.url} note: {note}")
             first = t.state.last is None and now is not None
             t.state, events = step(t.state, now, self.base, self.config)
-            if first or any(e.kind == "restart" for e in events):
+            # a target answering again may have restarted unseen (a source without counters
+            # that reset: TensorRT-LLM's drained stats, SGLang's gauges): audit then too
+            if first or any(e.kind in ("restart", "up") for e in events):
                 audit = self.audit(t)
                 if audit is not None:
                     events.append(audit)
@@ -205,6 +205,7 @@ class Watcher:
         data = {
             t.url: {
                 "state": t.state.model_dump(mode="json"),
+                "reading": t.reading.model_dump(mode="json") if t.reading else None,
                 "audit_clean": t.audit_clean,
                 "audit_verdict": t.audit_verdict,
             }
@@ -220,6 +221,8 @@ class Watcher:
             for t in self.targets:
                 if t.url in data:
                     t.state = DetectorState.model_validate(data[t.url]["state"])
+                    reading = data[t.url].get("reading")
+                    t.reading = Counters.model_validate(reading) if reading else t.state.last
                     t.audit_clean = data[t.url]["audit_clean"]
                     t.audit_verdict = data[t.url]["audit_verdict"]
         except (ValueError, KeyError, TypeError) as exc:
