@@ -4,13 +4,25 @@ The discordant samples of a pair (every one) and a seeded subset of its concorda
 re-run ``seeds`` times on both configurations, each time with another sampling seed. Each
 re-run is an ordinary stored run (its spec differs from the original in the seed and the sample
 ids, so it has its own fingerprint, and a repeated ``resample`` reuses what is done). Per sample,
-the pass probability of each configuration counts the original answer and the re-runs; the gate
-is then :func:`specverdict.stats.stratified_drop` against the campaign's margin.
+the pass probability of each configuration is estimated from the re-runs alone: the original
+answers chose the strata (discordant or concordant), so counting them would bias each stratum
+toward what selected it. The gate is :func:`specverdict.stats.stratified_drop` against the
+campaign's margin.
+
+Error budget (design note 023): the campaign keeps a share of the quality gate's alpha for
+resampling (``gates.resample_share``; 0.2 with sampling, none with greedy decoding), which the
+verdict's betting test never spends. Each resample analysis on new data (more seeds, other
+concordant samples) is one look, recorded on the candidate run (``RunManifest.resamples``), and
+spends a Lan-DeMets Pocock-type share of the reserve over ``gates.resample_looks`` looks; past
+them, or for a pair that is not INCONCLUSIVE, resampling is refused. So verdict, resample and
+raised seeds together stay at the campaign's alpha (union bound).
 """
 
 from __future__ import annotations
 
+import math
 import random
+import time
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -20,8 +32,11 @@ from specverdict.campaign.plan import Plan
 from specverdict.campaign.spec import RunSpec
 from specverdict.errors import ConfigError
 from specverdict.records import RunRecord
+from specverdict.records.manifest import ResampleLook
 from specverdict.runner import Runner
 from specverdict.stats import ResampledDrop, stratified_drop
+from specverdict.stats.bootstrap import MIN_RESAMPLES
+from specverdict.stats.looks import LookShare, look_share
 from specverdict.store.base import Store
 from specverdict.verdict import arm_for, arm_from_runs, judge_pair
 
@@ -49,7 +64,21 @@ class ResampleResult:
     evidence: tuple[SampleEvidence, ...]
     gate: ResampledDrop
     run_ids: tuple[str, ...]
+    look: LookShare
+    #: the two-sided level of this look's interval: alpha x reserve x the look's share
+    alpha: float
     notes: tuple[str, ...] = field(default_factory=tuple)
+
+
+def resample_look(
+    looks: tuple[ResampleLook, ...], seeds: int, concordant: int, declared: int
+) -> LookShare:
+    """The look an analysis with ``seeds`` and ``concordant`` is: the same data as a recorded
+    look is that look again (re-reading spends nothing), new data the next one."""
+    for done in looks:
+        if (done.seeds, done.concordant) == (seeds, concordant):
+            return look_share(done.index, declared)
+    return look_share(len(looks) + 1, declared)
 
 
 def _derived(spec: RunSpec, seed: int, ids: list[str]) -> RunSpec:
@@ -74,15 +103,31 @@ def resample(
             f"--concordant {concordant}: expected at least 1 (the concordant samples stand for "
             "the rest of the suite)"
         )
+    cand_run = store.get_run(cand_run.run_id)  # its recorded looks as they stand now
     pair = next((p for p in plan.pairs if p.candidate.fingerprint == cand_run.fingerprint), None)
     if pair is None:
         raise ConfigError(
             f"run {cand_run.run_id} ({cand_run.spec.label}) is not a candidate of campaign "
             f"{plan.campaign.name!r}"
         )
+    gates = plan.campaign.gates
+    reserve = gates.resample_reserve(pair.candidate.sampling.temperature)
+    if reserve <= 0.0:
+        raise ConfigError(
+            f"run {cand_run.run_id}: the campaign keeps no alpha for resampling "
+            f"(gates.resample_share {reserve:g}; with greedy decoding re-runs repeat the same "
+            "answers): set gates.resample_share before the first verdict to keep a share"
+        )
+    look = resample_look(cand_run.manifest.resamples, seeds, concordant, gates.resample_looks)
+    if look.beyond:
+        raise ConfigError(
+            f"run {cand_run.run_id}: the pair's resample budget is spent: "
+            f"{gates.resample_looks} look(s) of {gates.resample_looks} taken "
+            "(gates.resample_looks); more seeds would be another look at the same hypothesis"
+        )
     base_arm = arm_for(store, pair.baseline)
     cand_arm = arm_from_runs(store, [cand_run])
-    verdict = judge_pair(base_arm, cand_arm, plan.campaign.gates)
+    verdict = judge_pair(base_arm, cand_arm, gates)
     if base_arm is None or cand_arm is None:
         raise ConfigError(f"run {cand_run.run_id}: the pair has no completed baseline run")
     if verdict.verdict != "INCONCLUSIVE":
@@ -113,8 +158,9 @@ def resample(
             "temperature 0: other seeds repeat the same greedy answers, so the re-runs only "
             "reveal nondeterminism; resampling is meant for sampled decoding"
         )
-    passes = {i: [int(base_by[i].passed), int(cand_by[i].passed)] for i in ids}
-    counts = {i: [1, 1] for i in ids}
+    # re-runs only: the original answers chose the strata
+    passes = {i: [0, 0] for i in ids}
+    counts = {i: [0, 0] for i in ids}
     run_ids = []
     failed = 0
     for k in range(1, seeds + 1):
@@ -132,19 +178,48 @@ def resample(
                 counts[s.sample_id][arm] += 1
     if failed:
         notes.append(f"{failed} re-run requests failed and were left out of the evidence")
+    unanswered = [i for i in ids if 0 in counts[i]]
+    if unanswered:
+        notes.append(
+            f"{len(unanswered)} sample(s) got no answered re-run on one arm and are left out, "
+            f"which can bias the estimate: {', '.join(unanswered[:5])}"
+        )
     evidence = tuple(
         SampleEvidence(
             i, i in set(discordant), passes[i][0], counts[i][0], passes[i][1], counts[i][1]
         )
         for i in ids
+        if 0 not in counts[i]
     )
+    level = gates.alpha * reserve * look.share
+    # enough resamples that the interval's far tail rests on at least 20 of them
+    resamples = max(MIN_RESAMPLES, math.ceil(40 / level))
     gate = stratified_drop(
         [e.drop for e in evidence if e.discordant],
         [e.drop for e in evidence if not e.discordant],
         len(rest),
-        plan.campaign.gates.margin,
+        gates.margin,
         np.random.default_rng(base_seed),
-        alpha=plan.campaign.gates.alpha,
+        alpha=level,
+        n_resamples=resamples,
+    )
+    notes.append(
+        f"look {look.index} of {look.declared} (gates.resample_looks): interval at "
+        f"{100 * (1 - level):.2f}%, {100 * look.share:.0f}% of the {100 * reserve:.0f}% of "
+        "alpha kept for resampling"
+    )
+    taken = [r for r in cand_run.manifest.resamples if r.index != look.index]
+    record = ResampleLook(
+        index=look.index,
+        seeds=seeds,
+        concordant=concordant,
+        alpha=level,
+        decision=gate.decision,
+        at=time.time(),
+    )
+    store.update_run(
+        cand_run.run_id,
+        manifest={"resamples": sorted([*taken, record], key=lambda r: r.index)},
     )
     return ResampleResult(
         baseline=pair.baseline.speculation.label,
@@ -154,5 +229,7 @@ def resample(
         evidence=evidence,
         gate=gate,
         run_ids=tuple(run_ids),
+        look=look,
+        alpha=level,
         notes=tuple(notes),
     )

@@ -30,10 +30,14 @@ def test_resample_reruns_discordant_and_drawn_concordant_samples(
     discordant = [e for e in result.evidence if e.discordant]
     drawn = [e for e in result.evidence if not e.discordant]
     assert len(drawn) == min(2, 6 - len(discordant))
-    assert all(e.base_runs == e.cand_runs == 3 for e in result.evidence)  # original + 2 seeds
-    for e in discordant:  # the original answers disagreed on these
-        assert (e.base_passes, e.cand_passes) != (0, 0) and (e.base_passes, e.cand_passes) != (3, 3)
+    # the re-runs alone: the original answers chose the strata and would bias them
+    assert all(e.base_runs == e.cand_runs == 2 for e in result.evidence)
     assert len(result.run_ids) == 4
+    # the first of 3 looks at the 20% of alpha kept for resampling (sampling at 0.9)
+    assert (result.look.index, result.look.declared) == (1, 3)
+    assert result.alpha == pytest.approx(0.05 * 0.2 * result.look.share)
+    (recorded,) = store.get_run(cand.run_id).manifest.resamples
+    assert (recorded.index, recorded.seeds, recorded.decision) == (1, 2, result.gate.decision)
     reruns = [store.get_run(r) for r in result.run_ids]
     assert all(r.manifest.resample_of == cand.run_id for r in reruns)
     assert {r.spec.sampling.seed for r in reruns} == {1, 2}
@@ -47,6 +51,16 @@ def test_resample_reruns_discordant_and_drawn_concordant_samples(
     n_runs = len(store.list_runs())
     again = resample(store, plan, cand, runner, seeds=2, concordant=2)
     assert again.evidence == result.evidence and len(store.list_runs()) == n_runs
+    assert again.look.index == 1  # the same data: the same look, nothing more spent
+    # more seeds are new looks at the same hypothesis, each spending its share, up to 3
+    third = resample(store, plan, cand, runner, seeds=3, concordant=2)
+    assert third.look.index == 2 and all(e.base_runs == 3 for e in third.evidence)
+    assert resample(store, plan, cand, runner, seeds=4, concordant=2).look.index == 3
+    with pytest.raises(ConfigError, match="resample budget is spent: 3 look"):
+        resample(store, plan, cand, runner, seeds=5, concordant=2)
+    looks = store.get_run(cand.run_id).manifest.resamples
+    assert [r.index for r in looks] == [1, 2, 3]
+    assert sum(r.alpha for r in looks) == pytest.approx(0.05 * 0.2)  # the whole reserve
     with pytest.raises(ConfigError, match="not a candidate"):
         resample(store, plan, base, runner, seeds=1, concordant=1)
 
@@ -56,7 +70,8 @@ def test_a_decided_pair_is_not_resampled(tmp_path: Path) -> None:
     before anything is sent."""
     from specverdict.records import SampleRecord, Score
 
-    plan = build_plan(parse_campaign(campaign_text(samples="{first: 40}"), Path("d.yaml")))
+    text = campaign_text(samples="{first: 40}").replace("temperature: 0.0", "temperature: 0.9")
+    plan = build_plan(parse_campaign(text, Path("d.yaml")))
     store = SQLiteStore(tmp_path / "runs.db")
     runs = []
     for spec, passes in ((plan.runs[0], True), (plan.runs[1], False)):
@@ -79,3 +94,15 @@ def test_a_decided_pair_is_not_resampled(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="verdict is REJECT; resample is for INCONCLUSIVE"):
         resample(store, plan, runs[1], runner, seeds=2, concordant=2)
     assert len(store.list_runs()) == 2  # nothing re-run
+
+
+def test_greedy_campaigns_keep_no_alpha_for_resampling(tmp_path: Path) -> None:
+    """At temperature 0 other seeds repeat the same answers: the verdict spends all of alpha,
+    and resample says so (before anything is sent) unless the campaign kept a share."""
+    plan = build_plan(parse_campaign(campaign_text(samples="{first: 4}"), Path("g.yaml")))
+    store = SQLiteStore(tmp_path / "runs.db")
+    runner = Runner(store, log=quiet)
+    cand = store.create_run(plan.runs[1], 0)
+    with pytest.raises(ConfigError, match="keeps no alpha for resampling"):
+        resample(store, plan, cand, runner, seeds=2, concordant=2)
+    assert len(store.list_runs()) == 1

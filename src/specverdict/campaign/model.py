@@ -381,6 +381,26 @@ class Gates(Strict):
         description="error control over the campaign's pairs for ADOPT: holm (family-wise), "
         "bh (false-discovery rate) or none (each pair alone)",
     )
+    resample_share: float | None = Field(
+        default=None,
+        ge=0.0,
+        lt=1.0,
+        description="share of the quality gate's alpha kept for `specverdict resample` (its "
+        "looks spend it; the verdict's betting test gets the rest). Default: 0.2 with sampling "
+        "(temperature > 0), 0 with greedy decoding, where re-runs repeat the same answers",
+    )
+    resample_looks: int = Field(
+        default=3,
+        ge=1,
+        description="resample analyses a pair may take (each call with new seeds is one), the "
+        "reserved share spent over them (Lan-DeMets Pocock-type)",
+    )
+
+    def resample_reserve(self, temperature: float) -> float:
+        """The share of the quality alpha kept for resampling, for decoding at ``temperature``."""
+        if self.resample_share is not None:
+            return self.resample_share
+        return 0.2 if temperature > 0.0 else 0.0
 
 
 class Sequential(Strict):

@@ -61,6 +61,19 @@ class Look(_Frozen):
     at: float = Field(default=0.0, description="when the look was taken (epoch seconds)")
 
 
+class ResampleLook(_Frozen):
+    """One ``specverdict resample`` analysis of a pair, recorded on its candidate run: each
+    analysis on new data (other seeds, or other concordant samples) is one look, and spends its
+    share of the alpha the campaign keeps for resampling (``gates.resample_share``)."""
+
+    index: int = Field(ge=1, description="1-based; gates.resample_looks declares how many")
+    seeds: int = Field(ge=1)
+    concordant: int = Field(ge=1)
+    alpha: float = Field(gt=0.0, description="the two-sided level this look's interval spent")
+    decision: str = Field(description="pass, reject or inconclusive")
+    at: float = Field(default=0.0, description="when the look was taken (epoch seconds)")
+
+
 class SequentialDesign(_Frozen):
     """A sequential campaign's pre-declared design and the looks taken at this run's pair:
     batches of ``batch`` samples up to ``max_samples``, ``looks`` looks at most."""
@@ -158,6 +171,9 @@ class RunManifest(_Frozen):
     sequential: SequentialDesign | None = Field(
         default=None, description="a sequential campaign's design and the looks at this pair"
     )
+    resamples: tuple[ResampleLook, ...] = Field(
+        default=(), description="the resample analyses of this candidate's pair"
+    )
 
     def updated(self, changes: ManifestUpdate) -> RunManifest:
         """This manifest with ``changes`` applied, validated as a whole."""
@@ -189,6 +205,7 @@ class ManifestUpdate(TypedDict, total=False):
     interruption: Interruption
     resample_of: str
     sequential: SequentialDesign
+    resamples: list[ResampleLook] | tuple[ResampleLook, ...]
 
 
 class OverrideDrift(_Frozen):

@@ -500,13 +500,18 @@ def _quality(
     # Non-inferiority is decided by betting (anytime-valid: adding samples, repeats or seeds
     # and re-reading the verdict never raises the error above the level), over the pairs in
     # the suite's order; the score interval describes the drop and decides a REJECT.
-    level = gates.alpha / 2
+    # ``resample`` spends a share of it (reserved from the start, so that a resample after an
+    # undecided verdict is one more test under the same budget, not a second full-alpha look)
+    reserve = gates.resample_reserve(cand.spec.sampling.temperature)
+    level = gates.alpha / 2 * (1.0 - reserve)
     order = sorted(ids, key=_natural)
     bet = betting_noninferiority(
         [int(_passed(c_by[i])) - int(_passed(b_by[i])) for i in order], gates.margin, level
     )
     ni_data = {
-        "p_value": bet.p_value,
+        # on the scale of alpha/2, as the family control reads it
+        "p_value": min(1.0, bet.p_value / (1.0 - reserve)),
+        "resample_reserve": reserve,
         "e_value": bet.max_wealth,
         "level": level,
         "smallest_margin": bet.smallest_margin,
@@ -531,6 +536,8 @@ def _quality(
         return outcome, reasons, tuple(supplement), base_rate, cand_rate
     drop = f"drop {_pp(ni.drop)} [{_pp(ni.lower)}, {_pp(ni.upper)}]"
     evidence = f"e-value {bet.max_wealth:.3g} {{}} {1 / level:g} at margin {_pp(ni.margin)}"
+    if reserve > 0:
+        evidence += f", {100 * reserve:.0f}% of alpha kept for resample"
     if ni.decision == "reject" and can_reject:
         msg = f"reject ({drop}: lower bound > 0; n = {n})"
         status = "reject"
