@@ -256,11 +256,31 @@ class DatasetSection(Strict):
         "spec-bench",
         "speed-bench",
         "bfcl",
+        "swe-bench",
     ]
     scorer: Scorer = Field(
         default="none",
         description="none: speed, acceptance, identity and output-distribution checks only",
     )
+    snapshots: str | None = Field(
+        default=None,
+        description="swe-bench: the folder holding each instance's repository as "
+        "<instance_id>/ (relative to the campaign file; nothing is cloned)",
+    )
+
+    @model_validator(mode="after")
+    def _task_files(self) -> DatasetSection:
+        if self.format == "swe-bench":
+            if self.snapshots is None:
+                raise ValueError("a swe-bench dataset needs snapshots: the repositories' folder")
+            if self.scorer != "none":
+                raise ValueError(
+                    "a swe-bench dataset is scored by its own tests (FAIL_TO_PASS, PASS_TO_PASS) "
+                    "in the sandbox: leave scorer out"
+                )
+        elif self.snapshots is not None:
+            raise ValueError("snapshots are for a swe-bench dataset only")
+        return self
 
 
 class PromptLengthSlice(Strict):

@@ -78,6 +78,9 @@ class DatasetRef(Frozen):
     sha256: str
     format: str
     scorer: Scorer
+    #: swe-bench: the snapshots folder (not identity) and its content hash (identity)
+    snapshots: str | None = None
+    snapshots_sha256: str | None = None
 
 
 class SamplingRef(Frozen):
@@ -124,7 +127,11 @@ class RunSpec(Frozen):
         if out["dataset"] is None:
             del out["dataset"]
         else:
-            del out["dataset"]["path"]
+            ds = out["dataset"]
+            del ds["path"], ds["snapshots"]
+            for key in ("snapshots_sha256",):
+                if ds[key] is None:
+                    del ds[key]
         return out
 
     @property

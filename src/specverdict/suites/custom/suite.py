@@ -25,6 +25,19 @@ from specverdict.suites.custom.rows import FORMATS, Format, Row, load_rows
 from specverdict.suites.functional import default_sandbox
 
 
+def check_digest(path: Path, sha256: str) -> None:
+    """A ``ConfigError`` unless ``path`` still has the content the run was planned with."""
+    try:
+        digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read the dataset: {exc.strerror}") from None
+    if digest != sha256:
+        raise ConfigError(
+            f"{path}: the file changed since these runs were planned (sha256 {digest[:12]}, "
+            f"planned {sha256[:12]}): changed data is another run; plan it again"
+        )
+
+
 class RowSample(Sample):
     """A dataset row as a request: its tools and its own ``max_tokens`` go into the body."""
 
@@ -54,15 +67,7 @@ class FileSuite(Suite):
         self.name = f"dataset:{path.name}"
         self.stage = stage
         self.source = f"your own dataset {path}"
-        try:
-            digest = hashlib.sha256(path.read_bytes()).hexdigest()
-        except OSError as exc:
-            raise ConfigError(f"{path}: cannot read the dataset: {exc.strerror}") from None
-        if digest != ref.sha256:
-            raise ConfigError(
-                f"{path}: the file changed since these runs were planned (sha256 {digest[:12]}, "
-                f"planned {ref.sha256[:12]}): changed data is another run; plan it again"
-            )
+        check_digest(path, ref.sha256)
         scorer = ref.scorer
         needs: Literal["reference", "tests"] | None = None
         if isinstance(scorer, ReferenceScorer):
