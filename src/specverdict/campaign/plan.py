@@ -187,10 +187,18 @@ def dataset_ref(section: DatasetSection) -> DatasetRef:
 
         snapshots = section.snapshots
         snapshots_sha256 = snapshots_digest(Path(snapshots))
+    # one way of asking, one identity: a replay that is the format's default is no replay, and
+    # ShareGPT with its recorded replies is the sharegpt-recorded format
+    fmt, replay = section.format, section.replay
+    if replay == "first" and fmt != "chat":
+        replay = None
+    if replay == "recorded" and fmt == "sharegpt":
+        fmt, replay = "sharegpt-recorded", None
     return DatasetRef(
         path=str(path),
         sha256=digest,
-        format=section.format,
+        format=fmt,
+        replay=replay,
         scorer=section.scorer,
         snapshots=snapshots,
         snapshots_sha256=snapshots_sha256,

@@ -81,6 +81,8 @@ class DatasetRef(Frozen):
     #: swe-bench: the snapshots folder (not identity) and its content hash (identity)
     snapshots: str | None = None
     snapshots_sha256: str | None = None
+    #: how multi-turn rows are asked (``DatasetSection.replay``); None: the format's default
+    replay: str | None = None
 
 
 class SamplingRef(Frozen):
@@ -129,7 +131,7 @@ class RunSpec(Frozen):
         else:
             ds = out["dataset"]
             del ds["path"], ds["snapshots"]
-            for key in ("snapshots_sha256",):
+            for key in ("snapshots_sha256", "replay"):
                 if ds[key] is None:
                     del ds[key]
         return out

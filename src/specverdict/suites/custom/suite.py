@@ -21,7 +21,8 @@ from specverdict.records import Score
 from specverdict.sandbox import Sandbox
 from specverdict.suites.base import Sample, Suite
 from specverdict.suites.custom import scorers
-from specverdict.suites.custom.rows import FORMATS, Format, Row, load_rows
+from specverdict.suites.custom.replay import OwnReplay
+from specverdict.suites.custom.rows import FORMATS, Format, Replay, Row, load_rows
 from specverdict.suites.functional import default_sandbox
 
 
@@ -77,7 +78,7 @@ class FileSuite(Suite):
         if ref.format not in FORMATS:
             raise ConfigError(f"{path}: unknown dataset format {ref.format!r}")
         fmt = cast(Format, ref.format)
-        self.rows = dict(load_rows(path, fmt, needs))
+        self.rows = dict(load_rows(path, fmt, needs, cast("Replay | None", ref.replay)))
         lines = {sid: n for n, sid in enumerate(self.rows, 1)}
         for sid, row in self.rows.items():
             try:
@@ -106,6 +107,10 @@ class FileSuite(Suite):
 
     def scores(self) -> bool:
         return self.ref.scorer != "none"
+
+    def episodic(self) -> OwnReplay | None:
+        """With ``replay: own`` a row is a conversation, asked turn by turn (``replay``)."""
+        return OwnReplay(self) if self.ref.replay == "own" else None
 
     def sandbox(self) -> Sandbox:
         if self._sandbox is None:
