@@ -193,6 +193,11 @@ class Ids(Strict):
 class Seeded(Strict):
     seeded: int = Field(gt=0, description="a seeded random subset of this size")
     seed: int = 0
+    stratify: Literal["category"] | None = Field(
+        default=None,
+        description="category: keep the categories' proportions (largest remainder, at least "
+        "one each when the size allows)",
+    )
 
 
 Samples = Literal["all"] | First | Ids | Seeded

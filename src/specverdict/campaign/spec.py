@@ -126,6 +126,8 @@ class RunSpec(Frozen):
         out = self.model_dump(mode="json", exclude={"campaign"})
         if not out["engine"]["launch_args"]:
             del out["engine"]["launch_args"]
+        if isinstance(out["samples"], dict) and out["samples"].get("stratify", "") is None:
+            del out["samples"]["stratify"]
         if out["dataset"] is None:
             del out["dataset"]
         else:
