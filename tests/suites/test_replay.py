@@ -33,7 +33,7 @@ candidates: [{{method: mtp, k: 2}}]
 stages:
   side:chat: {{dataset: {{path: {path}, format: {fmt}{extra}}}}}
 sampling: {{temperature: 0.0, max_tokens: 12, seed: 0}}
-load: {{concurrency: [2]}}
+load: {{concurrency: [2], warmup: 1}}
 """
 
 CHATS = [
@@ -177,6 +177,8 @@ def test_own_answers_take_the_place_of_the_recorded_replies(work: Path) -> None:
         return StreamedResponse(status="ok", text=f"answer {len(sent)} red", e2e_s=0.1)
 
     sample = next(s for s in suite.samples() if s.id == "two")
+    # the sample's own messages are its first request (what a warm-up sends)
+    assert [m["content"] for m in sample.messages or ()] == ["Be brief.", "Name a colour."]
     episode = asyncio.run(replay.run_episode(sample, chat))
     assert [[m["content"] for m in msgs] for msgs in sent] == [
         ["Be brief.", "Name a colour."],

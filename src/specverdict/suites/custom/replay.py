@@ -38,7 +38,7 @@ class OwnReplay:
         episode = Episode()
         tools = sample.request_fields().get("tools", [])
         sent: list[dict[str, Any]] = []
-        for message in sample.messages or ():
+        for message in self.suite.conversation(sample):
             if message["role"] == "assistant":
                 continue  # a recorded reply: the model's own answer takes its place
             sent.append(dict(message))

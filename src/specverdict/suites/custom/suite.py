@@ -125,9 +125,7 @@ class FileSuite(Suite):
                     id=sid,
                     endpoint="completions" if row.prompt is not None else "chat",
                     prompt=row.prompt,
-                    messages=None
-                    if row.messages is None
-                    else tuple(m.model_dump(exclude_none=True) for m in row.messages),
+                    messages=self._first_request(row),
                     tools=row.tools or (),
                     max_tokens=row.max_tokens,
                     stop=row.stop,
@@ -137,6 +135,21 @@ class FileSuite(Suite):
                 )
             )
         return out
+
+    def _first_request(self, row: Row) -> tuple[dict[str, Any], ...] | None:
+        """The row's messages; replayed with own answers, those of its first request (what a
+        warm-up sends): the conversation is the row's, asked turn by turn (``OwnReplay``)."""
+        if row.messages is None:
+            return None
+        messages = [m.model_dump(exclude_none=True) for m in row.messages]
+        if self.ref.replay == "own":
+            first = next(i for i, m in enumerate(messages) if m["role"] == "user")
+            messages = [m for m in messages[: first + 1] if m["role"] != "assistant"]
+        return tuple(messages)
+
+    def conversation(self, sample: Sample) -> list[dict[str, Any]]:
+        """The whole conversation of a sample's row, as written."""
+        return [m.model_dump(exclude_none=True) for m in self.rows[sample.id].messages or ()]
 
     def score(
         self, sample: Sample, text: str, tool_calls: Sequence[dict[str, Any]]
