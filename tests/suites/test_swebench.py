@@ -84,6 +84,15 @@ def test_a_plain_list_of_test_ids_is_read_too(tmp_path: Path) -> None:
     assert len(task.fail_to_pass) == 2
 
 
+def test_a_json_list_of_instances_is_read_as_swe_bench_reads_it(tmp_path: Path) -> None:
+    path = tmp_path / "tasks.json"
+    path.write_text(json.dumps(records()))
+    assert [i.task.task_id for i in load_instances(path, SNAPSHOTS)] == IDS
+    path.write_text(json.dumps([records()[0], "not an instance"]))
+    with pytest.raises(ConfigError, match=r"tasks.json\[1\]: an instance must be a JSON object"):
+        load_instances(path, SNAPSHOTS)
+
+
 def test_the_gold_patch_resolves_and_a_wrong_one_fails(work: Path, sandbox: Sandbox) -> None:
     spec = plan_for(work).runs[0]
     assert spec.dataset is not None
