@@ -106,6 +106,8 @@ def test_imported_conversations_are_whole_for_own_answers() -> None:
         "user",
         "assistant",
     ]
+    recorded = load_rows(FIXTURES / "sharegpt.json", "sharegpt", replay="recorded")
+    assert recorded == load_rows(FIXTURES / "sharegpt.json", "sharegpt-recorded")
     speed = dict(load_rows(FIXTURES / "speed-bench.jsonl", "speed-bench", replay="own"))
     first = dict(load_rows(FIXTURES / "speed-bench.jsonl", "speed-bench"))
     assert any(len(r.messages or ()) > 1 for r in speed.values())

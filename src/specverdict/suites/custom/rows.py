@@ -121,7 +121,10 @@ def load_rows(
     if native:
         records = _native(path)
     else:
-        records = import_records(path, cast(Imported, fmt), whole=replay == "own")
+        imported = cast(Imported, fmt)
+        if imported == "sharegpt" and replay == "recorded":
+            imported = "sharegpt-recorded"  # the same rows, one format (as the plan writes it)
+        records = import_records(path, imported, whole=replay == "own")
     rows: list[tuple[str, Row]] = []
     seen: dict[str, str] = {}
     for where, raw in records:
@@ -138,7 +141,8 @@ def load_rows(
         if needs == "tests" and not row.tests:
             raise ConfigError(f"{where}: field tests: the scorer runs them")
         try:
-            asked = _replayed(row, replay if native else None if replay != "own" else "own")
+            # an importer already gave its records as asked; own answers are checked here
+            asked = _replayed(row, replay if native or replay == "own" else None)
         except ValueError as exc:
             raise ConfigError(f"{where}: {exc}") from None
         base = row.id if row.id is not None else f"row-{where.rsplit(':', 1)[1]}"
