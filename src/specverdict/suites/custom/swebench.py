@@ -148,7 +148,7 @@ def read_test_ids(rec: dict[str, Any], field: str) -> tuple[str, ...]:
             raise RecordError(
                 f"{field}[{i}]",
                 f"{test!r:.80} is a parametrized test: the repository stage runs test functions "
-                "and methods, not pytest parametrization",
+                "and methods, not pytest parametrization (leave the instance out of the file)",
             )
         if name.count("::") > 1:
             raise RecordError(f"{field}[{i}]", f"{test!r:.80}: a nested test class")
