@@ -109,7 +109,9 @@ NOTES: dict[str, str] = {
     "Claim.k": "the claimed draft tokens per step",
     "Claim.speedup": "the claimed speed-up",
     "Baseline.method": "always none: the baseline runs without speculation",
-    "DatasetSection.format": "completions (rows give `prompt`) or chat (rows give `messages`)",
+    "DatasetSection.format": "completions (rows give `prompt`) or chat (rows give `messages`); "
+    "another tool's file, imported; swe-bench: a SWE-bench task file, with `snapshots` "
+    "(docs/workloads.md)",
     "First.first": "send the suite's first n samples",
     "Ids.ids": "send these sample ids",
     "Seeded.seed": "the seed of the random subset",

@@ -94,8 +94,9 @@ def _resolve_paths(data: Any, base: Path) -> Any:
         ds = section.get("dataset") if isinstance(section, dict) else None
         if not isinstance(ds, dict):
             continue
-        if isinstance(ds.get("path"), str):
-            ds["path"] = str(base / ds["path"])
+        for key in ("path", "snapshots"):
+            if isinstance(ds.get(key), str):
+                ds[key] = str(base / ds[key])
         scorer = ds.get("scorer")
         if isinstance(scorer, dict) and isinstance(scorer.get("files"), list):
             scorer["files"] = [str(base / f) if isinstance(f, str) else f for f in scorer["files"]]

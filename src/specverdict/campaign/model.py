@@ -193,6 +193,11 @@ class Ids(Strict):
 class Seeded(Strict):
     seeded: int = Field(gt=0, description="a seeded random subset of this size")
     seed: int = 0
+    stratify: Literal["category"] | None = Field(
+        default=None,
+        description="category: keep the categories' proportions (largest remainder, at least "
+        "one each when the size allows)",
+    )
 
 
 Samples = Literal["all"] | First | Ids | Seeded
@@ -240,6 +245,15 @@ class CommandScorer(Strict):
 Scorer = Literal["none"] | ReferenceScorer | TestsScorer | PythonScorer | CommandScorer
 
 
+#: the formats each ``replay`` applies to: those with several user turns (and for ``recorded``,
+#: recorded replies)
+REPLAYS = {
+    "first": ("chat", "sharegpt", "spec-bench", "speed-bench"),
+    "own": ("chat", "sharegpt", "spec-bench", "speed-bench"),
+    "recorded": ("chat", "sharegpt"),
+}
+
+
 class DatasetSection(Strict):
     """A JSONL file of your own prompts (one row a line): ``prompt`` (completions) or
     ``messages`` with optional ``tools`` (chat); optional ``id``, ``category``, ``max_tokens``,
@@ -256,11 +270,49 @@ class DatasetSection(Strict):
         "spec-bench",
         "speed-bench",
         "bfcl",
+        "swe-bench",
     ]
     scorer: Scorer = Field(
         default="none",
         description="none: speed, acceptance, identity and output-distribution checks only",
     )
+    snapshots: str | None = Field(
+        default=None,
+        description="swe-bench: the folder holding each instance's repository as "
+        "<instance_id>/ (relative to the campaign file; nothing is cloned)",
+    )
+    replay: Literal["first", "own", "recorded"] | None = Field(
+        default=None,
+        description="a conversation of several user turns: first (its first turn only, the "
+        "importers' default), own (each user turn in order after the model's own answers: one "
+        "conversation, one sample), recorded (each user turn a sample, after the recorded "
+        "replies: chat and sharegpt); unset: the format's default (chat: the messages as "
+        "written)",
+    )
+
+    @model_validator(mode="after")
+    def _task_files(self) -> DatasetSection:
+        if self.format == "swe-bench":
+            if self.snapshots is None:
+                raise ValueError("a swe-bench dataset needs snapshots: the repositories' folder")
+            if self.scorer != "none":
+                raise ValueError(
+                    "a swe-bench dataset is scored by its own tests (FAIL_TO_PASS, PASS_TO_PASS) "
+                    "in the sandbox: leave scorer out"
+                )
+        elif self.snapshots is not None:
+            raise ValueError("snapshots are for a swe-bench dataset only")
+        if self.replay is not None and self.format not in REPLAYS[self.replay]:
+            raise ValueError(
+                f"replay {self.replay} is for the formats {', '.join(REPLAYS[self.replay])}, "
+                f"not {self.format}"
+                + (
+                    " (it holds no recorded replies)"
+                    if self.replay == "recorded" and self.format in REPLAYS["own"]
+                    else ""
+                )
+            )
+        return self
 
 
 class PromptLengthSlice(Strict):

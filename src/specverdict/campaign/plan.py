@@ -181,4 +181,25 @@ def dataset_ref(section: DatasetSection) -> DatasetRef:
         digest = hashlib.sha256(path.read_bytes()).hexdigest()
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read the stage's dataset: {exc.strerror}") from None
-    return DatasetRef(path=str(path), sha256=digest, format=section.format, scorer=section.scorer)
+    snapshots = snapshots_sha256 = None
+    if section.snapshots is not None:
+        from specverdict.suites.custom.swebench import snapshots_digest
+
+        snapshots = section.snapshots
+        snapshots_sha256 = snapshots_digest(Path(snapshots))
+    # one way of asking, one identity: a replay that is the format's default is no replay, and
+    # ShareGPT with its recorded replies is the sharegpt-recorded format
+    fmt, replay = section.format, section.replay
+    if replay == "first" and fmt != "chat":
+        replay = None
+    if replay == "recorded" and fmt == "sharegpt":
+        fmt, replay = "sharegpt-recorded", None
+    return DatasetRef(
+        path=str(path),
+        sha256=digest,
+        format=fmt,
+        replay=replay,
+        scorer=section.scorer,
+        snapshots=snapshots,
+        snapshots_sha256=snapshots_sha256,
+    )

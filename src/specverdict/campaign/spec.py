@@ -78,6 +78,11 @@ class DatasetRef(Frozen):
     sha256: str
     format: str
     scorer: Scorer
+    #: swe-bench: the snapshots folder (not identity) and its content hash (identity)
+    snapshots: str | None = None
+    snapshots_sha256: str | None = None
+    #: how multi-turn rows are asked (``DatasetSection.replay``); None: the format's default
+    replay: str | None = None
 
 
 class SamplingRef(Frozen):
@@ -121,10 +126,16 @@ class RunSpec(Frozen):
         out = self.model_dump(mode="json", exclude={"campaign"})
         if not out["engine"]["launch_args"]:
             del out["engine"]["launch_args"]
+        if isinstance(out["samples"], dict) and out["samples"].get("stratify", "") is None:
+            del out["samples"]["stratify"]
         if out["dataset"] is None:
             del out["dataset"]
         else:
-            del out["dataset"]["path"]
+            ds = out["dataset"]
+            del ds["path"], ds["snapshots"]
+            for key in ("snapshots_sha256", "replay"):
+                if ds[key] is None:
+                    del ds[key]
         return out
 
     @property

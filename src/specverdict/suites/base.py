@@ -3,7 +3,8 @@
 A suite's version is part of the run identity: changing its samples or how they are asked bumps
 it. A suite whose samples are data shipped with the package names its data folder
 (``data_dir``); ``data_hash`` is the folder's content hash, recorded per version in
-``data-lock.json`` (a data change without a version bump fails the tests). Samples are selected by the campaign (all, first N, ids, seeded subset) before they run.
+``data-lock.json`` (a data change without a version bump fails the tests). Samples are selected by the campaign (all, first N, ids, seeded subset, stratified by category
+or not) before they run.
 """
 
 from __future__ import annotations
@@ -54,7 +55,7 @@ class Episodic(Protocol):
 
     async def run_episode(self, sample: Sample, chat: Chat) -> Episode: ...
 
-    def score_episode(self, sample: Sample, episode: Episode) -> Score: ...
+    def score_episode(self, sample: Sample, episode: Episode) -> Score | None: ...
 
 
 class Suite(ABC):
@@ -140,6 +141,15 @@ class Suite(ABC):
                 f"samples.seeded {selection.seeded}: suite {self.name}@{self.version} has "
                 f"{len(every)} samples; ask for at most {len(every)}, or 'all'"
             )
+        if selection.stratify == "category":
+            if not any("category" in s.labels for s in every):
+                raise ValueError(
+                    f"samples.stratify category: suite {self.name}@{self.version}'s samples "
+                    "have no category"
+                )
+            from specverdict.suites.stratify import stratified
+
+            return stratified(every, selection.seeded, selection.seed)
         if selection.seeded == len(every):
             return every
         chosen = sorted(random.Random(selection.seed).sample(range(len(every)), selection.seeded))

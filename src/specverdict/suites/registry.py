@@ -28,6 +28,10 @@ def get_suite(ref: str) -> Suite:
 
 def suite_for(spec: RunSpec) -> Suite:
     """The suite a run asks: its stage's own dataset file, or a registered suite."""
+    if spec.dataset is not None and spec.dataset.format == "swe-bench":
+        from specverdict.suites.custom.swebench import SnapshotSuite
+
+        return SnapshotSuite(spec.dataset, spec.stage)
     if spec.dataset is not None:
         from specverdict.suites.custom import FileSuite  # only when a stage has a dataset
 

@@ -28,6 +28,10 @@ Where each format is defined (docs/workloads.md has the table):
 Multi-turn sources give one request a record: the first user turn (with the system turns before
 it), the number of turns in ``metadata.turns``. ``sharegpt-recorded`` instead gives one request
 a user turn, its context the conversation recorded before it (the recorded assistant replies).
+With ``whole`` (a dataset's ``replay: own``), ``sharegpt``, ``spec-bench`` and ``speed-bench``
+give the whole conversation as the row's messages (every user turn, and ShareGPT's recorded
+replies, which the replay then replaces with the model's own answers); Spec-Bench's reference is
+then the last turn's.
 """
 
 from __future__ import annotations
@@ -172,7 +176,9 @@ def _conversation(entry: dict[str, Any]) -> list[dict[str, Any]]:
     return messages
 
 
-def _sharegpt_rows(entry: dict[str, Any], sid: str, recorded: bool) -> list[dict[str, Any]]:
+def _sharegpt_rows(
+    entry: dict[str, Any], sid: str, recorded: bool, whole: bool = False
+) -> list[dict[str, Any]]:
     for key in ("image", "video"):
         if entry.get(key):
             raise RecordError(key, "a multimodal entry: only text conversations are imported")
@@ -181,6 +187,8 @@ def _sharegpt_rows(entry: dict[str, Any], sid: str, recorded: bool) -> list[dict
     if not users:
         raise RecordError("conversations", "has no human turn")
     extra = _extra(entry, ("id", "conversations"))
+    if whole:
+        return [{"id": sid, "messages": messages, "metadata": {**extra, "turns": len(messages)}}]
     rows = []
     for j, at in enumerate(users if recorded else users[:1], 1):
         reply = messages[at + 1] if at + 1 < len(messages) else None
@@ -197,7 +205,7 @@ def _sharegpt_rows(entry: dict[str, Any], sid: str, recorded: bool) -> list[dict
     return rows
 
 
-def _sharegpt(path: Path, recorded: bool) -> list[Record]:
+def _sharegpt(path: Path, recorded: bool, whole: bool = False) -> list[Record]:
     try:
         data = json.loads(_read(path))
     except json.JSONDecodeError as exc:
@@ -223,15 +231,15 @@ def _sharegpt(path: Path, recorded: bool) -> list[Record]:
             sid = entry.get("id", f"record-{i}")
             if not isinstance(sid, str) or not sid:
                 raise RecordError("id", f"must be a non-empty string, got {sid!r:.60}")
-            rows = _sharegpt_rows(entry, sid, recorded)
+            rows = _sharegpt_rows(entry, sid, recorded, whole)
         except RecordError as exc:
             raise ConfigError(f"{where}: {exc}") from None
         out.extend((where, row) for row in rows)
     return out
 
 
-def sharegpt(path: Path) -> list[Record]:
-    return _sharegpt(path, recorded=False)
+def sharegpt(path: Path, whole: bool = False) -> list[Record]:
+    return _sharegpt(path, recorded=False, whole=whole)
 
 
 def sharegpt_recorded(path: Path) -> list[Record]:
@@ -248,12 +256,21 @@ def _question_id(rec: dict[str, Any]) -> str:
     return str(qid)
 
 
-def spec_bench(path: Path) -> list[Record]:
+def _asked(turns: list[str], whole: bool) -> list[dict[str, Any]]:
+    """The user turns a record asks: the first, or with ``whole`` every one, in order."""
+    return [m for t in (turns if whole else turns[:1]) for m in _user(t)]
+
+
+def spec_bench(path: Path, whole: bool = False) -> list[Record]:
     out: list[Record] = []
     for where, rec in jsonl_records(path):
         try:
             sid, category, turns = _question_id(rec), _text(rec, "category"), _turns(rec)
-            row: dict[str, Any] = {"id": sid, "category": category, "messages": _user(turns[0])}
+            row: dict[str, Any] = {
+                "id": sid,
+                "category": category,
+                "messages": _asked(turns, whole),
+            }
             ref = rec.get("reference")
             if ref is not None:
                 # one entry a turn: a string, or (category rag) the list of answer spans
@@ -266,7 +283,7 @@ def spec_bench(path: Path) -> list[Record]:
                         "reference", f"must be a list of strings or string lists, got {ref!r:.60}"
                     )
                 if ref:
-                    row["reference"] = ref[0]
+                    row["reference"] = ref[-1] if whole else ref[0]
         except RecordError as exc:
             raise ConfigError(f"{where}: {exc}") from None
         used = ("question_id", "category", "turns", "reference")
@@ -275,7 +292,7 @@ def spec_bench(path: Path) -> list[Record]:
     return out
 
 
-def speed_bench(path: Path) -> list[Record]:
+def speed_bench(path: Path, whole: bool = False) -> list[Record]:
     out: list[Record] = []
     for where, rec in jsonl_records(path):
         try:
@@ -290,7 +307,12 @@ def speed_bench(path: Path) -> list[Record]:
         except RecordError as exc:
             raise ConfigError(f"{where}: {exc}") from None
         meta = {**_extra(rec, ("question_id", "category", "turns")), "turns": len(turns)}
-        row = {"id": sid, "category": category, "messages": _user(turns[0]), "metadata": meta}
+        row = {
+            "id": sid,
+            "category": category,
+            "messages": _asked(turns, whole),
+            "metadata": meta,
+        }
         out.append((where, row))
     return out
 
@@ -371,6 +393,17 @@ IMPORTERS: dict[str, Callable[[Path], list[Record]]] = {
 }
 
 
-def import_records(path: Path, fmt: Imported) -> list[Record]:
-    """Every source record of ``path`` as ``(where, row dict)``, in file order."""
+#: the importers that can give a record's whole conversation (``replay: own``)
+WHOLE: dict[str, Callable[[Path, bool], list[Record]]] = {
+    "sharegpt": sharegpt,
+    "spec-bench": spec_bench,
+    "speed-bench": speed_bench,
+}
+
+
+def import_records(path: Path, fmt: Imported, whole: bool = False) -> list[Record]:
+    """Every source record of ``path`` as ``(where, row dict)``, in file order; with ``whole``,
+    each record's whole conversation (a format in ``WHOLE``)."""
+    if whole:
+        return WHOLE[fmt](path, True)
     return IMPORTERS[fmt](path)

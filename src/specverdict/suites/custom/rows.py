@@ -24,6 +24,8 @@ from specverdict.suites.custom.importers import (
 
 Format = Literal["completions", "chat"] | Imported
 FORMATS: tuple[str, ...] = ("completions", "chat", *IMPORTED)
+#: how a multi-turn row is asked (``DatasetSection.replay``); None: the format's own way
+Replay = Literal["first", "own", "recorded"]
 
 
 class Message(BaseModel):
@@ -75,15 +77,54 @@ def _label(where: str) -> str:
     return f"line {where.rsplit(':', 1)[1]}"
 
 
+def _replayed(row: Row, replay: Replay | None) -> list[tuple[str | None, Row]]:
+    """The rows a chat row is asked as: ``first``, its first user turn (with the system
+    messages before it); ``recorded``, one row a user turn, the conversation before it as
+    written (``/k`` added to the id, k the turn); ``own`` and None, the row as it is (``own``
+    asks its user turns one by one, after the model's own answers: ``replay``)."""
+    if row.messages is None or replay in (None, "own"):
+        if replay == "own" and row.messages is not None:
+            for i, m in enumerate(row.messages):
+                if m.role == "tool" or (m.model_extra or {}).get("tool_calls"):
+                    raise ValueError(
+                        f"field messages[{i}]: replay own cannot replay tool calls and results "
+                        "after the model's own answers"
+                    )
+            if not any(m.role == "user" for m in row.messages):
+                raise ValueError("field messages: replay own needs a user turn")
+        return [(None, row)]
+    users = [i for i, m in enumerate(row.messages) if m.role == "user"]
+    if not users:
+        raise ValueError(f"field messages: replay {replay} needs a user turn")
+    if replay == "first":
+        at = users[0]
+        kept = (*(m for m in row.messages[:at] if m.role == "system"), row.messages[at])
+        return [(None, row.model_copy(update={"messages": kept}))]
+    return [
+        (f"/{k}", row.model_copy(update={"messages": row.messages[: at + 1]}))
+        for k, at in enumerate(users, 1)
+    ]
+
+
 def load_rows(
-    path: Path, fmt: Format, needs: Literal["reference", "tests"] | None = None
+    path: Path,
+    fmt: Format,
+    needs: Literal["reference", "tests"] | None = None,
+    replay: Replay | None = None,
 ) -> list[tuple[str, Row]]:
     """``(sample id, row)`` for every non-blank line (or, for another tool's format, every
     record its importer maps), or a ``ConfigError`` naming the file, the line (or record) and
     the field: a row of the other format, a duplicate id, a row without the field its scorer
-    needs."""
+    needs. ``replay`` says how a chat row of several user turns is asked (``_replayed``); an
+    imported format gives its records' whole conversations for ``own``."""
     native = fmt in ("completions", "chat")
-    records = _native(path) if native else import_records(path, cast(Imported, fmt))
+    if native:
+        records = _native(path)
+    else:
+        imported = cast(Imported, fmt)
+        if imported == "sharegpt" and replay == "recorded":
+            imported = "sharegpt-recorded"  # the same rows, one format (as the plan writes it)
+        records = import_records(path, imported, whole=replay == "own")
     rows: list[tuple[str, Row]] = []
     seen: dict[str, str] = {}
     for where, raw in records:
@@ -99,11 +140,20 @@ def load_rows(
             raise ConfigError(f"{where}: field reference: the scorer compares with it")
         if needs == "tests" and not row.tests:
             raise ConfigError(f"{where}: field tests: the scorer runs them")
-        sid = row.id if row.id is not None else f"row-{where.rsplit(':', 1)[1]}"
-        if sid in seen:
-            raise ConfigError(f"{where}: field id: {sid!r} is also the id of {_label(seen[sid])}")
-        seen[sid] = where
-        rows.append((sid, row))
+        try:
+            # an importer already gave its records as asked; own answers are checked here
+            asked = _replayed(row, replay if native or replay == "own" else None)
+        except ValueError as exc:
+            raise ConfigError(f"{where}: {exc}") from None
+        base = row.id if row.id is not None else f"row-{where.rsplit(':', 1)[1]}"
+        for suffix, one in asked:
+            sid = base + (suffix or "")
+            if sid in seen:
+                raise ConfigError(
+                    f"{where}: field id: {sid!r} is also the id of {_label(seen[sid])}"
+                )
+            seen[sid] = where
+            rows.append((sid, one))
     if not rows:
         raise ConfigError(f"{path}: the dataset has no rows")
     return rows

@@ -21,8 +21,22 @@ from specverdict.records import Score
 from specverdict.sandbox import Sandbox
 from specverdict.suites.base import Sample, Suite
 from specverdict.suites.custom import scorers
-from specverdict.suites.custom.rows import FORMATS, Format, Row, load_rows
+from specverdict.suites.custom.replay import OwnReplay
+from specverdict.suites.custom.rows import FORMATS, Format, Replay, Row, load_rows
 from specverdict.suites.functional import default_sandbox
+
+
+def check_digest(path: Path, sha256: str) -> None:
+    """A ``ConfigError`` unless ``path`` still has the content the run was planned with."""
+    try:
+        digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read the dataset: {exc.strerror}") from None
+    if digest != sha256:
+        raise ConfigError(
+            f"{path}: the file changed since these runs were planned (sha256 {digest[:12]}, "
+            f"planned {sha256[:12]}): changed data is another run; plan it again"
+        )
 
 
 class RowSample(Sample):
@@ -54,15 +68,7 @@ class FileSuite(Suite):
         self.name = f"dataset:{path.name}"
         self.stage = stage
         self.source = f"your own dataset {path}"
-        try:
-            digest = hashlib.sha256(path.read_bytes()).hexdigest()
-        except OSError as exc:
-            raise ConfigError(f"{path}: cannot read the dataset: {exc.strerror}") from None
-        if digest != ref.sha256:
-            raise ConfigError(
-                f"{path}: the file changed since these runs were planned (sha256 {digest[:12]}, "
-                f"planned {ref.sha256[:12]}): changed data is another run; plan it again"
-            )
+        check_digest(path, ref.sha256)
         scorer = ref.scorer
         needs: Literal["reference", "tests"] | None = None
         if isinstance(scorer, ReferenceScorer):
@@ -72,7 +78,7 @@ class FileSuite(Suite):
         if ref.format not in FORMATS:
             raise ConfigError(f"{path}: unknown dataset format {ref.format!r}")
         fmt = cast(Format, ref.format)
-        self.rows = dict(load_rows(path, fmt, needs))
+        self.rows = dict(load_rows(path, fmt, needs, cast("Replay | None", ref.replay)))
         lines = {sid: n for n, sid in enumerate(self.rows, 1)}
         for sid, row in self.rows.items():
             try:
@@ -102,6 +108,10 @@ class FileSuite(Suite):
     def scores(self) -> bool:
         return self.ref.scorer != "none"
 
+    def episodic(self) -> OwnReplay | None:
+        """With ``replay: own`` a row is a conversation, asked turn by turn (``replay``)."""
+        return OwnReplay(self) if self.ref.replay == "own" else None
+
     def sandbox(self) -> Sandbox:
         if self._sandbox is None:
             self._sandbox = default_sandbox()
@@ -115,9 +125,7 @@ class FileSuite(Suite):
                     id=sid,
                     endpoint="completions" if row.prompt is not None else "chat",
                     prompt=row.prompt,
-                    messages=None
-                    if row.messages is None
-                    else tuple(m.model_dump(exclude_none=True) for m in row.messages),
+                    messages=self._first_request(row),
                     tools=row.tools or (),
                     max_tokens=row.max_tokens,
                     stop=row.stop,
@@ -127,6 +135,21 @@ class FileSuite(Suite):
                 )
             )
         return out
+
+    def _first_request(self, row: Row) -> tuple[dict[str, Any], ...] | None:
+        """The row's messages; replayed with own answers, those of its first request (what a
+        warm-up sends): the conversation is the row's, asked turn by turn (``OwnReplay``)."""
+        if row.messages is None:
+            return None
+        messages = [m.model_dump(exclude_none=True) for m in row.messages]
+        if self.ref.replay == "own":
+            first = next(i for i, m in enumerate(messages) if m["role"] == "user")
+            messages = [m for m in messages[: first + 1] if m["role"] != "assistant"]
+        return tuple(messages)
+
+    def conversation(self, sample: Sample) -> list[dict[str, Any]]:
+        """The whole conversation of a sample's row, as written."""
+        return [m.model_dump(exclude_none=True) for m in self.rows[sample.id].messages or ()]
 
     def score(
         self, sample: Sample, text: str, tool_calls: Sequence[dict[str, Any]]

@@ -32,6 +32,9 @@ class RepoTask:
     excerpts: Mapping[str, tuple[int, int]] = field(default_factory=dict)
     #: where the task comes from, e.g. a package and version for generated tasks
     origin: str = "written for specverdict"
+    #: the repository after the gold change, given whole (an imported task's gold patch
+    #: applied to its snapshot) instead of as ``fix`` replacements
+    gold: Mapping[str, str] | None = None
 
     def __post_init__(self) -> None:
         for test in (*self.fail_to_pass, *self.pass_to_pass):
@@ -43,6 +46,8 @@ class RepoTask:
     @cached_property
     def fixed_files(self) -> dict[str, str]:
         """The repository after the gold change."""
+        if self.gold is not None:
+            return dict(self.gold)
         files = dict(self.files)
         for path, old, new in self.fix:
             count = files.get(path, "").count(old)
