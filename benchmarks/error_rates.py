@@ -42,6 +42,7 @@ from specverdict.campaign.spec import RunSpec
 from specverdict.engines.base import AcceptanceSummary
 from specverdict.records import SampleRecord, Score
 from specverdict.stats.looks import LookShare, look_share, look_sizes
+from specverdict.stats.resampled import stratified_drop
 from specverdict.stats.speed import ExecutionDrift, execution_drift
 from specverdict.verdict import Arm, judge_pair
 from specverdict.verdict.collect import family_control
@@ -393,6 +394,92 @@ def covered(truth: Truth, sims: int) -> int:
     return hits
 
 
+def resampled(
+    n: int,
+    sims: int,
+    seeds: Sequence[int] = (5, 10, 20),
+    rule: str = "budget",
+    concordant: int = 20,
+) -> int:
+    """``verdict``, then ``resample`` while the pair is INCONCLUSIVE, raising the seeds 5, 10,
+    20 (each call one more analysis of the same pair), on a candidate truly worse by the margin
+    at temperature 0.7: campaigns where quality passes at any step (the speed passes: a clear
+    1.5x with the baseline executed twice).
+
+    Per sample, pass probabilities p_b ~ Beta(1.2, 0.8) (mean 0.6) and p_c = p_b (1 - margin /
+    0.6), so the mean drop is exactly the margin; each answer (the verdict's and every re-run)
+    a Bernoulli draw. ``rule``: ``budget`` is the rule in force (the verdict's betting test at
+    80% of alpha, each resample look at its Pocock share of the other 20%, the re-runs alone as
+    evidence, at most ``gates.resample_looks`` looks); ``before`` the rule before it (betting
+    at all of alpha, every resample at all of alpha with the original answers counted, looks
+    without end)."""
+    rng = np.random.default_rng(8)
+    gates = GATES if rule == "budget" else GATES.model_copy(update={"resample_share": 0.0})
+    reserve = GATES.resample_reserve(0.7)
+    hits = 0
+    for sim in range(sims):
+        p_b = rng.beta(1.2, 0.8, n)
+        p_c = p_b * (1 - GATES.margin / 0.6)
+        truth = Truth(n=n, speedup=1.5, discordant=0.0)
+        d = draw(truth, n, rng)
+        d.base_pass = rng.random(n) < p_b
+        d.cand_pass = rng.random(n) < p_c
+        base = _records_arm(d, n, BASE_SPEC)
+        cand = _records_arm(d, n, CAND_SPEC)
+        v = judge_pair(base, cand, gates, sim)
+        if v.verdict == "ADOPT":
+            hits += 1
+            continue
+        if v.verdict != "INCONCLUSIVE" or v.reason("speed.tpot").status != "pass":  # type: ignore[union-attr]
+            continue
+        disc = np.flatnonzero(d.base_pass != d.cand_pass)
+        rest = np.flatnonzero(d.base_pass == d.cand_pass)
+        drawn = rng.choice(rest, min(concordant, len(rest)), replace=False)
+        ids = np.concatenate([disc, drawn]).astype(int)
+        # re-runs, seed by seed, reused by the later looks as the command reuses stored runs
+        most = max(seeds)
+        rb = rng.random((most, len(ids))) < p_b[ids]
+        rc = rng.random((most, len(ids))) < p_c[ids]
+        for j, k in enumerate(seeds, 1):
+            if rule == "budget" and j > GATES.resample_looks:
+                break
+            pb, pc = rb[:k].sum(axis=0).astype(float), rc[:k].sum(axis=0).astype(float)
+            runs = float(k)
+            if rule == "before":  # the original answers counted, every look at all of alpha
+                pb, pc, runs = pb + d.base_pass[ids], pc + d.cand_pass[ids], runs + 1
+                level = GATES.alpha
+            else:
+                level = GATES.alpha * reserve * look_share(j, GATES.resample_looks).share
+            drops = (pb - pc) / runs
+            gate = stratified_drop(
+                drops[: len(disc)],
+                drops[len(disc) :],
+                len(rest),
+                GATES.margin,
+                alpha=level,
+            )
+            if gate.decision == "pass":
+                hits += 1
+                break
+    return hits
+
+
+def _records_arm(d: Draw, n: int, spec: RunSpec) -> Arm:
+    if spec is BASE_SPEC:
+        runs = tuple(
+            _records(f"b{j}", t[:n], d.base_pass[:n], d.base_finish[:n])
+            for j, t in enumerate(d.base_tpot)
+        )
+        ids = tuple(f"b{j}" for j in range(len(runs)))
+    else:
+        runs = (_records("c0", d.cand_tpot[:n], d.cand_pass[:n], d.cand_finish[:n]),)
+        ids = ("c0",)
+    acc = _acc(spec, n)
+    return Arm(
+        spec=spec, run_ids=ids, samples=runs, acceptance=acc, acceptances=tuple(acc for _ in runs)
+    )
+
+
 def covered_pooled(truth: Truth, sims: int, stages: int = 3) -> int:
     """Coverage of the speed-up interval with the drift pooled over ``stages`` baselines."""
     rng = np.random.default_rng(7)
@@ -486,6 +573,28 @@ def rows(sims: int) -> list[Row]:
                 None,
             )
         )
+    res_sims = max(sims // 2, 100)
+    for n in (100, 200):
+        add(
+            "false ADOPT under verdict, then resample with seeds raised",
+            f"worse by the margin, temperature 0.7, n = {n}; resample while INCONCLUSIVE with "
+            "5, 10, 20 seeds (looks at the 20% of alpha kept for it)",
+            resampled(n, res_sims),
+            res_sims,
+            one_sided,
+            f"<= {100 * one_sided:g}%",
+        )
+        hits = resampled(n, res_sims, rule="before")
+        out.append(
+            Row(
+                "false ADOPT under verdict, then resample with seeds raised",
+                f"the same, under the rule before design note 024 (every resample at all of "
+                f"alpha, the original answers counted), n = {n}",
+                rate(hits, res_sims),
+                "(the rule before)",
+                None,
+            )
+        )
     for n in (100, 200):
         truth = Truth(n=n, speedup=1.3)
         add(
@@ -545,6 +654,33 @@ def rows(sims: int) -> list[Row]:
                 share <= 0.60,
             )
         )
+    shared = Truth(n=160, speedup=1.3, discordant=0.0, concurrency=16, step_sd=0.05)
+    for setting, hits in (
+        (
+            "baseline executed 1x (the samples' interval alone)",
+            covered(replace(shared, base_runs=1), sims),
+        ),
+        ("baseline executed 2x (df 1)", covered(shared, sims)),
+        ("drift pooled over 3 baselines x 2 (df 3)", covered_pooled(shared, sims)),
+    ):
+        out.append(
+            Row(
+                "speed interval coverage, concurrency 16 (requests share engine steps)",
+                f"n = 160, AR(1) step noise sd 5%, rho 0.95; {setting}",
+                f"{hits / sims:.3f} ({hits}/{sims})",
+                ">= 0.94" if "alone" not in setting else "(no decision is made on it)",
+                hits / sims >= 0.94 if "alone" not in setting else None,
+            )
+        )
+    at_bar = replace(shared, speedup=GATES.min_speedup)
+    add(
+        "false speed ADOPT at the bar, concurrency 16",
+        "n = 160, AR(1) step noise sd 5%, drift pooled over 3 baselines x 2 (df 3)",
+        pooled(at_bar, sims),
+        sims,
+        one_sided,
+        f"<= {100 * one_sided:g}%",
+    )
     for n, drift in ((20, 0.0), (50, 0.0), (50, 0.03)):
         truth = Truth(n=n, speedup=1.3, drift=drift, discordant=0.0)
         hits = covered(truth, sims)

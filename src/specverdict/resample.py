@@ -20,12 +20,9 @@ raised seeds together stay at the campaign's alpha (union bound).
 
 from __future__ import annotations
 
-import math
 import random
 import time
 from dataclasses import dataclass, field
-
-import numpy as np
 
 from specverdict.campaign.model import Ids
 from specverdict.campaign.plan import Plan
@@ -35,7 +32,6 @@ from specverdict.records import RunRecord
 from specverdict.records.manifest import ResampleLook
 from specverdict.runner import Runner
 from specverdict.stats import ResampledDrop, stratified_drop
-from specverdict.stats.bootstrap import MIN_RESAMPLES
 from specverdict.stats.looks import LookShare, look_share
 from specverdict.store.base import Store
 from specverdict.verdict import arm_for, arm_from_runs, judge_pair
@@ -192,16 +188,12 @@ def resample(
         if 0 not in counts[i]
     )
     level = gates.alpha * reserve * look.share
-    # enough resamples that the interval's far tail rests on at least 20 of them
-    resamples = max(MIN_RESAMPLES, math.ceil(40 / level))
     gate = stratified_drop(
         [e.drop for e in evidence if e.discordant],
         [e.drop for e in evidence if not e.discordant],
         len(rest),
         gates.margin,
-        np.random.default_rng(base_seed),
         alpha=level,
-        n_resamples=resamples,
     )
     notes.append(
         f"look {look.index} of {look.declared} (gates.resample_looks): interval at "

@@ -8,22 +8,33 @@ The suite-level drop is the stratified mean
     Δ = ( Σ_{i∈D} d_i  +  (N_C / n_C) · Σ_{i∈S} d_i ) / N,
 
 D the discordant samples, S the n_C concordant samples drawn out of N_C, N the number of paired
-samples. Its interval is a stratified percentile bootstrap: units are resampled with replacement
-inside each stratum (Davison A.C. & Hinkley D.V. (1997), *Bootstrap Methods and their
-Application*, section 3.7). The decision follows the non-inferiority rule: ``reject`` if the
-lower bound is above 0, ``pass`` if the upper bound is under the margin, else ``inconclusive``.
+samples. The d_i come from re-runs at fresh seeds only: the original answers chose the strata.
+
+Its standard error is the design-based one of a stratified estimator (Cochran W.G. (1977),
+*Sampling Techniques*, 3rd ed., sections 5.3 and 10.2: a census stratum, a simple random
+sample without replacement in the other, each unit measured with error):
+
+    SE² = ( n_D s_D²  +  N_C² (1 − n_C / N_C) s_C² / n_C ) / N²,
+
+s_D² and s_C² the variances of the d_i inside each stratum. In the census stratum only the
+re-runs' noise is error, which n_D s_D² bounds from above in expectation; in the drawn stratum
+s_C² holds both the choice of samples and the re-runs' noise. The interval is Δ ± t_ν SE with ν
+by Welch-Satterthwaite over the two parts. (A stratified percentile bootstrap, used before,
+passed about three times its share at the small levels the resample budget reads it at: with 20
+concordant samples its tails are too light.) The decision follows the non-inferiority rule:
+``reject`` if the lower bound is above 0, ``pass`` if the upper bound is under the margin, else
+``inconclusive``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
+from scipy.stats import t as student_t
 
 from specverdict.stats._common import Interval, check_unit_open
-from specverdict.stats.bootstrap import MIN_RESAMPLES
 from specverdict.stats.noninferiority import Decision
 
 
@@ -47,10 +58,8 @@ def stratified_drop(
     concordant: Sequence[float],
     n_concordant_total: int,
     margin: float,
-    rng: np.random.Generator,
     *,
     alpha: float = 0.05,
-    n_resamples: int = MIN_RESAMPLES,
 ) -> ResampledDrop:
     """``discordant``/``concordant``: per-sample drops d_i in [−1, 1] of the two strata."""
     margin = check_unit_open("margin", margin)
@@ -71,20 +80,24 @@ def stratified_drop(
     if n_total == 0:
         raise ValueError("no samples")
     weight = n_concordant_total / len(c) if len(c) else 0.0
+    point = float((d.sum() + weight * c.sum()) / n_total)
 
-    def estimate(dd: np.ndarray, cc: np.ndarray) -> Any:
-        return (dd.sum(axis=-1) + weight * cc.sum(axis=-1)) / n_total
+    def spread(x: np.ndarray) -> float:
+        # a stratum of one unit shows no spread: the bound of a value in [-1, 1] stands in
+        return float(x.var(ddof=1)) if len(x) > 1 else 1.0
 
-    point = float(estimate(d, c))
-    draws_d = (
-        d[rng.integers(0, len(d), (n_resamples, len(d)))] if len(d) else np.zeros((n_resamples, 0))
-    )
-    draws_c = (
-        c[rng.integers(0, len(c), (n_resamples, len(c)))] if len(c) else np.zeros((n_resamples, 0))
-    )
-    boot = estimate(draws_d, draws_c)
-    lower, upper = (float(x) for x in np.quantile(boot, [alpha / 2, 1 - alpha / 2]))
-    lower, upper = min(lower, point), max(upper, point)
+    part_d = len(d) * spread(d) if len(d) else 0.0
+    fpc = 1.0 - len(c) / n_concordant_total if n_concordant_total else 0.0
+    part_c = n_concordant_total**2 * fpc * spread(c) / len(c) if len(c) else 0.0
+    se = float(np.sqrt(part_d + part_c)) / n_total
+    dfs = [(part_d, max(len(d) - 1, 1)), (part_c, max(len(c) - 1, 1))]
+    denom = sum(v**2 / k for v, k in dfs if v > 0)
+    if se == 0.0:
+        # every drop alike: no spread to read an error from, so nothing bounds it
+        lower, upper = -1.0, 1.0
+    else:
+        q = float(student_t.ppf(1 - alpha / 2, (part_d + part_c) ** 2 / denom))
+        lower, upper = point - q * se, point + q * se
     decision: Decision
     if lower > 0:
         decision = "reject"
