@@ -65,7 +65,9 @@ def test_goodput_is_logged_against_the_campaigns_slo(
     assert CliRunner().invoke(cli, args, catch_exceptions=False).exit_code == 0
     client = mlflow.tracking.MlflowClient(tracking_uri=uri)
     experiment = client.get_experiment_by_name("demo")
-    for got in client.search_runs([experiment.experiment_id]):
+    logged = client.search_runs([experiment.experiment_id])
+    assert len(logged) == len(runs)
+    for got in logged:
         # of the 3 answered requests only one is within both targets, over a 2 s wall
         assert got.data.metrics["good_requests"] == 1
         assert got.data.metrics["goodput_per_s"] == pytest.approx(0.5)

@@ -174,7 +174,7 @@ def test_identical_acceptance_curves_are_one_line_naming_every_run() -> None:
     (svg,) = figures()["acceptance-position"]
     names = list(marks(svg))
     assert names == [
-        "mtp k=3 @ concurrency=1; mtp k=3 @ concurrency=4; ngram k=3 @ concurrency=4",
+        "mtp k=3 @ all 2 loads; ngram k=3 @ concurrency=4",
         "ngram k=3 @ concurrency=1",
     ]
 

@@ -225,6 +225,10 @@ def test_every_plot_is_drawn_with_an_accessible_name(measured: Measured) -> None
             "speedup-k",
             "speedup-k",
             "speedup-load",
+            "throughput-load",
+            "latency-load",
+            "latency-load",
+            "latency-throughput",
             "acceptance-position",
             "tpot",
             "quality",
@@ -242,7 +246,11 @@ def test_every_plot_is_drawn_with_an_accessible_name(measured: Measured) -> None
         marks = {k: b.count('class="mark"') for _, k, b in figures}
         candidates = [r for r in stage["rows"] if r["role"] == "candidate"]
         assert marks["tpot"] == len(stage["rows"])  # one box per run
-        assert marks["acceptance-position"] == sum(r["k"] for r in candidates)
+        # identical curves are drawn once: one mark per position of each distinct curve
+        curves = {tuple(f"{v:.3f}" for v in r["position_rates"]) for r in candidates}
+        assert marks["acceptance-position"] == sum(len(c) for c in curves)
+        # throughput and latency against load: one mark per completed run
+        assert marks["throughput-load"] == marks["latency-throughput"] == len(stage["rows"])
         assert marks["speedup-load"] == marks["decomposition"] // 2 == len(stage["pairs"])
         assert marks["quality"] == len(stage["pairs"])
         desc = re.search(r'<desc id="[^"]+-acceptance-position-desc">(.*?)</desc>', sec, re.S)

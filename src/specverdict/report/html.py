@@ -44,6 +44,7 @@ th, td { padding: .3rem .5rem; border-bottom: 1px solid var(--line); text-align:
 td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 thead th { background: var(--soft); position: sticky; top: 0; white-space: nowrap; }
 tbody th { font-weight: normal; min-width: 10rem; overflow-wrap: anywhere; }
+table.runs thead th { white-space: normal; }  /* a header wraps at its spaces before the table scrolls */
 tr.baseline th { font-weight: bold; }
 th button { font: inherit; font-weight: bold; background: none; border: 0; padding: 0;
   cursor: pointer; text-decoration: underline dotted; color: inherit; }

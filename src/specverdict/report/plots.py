@@ -351,10 +351,23 @@ def latency_by_throughput(stage: StageReport) -> list[Figure]:
         series,
         y_floor=0.0,
         x_nice=True,
+        sort_x=False,
         kind="latency-throughput",
     )
     headers = ("run", "load", "tokens/s", "median ms")
     return [Figure("latency-throughput", fid, title, caption, svg, None, headers, tuple(rows))]
+
+
+def _runs_name(stage: StageReport, speculation: str, loads: list[str]) -> str:
+    """One configuration at several load levels, named once: ``mtp k=2 @ all 3 loads``,
+    ``mtp k=2 @ concurrency=1, 8``."""
+    if not stage.several_loads:
+        return speculation
+    if len(loads) == len(stage.loads) > 1:
+        return f"{speculation} @ all {len(loads)} loads"
+    head, _, _ = loads[0].partition("=")
+    values = ", ".join(load.partition("=")[2] or load for load in loads)
+    return f"{speculation} @ {head}={values}"
 
 
 def acceptance_by_position(stage: StageReport) -> list[Figure]:
@@ -371,14 +384,14 @@ def acceptance_by_position(stage: StageReport) -> list[Figure]:
         return [Figure("acceptance-position", fid, title, caption, None, why)]
     # runs whose curves are identical as drawn (to the 3 decimals shown) are one line with one
     # label naming them all: overlapping lines would hide all but the last
-    groups: dict[tuple[str, ...], list[str]] = {}
+    groups: dict[tuple[str, ...], dict[str, list[str]]] = {}
     for r in rows_with:
         key = tuple(f"{v:.3f}" for v in r.position_rates)
-        groups.setdefault(key, []).append(run_name(stage, r.speculation, r.load))
+        groups.setdefault(key, {}).setdefault(r.speculation, []).append(r.load)
     series = []
     rows = []
-    for key, names in groups.items():
-        name = "; ".join(names)
+    for key, runs in groups.items():
+        name = "; ".join(_runs_name(stage, spec, loads) for spec, loads in runs.items())
         series.append(Series(name, tuple(Point(i + 1, float(v)) for i, v in enumerate(key))))
         rows.append((name, *key))
     width = max(len(r.position_rates) for r in rows_with)

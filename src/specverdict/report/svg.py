@@ -320,11 +320,13 @@ def line_chart(
     kind: str = "line",
     x_nice: bool = False,
     dodge: float = 0.0,
+    sort_x: bool = True,
 ) -> str:
     """Points joined per series, with vertical interval whiskers; integer-like x values are
     ticked where the data are (``x_names`` renames them, e.g. load levels), or at round values
     with ``x_nice`` (a continuous x, such as a throughput, whose data would crowd the axis).
-    ``dodge``: pixels between series at one x, so that their whiskers do not cover each other."""
+    ``dodge``: pixels between series at one x, so that their whiskers do not cover each other.
+    ``sort_x=False`` joins a series' points in the order given (a curve through load levels)."""
     xs = sorted({p.x for s in series for p in s.points})
     ys = [v for s in series for p in s.points for v in (p.y, p.lo, p.hi, *p.ticks) if v is not None]
     ys += [r.value for r in refs]
@@ -353,7 +355,7 @@ def line_chart(
     for i, s in enumerate(series):
         shift = dodge * (i - (len(series) - 1) / 2)
         color, shape, dash = _style(i)
-        pts = sorted(s.points, key=lambda p: p.x)
+        pts = sorted(s.points, key=lambda p: p.x) if sort_x else list(s.points)
         coords = [
             (
                 _scale(p.x, *x_range, c.left, c.left + c.w) + shift,
