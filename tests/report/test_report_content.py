@@ -170,6 +170,13 @@ def test_each_stage_says_its_speed_metric_and_its_goodput_targets(measured: Meas
     assert "speed judged on TPOT · goodput SLO ttft ≤ 60 ms, tpot ≤ 15 ms" in " ".join(fn.split())
     assert "speed judged on end-to-end latency" in " ".join(side.split())
     assert '<th scope="col">goodput/s</th>' in fn
+    # each card gives its pair's goodput, baseline / candidate, as the runs table has them
+    goodput = {
+        r["run_id"]: r["summary"]["goodput_per_s"] for st in data["stages"] for r in st["rows"]
+    }
+    for p in (p for st in data["stages"] for p in st["pairs"]):
+        b, c = (goodput[p["verdict"][k][0]] for k in ("baseline_run_ids", "candidate_run_ids"))
+        assert f"goodput base/cand {b:.2f} / {c:.2f} requests/s" in unescape(html)
     for p in (p for st in data["stages"] for p in st["pairs"]):
         v = p["verdict"]
         words = "TPOT" if v["stage"] == "function" else "end-to-end latency"

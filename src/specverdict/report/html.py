@@ -170,7 +170,8 @@ there is no verdict across stages.</p>
 <p class="verdict-word"><span aria-hidden="true">{{ symbol[v.verdict] }}</span> {{ v.verdict }}:
 {{ p.speculation }} against {{ v.baseline }} at {{ v.load }}</p>
 <p>speed-up {{ fmt_speed(v) }} · pass rate base/cand {{ pct(v.base_pass_rate) }} / {{ pct(v.cand_pass_rate) }}
-· acceptance {{ num(v.acceptance_rate, ".3f") }} · MAL {{ num(v.mean_accepted_length, ".2f") }}</p>
+· acceptance {{ num(v.acceptance_rate, ".3f") }} · MAL {{ num(v.mean_accepted_length, ".2f") }}{% if s.slo_ms %}
+· goodput base/cand {{ pair_goodput(s, v) }}{% endif %}</p>
 <p class="labels">candidate: {{ p.candidate_label }}<br>baseline: {{ p.baseline_label }}</p>
 <ul class="reasons">
 {% for r in ordered(v) if deciding(v, r) %}<li class="deciding"><span class="status">[{{ r.status }}]</span> <code>{{ r.gate }}</code>: {{ r.message }} <strong>(decided the verdict)</strong></li>
@@ -356,6 +357,18 @@ def slo_text(slo_ms: dict[str, float] | None) -> str:
     return ", ".join(f"{k} ≤ {v:g} ms" for k, v in (slo_ms or {}).items())
 
 
+def _pair_goodput(stage: StageReport, v: Any) -> str:
+    """A pair's goodput, baseline / candidate, from the rows of their first executions."""
+    by_run = {r.run_id: r for r in stage.rows if r.run_id is not None}
+
+    def one(run_ids: tuple[str, ...]) -> str:
+        row = by_run.get(run_ids[0]) if run_ids else None
+        g = row.summary.goodput_per_s if row is not None and row.summary is not None else None
+        return "n/a" if g is None else f"{g:.2f}"
+
+    return f"{one(v.baseline_run_ids)} / {one(v.candidate_run_ids)} requests/s"
+
+
 def _goodput_cell(row: RunRow) -> Markup:
     """Goodput: good requests per second, and how many of the answered were good."""
     s = row.summary
@@ -424,6 +437,7 @@ def render_html(data: ReportData) -> str:
         cell=_cell,
         pair_cell=_pair_cell,
         goodput_cell=_goodput_cell,
+        pair_goodput=_pair_goodput,
         slo_text=slo_text,
         metric_words=SPEED_METRIC_WORDS,
         num=_num,
