@@ -190,6 +190,57 @@ def test_a_run_result_is_its_spec_manifest_summary_and_acceptance(
         assert again.run_id == r.run_id and again.spec == r.spec
 
 
+@pytest.mark.parametrize(
+    ("slo", "good"),
+    [
+        # a: TTFT 125 ms, TPOT 46.9 ms, e2e 500 ms; b: TTFT 200 ms, one event (TPOT not
+        # measured), e2e 200 ms; c: TTFT 100 ms, TPOT 200 ms, e2e 300 ms; d failed
+        ("ttft:150,tpot:50", {"a"}),
+        ("e2el:300", {"b", "c"}),  # the target itself is within it
+        ("tpot:1", {"b"}),  # a TPOT not measured meets its target (vLLM counts it 0)
+        ("ttft:1000 e2el:1000", {"a", "b", "c"}),  # a failed request is never good
+    ],
+)
+def test_goodput_targets_mark_each_request_and_count_per_second(
+    registry: tuple[Path, list[RunRecord]], tmp_path: Path, slo: str, good: set[str]
+) -> None:
+    db, runs = registry
+    jsonl = invoke(
+        "runs", "export", runs[0].run_id, "--db", str(db), "--all-attempts", "--slo", slo
+    )
+    rows = [RequestRow.model_validate_json(line) for line in jsonl.splitlines()]
+    assert {r.sample_id for r in rows if r.slo_met} == good
+    assert all(r.slo_met is False for r in rows if r.sample_id not in good)
+    out = tmp_path / "rows.csv"
+    invoke(
+        "runs",
+        "export",
+        runs[0].run_id,
+        "--db",
+        str(db),
+        "--all-attempts",
+        "--slo",
+        slo,
+        "--format",
+        "csv",
+        "--out",
+        str(out),
+    )
+    assert read_csv_rows(out.read_text()) == rows
+    doc = RunResult.model_validate_json(
+        invoke(
+            "runs", "export", runs[0].run_id, "--db", str(db), "--format", "result", "--slo", slo
+        )
+    )
+    assert doc.summary.good_requests == len(good)
+    assert doc.summary.goodput_per_s == pytest.approx(len(good) / 2.0)  # over the 2 s wall
+    assert doc.summary.requests_per_s == pytest.approx(3 / 2.0)
+    assert doc.summary.slo_s is not None and set(doc.summary.slo_s) <= {"ttft", "tpot", "e2el"}
+    # without targets nothing is marked and no goodput is claimed
+    plain = invoke("runs", "export", runs[0].run_id, "--db", str(db))
+    assert all(RequestRow.model_validate_json(x).slo_met is None for x in plain.splitlines())
+
+
 HAS_PYARROW = importlib.util.find_spec("pyarrow") is not None
 
 
@@ -225,6 +276,9 @@ def test_parquet_is_written_or_refused_naming_the_package(
         (["{run}", "--out", "{tmp}/missing/rows.csv"], "no directory"),
         (["{run}", "{other}", "--format", "result"], "give --out DIR"),
         (["{run}", "--db", "{tmp}/none.db"], "no run registry at"),
+        (["{run}", "--slo", "ttft500"], "expected METRIC:MS"),
+        (["{run}", "--slo", "itl:5"], "itl: Extra inputs are not permitted"),
+        (["{run}", "--slo", "ttft:-1"], "ttft: Input should be greater than 0"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(

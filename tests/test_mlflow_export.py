@@ -49,3 +49,25 @@ def test_a_campaigns_runs_are_logged_once_with_their_figures(
     candidate = logged[runs[1].run_id]
     assert candidate.data.tags["specverdict.verdict"] in ("INVALID", "INCONCLUSIVE", "REJECT")
     assert candidate.data.tags["specverdict.baseline_run_ids"] == runs[0].run_id
+
+
+def test_goodput_is_logged_against_the_campaigns_slo(
+    registry: tuple[Path, list[RunRecord]],  # noqa: F811
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("MLFLOW_ALLOW_FILE_STORE", "true")
+    db, runs = registry
+    campaign = tmp_path / "demo.yaml"
+    campaign.write_text(DEMO.read_text() + "slo: {ttft: 150, tpot: 50}\n")
+    uri = (tmp_path / "mlruns").as_uri()
+    args = ["export", "mlflow", str(campaign), "--db", str(db), "--tracking-uri", uri]
+    assert CliRunner().invoke(cli, args, catch_exceptions=False).exit_code == 0
+    client = mlflow.tracking.MlflowClient(tracking_uri=uri)
+    experiment = client.get_experiment_by_name("demo")
+    logged = client.search_runs([experiment.experiment_id])
+    assert len(logged) == len(runs)
+    for got in logged:
+        # of the 3 answered requests only one is within both targets, over a 2 s wall
+        assert got.data.metrics["good_requests"] == 1
+        assert got.data.metrics["goodput_per_s"] == pytest.approx(0.5)

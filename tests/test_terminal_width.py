@@ -56,6 +56,7 @@ def test_the_verdict_table_and_reasons_fit_80_columns() -> None:
     for v in verdicts:
         assert v.verdict in text
     assert "c=8" in text and "…" not in text  # nothing truncated, only wrapped
+    assert "stage function (synth-function@1), speed on TPOT" in text  # the metric is said
     reject = next(v for v in verdicts if v.verdict != "ADOPT")
     header = next(i for i, line in enumerate(lines) if line.startswith(reject.verdict + " "))
     first_reason = lines[header + 1].strip()

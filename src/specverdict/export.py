@@ -4,8 +4,9 @@ A request row is a sample as the registry holds it, flattened for a spreadsheet 
 its timings (TTFT and e2e as measured; TPOT as ``measure.summary.tpot`` computes it; inter-chunk
 latencies from the gaps between consecutive content-chunk arrivals, the client's ITLs), its
 tokens, finish reason, the canonical per-request acceptance (``RequestAcceptance``; a malformed
-one leaves the counts empty and says why in ``acceptance_error``), its score and its error. A
-figure that was not observed is empty (``None``), never zero.
+one leaves the counts empty and says why in ``acceptance_error``), its score and its error, and
+with goodput targets whether it met them (``slo_met``). A figure that was not observed is empty
+(``None``), never zero.
 
 A run result (``RunResult``) is a run's spec, manifest, summary and acceptance, the figures
 ``runs show --json`` prints, as one versioned document: ``schema_version`` follows
@@ -18,7 +19,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from itertools import pairwise
 from pathlib import Path
 from typing import Any, Literal
@@ -29,7 +30,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from specverdict.campaign.spec import RunSpec
 from specverdict.engines.base import AcceptanceSummary
 from specverdict.errors import ExtraMissingError
-from specverdict.measure.summary import RunSummary, tpot
+from specverdict.measure.summary import RunSummary, is_good, tpot
 from specverdict.records import (
     OUTPUT_SCHEMA_VERSION,
     RequestAcceptance,
@@ -79,6 +80,11 @@ class RequestRow(_Frozen):
     score_passed: bool | None = Field(description="the suite's verdict; empty when unscored")
     score_outcome: str | None = Field(description="passed, failed, error, syntax_error, ...")
     error: str | None
+    slo_met: bool | None = Field(
+        default=None,
+        description="within every goodput target given (vLLM's --goodput rule); empty without "
+        "targets",
+    )
 
 
 #: the row's columns, in order (the CSV header and the Parquet schema)
@@ -90,7 +96,8 @@ def inter_chunk_gaps(sample: SampleRecord) -> list[float]:
     return [b - a for a, b in pairwise(sample.chunk_arrivals_s)]
 
 
-def request_row(sample: SampleRecord) -> RequestRow:
+def request_row(sample: SampleRecord, slo_s: Mapping[str, float] | None = None) -> RequestRow:
+    """The sample as a row; ``slo_s`` (goodput targets in seconds) fills ``slo_met``."""
     gaps = inter_chunk_gaps(sample)
     acc: RequestAcceptance | None = None
     acc_error = None
@@ -123,6 +130,7 @@ def request_row(sample: SampleRecord) -> RequestRow:
         score_passed=score.passed if score else None,
         score_outcome=score.outcome if score else None,
         error=sample.error,
+        slo_met=is_good(sample, slo_s) if slo_s else None,
     )
 
 
@@ -161,8 +169,9 @@ def read_csv_rows(text: str) -> list[RequestRow]:
         hist = data.get("acceptance_histogram")
         if hist is not None:
             data["acceptance_histogram"] = json.loads(hist)
-        if data.get("score_passed") is not None:
-            data["score_passed"] = data["score_passed"] == "true"
+        for flag in ("score_passed", "slo_met"):
+            if data.get(flag) is not None:
+                data[flag] = data[flag] == "true"
         out.append(RequestRow.model_validate(data))
     return out
 

@@ -38,6 +38,8 @@ SUMMARY_METRICS = (
     "e2e_p50_s",
     "e2e_p99_s",
     "requests_per_s",
+    "good_requests",
+    "goodput_per_s",
 )
 
 
@@ -88,7 +90,8 @@ def export_to_mlflow(store: Store, plan: Plan, tracking_uri: str) -> tuple[int, 
         for run in runs:
             if run.run_id in logged:
                 continue
-            res = run_results(store, run.run_id)
+            slo = plan.campaign.slo_for(run.spec.stage)
+            res = run_results(store, run.run_id, slo.targets_s() if slo else None)
             spec = run.spec
             tags = {
                 "specverdict.run_id": run.run_id,

@@ -123,7 +123,12 @@ def resample(
         )
     base_arm = arm_for(store, pair.baseline)
     cand_arm = arm_from_runs(store, [cand_run])
-    verdict = judge_pair(base_arm, cand_arm, gates)
+    verdict = judge_pair(
+        base_arm,
+        cand_arm,
+        gates,
+        speed_metric=plan.campaign.speed_metric(cand_run.spec.stage),
+    )
     if base_arm is None or cand_arm is None:
         raise ConfigError(f"run {cand_run.run_id}: the pair has no completed baseline run")
     if verdict.verdict != "INCONCLUSIVE":

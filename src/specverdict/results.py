@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from pydantic import BaseModel, ConfigDict
 
@@ -41,12 +41,13 @@ def run_acceptance(
         )
 
 
-def run_results(store: Store, run_id: str) -> RunResults:
+def run_results(store: Store, run_id: str, slo_s: Mapping[str, float] | None = None) -> RunResults:
+    """A stored run's figures; ``slo_s`` (goodput targets in seconds) adds its goodput."""
     run = store.get_run(run_id)
     samples = store.samples(run_id)
     wall = sum(s.wall_s for s in run.manifest.segments) or None
     return RunResults(
         run=run,
-        summary=summarize_samples(samples, wall),
+        summary=summarize_samples(samples, wall, slo_s),
         acceptance=run_acceptance(store, run, samples),
     )

@@ -17,11 +17,22 @@ from click.testing import CliRunner
 
 from specverdict.campaign import build_plan, load_campaign
 from specverdict.cli.main import cli as main_cli
+from specverdict.measure.summary import tpot
+from specverdict.records import SampleRecord
 from specverdict.results import run_results
 from specverdict.store import SQLiteStore
 from tests.report.conftest import Measured, cli, text_scorer
 
 STAGES = ("function", "side:smoke")
+#: the conftest campaign's goodput targets, in seconds
+SLO_S = {"ttft": 0.060, "tpot": 0.015}
+
+
+def good_request(x: SampleRecord) -> bool:
+    t = tpot(x)
+    return x.ttft_s is not None and x.ttft_s <= 0.060 and (t is None or t <= 0.015)
+
+
 LOADS = ("concurrency=1", "concurrency=2")
 
 
@@ -71,7 +82,7 @@ def test_every_figure_equals_the_stored_one(measured: Measured, store: SQLiteSto
         for row in stage["rows"]:
             run_id = row["run_id"]
             assert run_id is not None and row["run_ids"] == [run_id]
-            res = run_results(store, run_id)
+            res = run_results(store, run_id, SLO_S)
             s, acc = res.summary, res.acceptance
             # JSON: the stored figures, not a re-computation that could drift
             assert row["summary"] == s.model_dump(mode="json")
@@ -104,6 +115,7 @@ def test_every_figure_equals_the_stored_one(measured: Measured, store: SQLiteSto
                 exact(s.tokens_per_s),
                 exact(s.ttft_p50_s),  # one cell: p50 / p95, sorted by the p50
                 exact(s.tpot_p50_s),
+                exact(s.goodput_per_s),
                 exact(s.errored / s.samples),
                 exact(q["pass_rate"]),
                 exact(row["retention"]),
@@ -114,6 +126,9 @@ def test_every_figure_equals_the_stored_one(measured: Measured, store: SQLiteSto
             assert f">{1e3 * s.tpot_p50_s:.1f} / {1e3 * s.tpot_p95_s:.1f}<" in tr
             assert f"{100 * q['pass_rate']:.1f}% [{100 * lo:.1f}%, {100 * hi:.1f}%]<br>" in tr
             assert ", ".join(f"{k} {v}" for k, v in sorted(s.finish_reasons.items())) in tr
+            # goodput, counted here apart: answered requests within both targets
+            good = [x for x in samples if x.status == "ok" and good_request(x)]
+            assert s.good_requests == len(good) and f"<br>{len(good)}/{s.ok} good<" in tr
             # Markdown: the same figures on the run's line
             line = next(x for x in md.splitlines() if x.startswith("|") and f"| {run_id} |" in x)
             assert f"| {s.tokens_per_s:.1f} |" in line
@@ -141,6 +156,36 @@ def test_verdicts_are_those_of_the_verdict_command(measured: Measured) -> None:
     for v in expected:
         lo, hi = v["speedup_interval"]
         assert f"{v['speedup']:.3f}× [{lo:.3f}, {hi:.3f}]" in unescape(html)
+
+
+def test_each_stage_says_its_speed_metric_and_its_goodput_targets(measured: Measured) -> None:
+    html, md, data = load(measured.scored)
+    secs = sections(unescape(html))
+    assert {st["stage"]: st["speed_metric"] for st in data["stages"]} == {
+        "function": "tpot",
+        "side:smoke": "e2e",
+    }
+    assert all(st["slo_ms"] == {"ttft": 60.0, "tpot": 15.0} for st in data["stages"])
+    fn, side = secs["stage-function"], secs["stage-side-smoke"]
+    assert "speed judged on TPOT · goodput SLO ttft ≤ 60 ms, tpot ≤ 15 ms" in " ".join(fn.split())
+    assert "speed judged on end-to-end latency" in " ".join(side.split())
+    assert '<th scope="col">goodput/s</th>' in fn
+    # each card gives its pair's goodput, baseline / candidate, as the runs table has them
+    goodput = {
+        r["run_id"]: r["summary"]["goodput_per_s"] for st in data["stages"] for r in st["rows"]
+    }
+    for p in (p for st in data["stages"] for p in st["pairs"]):
+        b, c = (goodput[p["verdict"][k][0]] for k in ("baseline_run_ids", "candidate_run_ids"))
+        assert f"goodput base/cand {b:.2f} / {c:.2f} requests/s" in unescape(html)
+    for p in (p for st in data["stages"] for p in st["pairs"]):
+        v = p["verdict"]
+        words = "TPOT" if v["stage"] == "function" else "end-to-end latency"
+        gate = next(r for r in v["reasons"] if r["gate"] == f"speed.{v['speed_metric']}")
+        assert words in gate["message"] and gate["data"]["metric"] == v["speed_metric"]
+    # the matrix and the cards name the metric beside each speed-up
+    assert re.search(r"\d\.\d{3}× \[[^]]+\] e2e<", side)
+    assert re.search(r"\d\.\d{3}× \[[^]]+\] TPOT<", fn)
+    assert "speed judged on end-to-end latency" in md and "goodput/s (good/answered)" in md
 
 
 def test_one_section_per_stage_and_every_row_fully_labelled(measured: Measured) -> None:
@@ -187,6 +232,10 @@ def test_every_plot_is_drawn_with_an_accessible_name(measured: Measured) -> None
             "speedup-k",
             "speedup-k",
             "speedup-load",
+            "throughput-load",
+            "latency-load",
+            "latency-load",
+            "latency-throughput",
             "acceptance-position",
             "tpot",
             "quality",
@@ -204,7 +253,11 @@ def test_every_plot_is_drawn_with_an_accessible_name(measured: Measured) -> None
         marks = {k: b.count('class="mark"') for _, k, b in figures}
         candidates = [r for r in stage["rows"] if r["role"] == "candidate"]
         assert marks["tpot"] == len(stage["rows"])  # one box per run
-        assert marks["acceptance-position"] == sum(r["k"] for r in candidates)
+        # identical curves are drawn once: one mark per position of each distinct curve
+        curves = {tuple(f"{v:.3f}" for v in r["position_rates"]) for r in candidates}
+        assert marks["acceptance-position"] == sum(len(c) for c in curves)
+        # throughput and latency against load: one mark per completed run
+        assert marks["throughput-load"] == marks["latency-throughput"] == len(stage["rows"])
         assert marks["speedup-load"] == marks["decomposition"] // 2 == len(stage["pairs"])
         assert marks["quality"] == len(stage["pairs"])
         desc = re.search(r'<desc id="[^"]+-acceptance-position-desc">(.*?)</desc>', sec, re.S)

@@ -33,6 +33,19 @@ Method = Literal[
 STAGE_PATTERN = re.compile(r"^(function|repository|agent|prose|side:[a-z0-9][a-z0-9_-]*)$")
 SUITE_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_.-]*@[0-9]+$")
 ParamValue = int | float | str | bool
+#: what the speed gate compares per sample (design note 023): ``tpot`` time per output token
+#: after the first; ``e2e`` a request's end-to-end latency (an agent episode's: its turns on
+#: engine time); ``ttft`` time to first token; ``output_throughput`` a request's output
+#: tokens/s (compared through its inverse, e2e / output tokens)
+SpeedMetric = Literal["tpot", "e2e", "ttft", "output_throughput"]
+#: stages judged on end-to-end latency unless they say otherwise: what their users wait for is
+#: the whole answer (an edit, an episode), not the pace of its tokens
+E2E_STAGES = frozenset({"agent", "repository"})
+
+
+def default_speed_metric(stage: str) -> SpeedMetric:
+    """The speed metric of a stage that names none: e2e for agent and repository, else tpot."""
+    return "e2e" if stage in E2E_STAGES else "tpot"
 
 
 class Strict(BaseModel):
@@ -340,6 +353,34 @@ class MetadataSlice(Strict):
 Slice = Literal["category"] | PromptLengthSlice | MetadataSlice
 
 
+class Slo(Strict):
+    """Service-level targets, as vLLM's ``--goodput``: a request is good when each named
+    metric is within its target (milliseconds, inclusive); goodput is good requests per
+    second. Not part of run identity: a judging choice, applied to stored runs."""
+
+    ttft: float | None = Field(default=None, gt=0, description="time to first token, ms")
+    tpot: float | None = Field(
+        default=None,
+        gt=0,
+        description="time per output token after the first, ms (a request whose TPOT is not "
+        "measured, one event or one token, meets it, as vLLM counts it 0)",
+    )
+    e2el: float | None = Field(
+        default=None, gt=0, description="end-to-end latency, ms (an agent episode's whole)"
+    )
+
+    @model_validator(mode="after")
+    def _some(self) -> Slo:
+        if self.ttft is None and self.tpot is None and self.e2el is None:
+            raise ValueError("an slo names at least one of ttft, tpot, e2el (milliseconds)")
+        return self
+
+    def targets_s(self) -> dict[str, float]:
+        """The named targets in seconds, keyed ttft, tpot, e2el."""
+        named = {"ttft": self.ttft, "tpot": self.tpot, "e2el": self.e2el}
+        return {k: v / 1000.0 for k, v in named.items() if v is not None}
+
+
 class StageSection(Strict):
     suite: str | None = Field(
         default=None, description="suite name and version, e.g. humaneval-amplified@1"
@@ -348,6 +389,15 @@ class StageSection(Strict):
     samples: Samples = "all"
     slices: list[Slice] = Field(
         default_factory=list, description="also judge each slice apart (not run identity)"
+    )
+    speed_metric: SpeedMetric | None = Field(
+        default=None,
+        description="what the speed gate compares: tpot, e2e, ttft or output_throughput "
+        "(default: e2e for agent and repository, an episode's whole for agents; tpot "
+        "otherwise); not run identity",
+    )
+    slo: Slo | None = Field(
+        default=None, description="this stage's goodput targets, instead of the campaign's slo"
     )
 
     @field_validator("suite")
@@ -546,6 +596,11 @@ class Campaign(Strict):
         "not part of run identity",
     )
     audits: Audits = Audits()
+    slo: Slo | None = Field(
+        default=None,
+        description="goodput targets for every stage (vLLM's --goodput), e.g. {ttft: 500, "
+        "tpot: 50}; not run identity",
+    )
     claims: list[Claim] = Field(default_factory=list)
     executor: ExecutorSection = ExecutorSection()
 
@@ -556,6 +611,17 @@ class Campaign(Strict):
             if c.method == "none":
                 raise ValueError(f"candidate {i} has method 'none': that is the baseline")
         return v
+
+    def speed_metric(self, stage: str) -> SpeedMetric:
+        """The metric the speed gate of ``stage`` compares."""
+        section = self.stages.get(stage)
+        own = section.speed_metric if section is not None else None
+        return own or default_speed_metric(stage)
+
+    def slo_for(self, stage: str) -> Slo | None:
+        """The goodput targets of ``stage``: its own, else the campaign's."""
+        section = self.stages.get(stage)
+        return (section.slo if section is not None else None) or self.slo
 
     def baseline_url(self) -> str | None:
         """The server the baseline is measured on in attach mode (None: launched per run)."""

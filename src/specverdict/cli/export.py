@@ -6,8 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
+from pydantic import ValidationError
 
 from specverdict.campaign import build_plan, load_campaign
+from specverdict.campaign.model import Slo
 from specverdict.cli.runs import DB_OPTION, find_run, open_registry
 from specverdict.export import (
     PARQUET_PACKAGE,
@@ -24,6 +26,28 @@ from specverdict.store import Store
 FORMATS = ("jsonl", "csv", "parquet", "result")
 
 
+def parse_slo(text: str | None) -> dict[str, float] | None:
+    """``ttft:500,tpot:50`` (vLLM's --goodput form, milliseconds; commas or spaces between
+    targets) as targets in seconds; a malformed one is a usage error."""
+    if text is None:
+        return None
+    targets: dict[str, str] = {}
+    for item in text.replace(",", " ").split():
+        name, sep, value = item.partition(":")
+        if not sep:
+            raise click.UsageError(f"--slo {text!r}: expected METRIC:MS, e.g. ttft:500,tpot:50")
+        targets[name] = value
+    try:
+        return Slo.model_validate(targets).targets_s()
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise click.UsageError(
+            f"--slo {text!r}: {where + ': ' if where else ''}{first['msg']} "
+            "(metrics ttft, tpot, e2el in milliseconds)"
+        ) from None
+
+
 def _write(text: str, out: Path | None) -> None:
     if out is None:
         click.echo(text, nl=False)
@@ -34,9 +58,11 @@ def _write(text: str, out: Path | None) -> None:
         raise click.UsageError(f"--out {out}: cannot write: {exc.strerror}") from None
 
 
-def _results(store: Store, runs: list[RunRecord], out: Path | None) -> None:
+def _results(
+    store: Store, runs: list[RunRecord], out: Path | None, slo_s: dict[str, float] | None
+) -> None:
     """One result document per run: to --out FILE (or stdout) for one run, else into --out DIR."""
-    docs = {r.run_id: run_result(run_results(store, r.run_id)) for r in runs}
+    docs = {r.run_id: run_result(run_results(store, r.run_id, slo_s)) for r in runs}
     if len(docs) == 1:
         (doc,) = docs.values()
         _write(doc.model_dump_json(indent=2) + "\n", out)
@@ -81,14 +107,27 @@ def _results(store: Store, runs: list[RunRecord], out: Path | None) -> None:
     is_flag=True,
     help="every attempt of every sample (retried failures too), not only each sample's last",
 )
+@click.option(
+    "--slo",
+    default=None,
+    metavar="METRIC:MS,...",
+    help="goodput targets as vLLM's --goodput, e.g. ttft:500,tpot:50 (metrics ttft, tpot, "
+    "e2el in ms): rows get slo_met, results their goodput",
+)
 def export(
-    run_ids: tuple[str, ...], db: Path, fmt: str, out: Path | None, all_attempts: bool
+    run_ids: tuple[str, ...],
+    db: Path,
+    fmt: str,
+    out: Path | None,
+    all_attempts: bool,
+    slo: str | None,
 ) -> None:
     """Export runs: one row per request (timings, tokens, acceptance, score, error) or a result
     document per run. Run ids may be unique prefixes.
 
-    Example: specverdict runs export 3f2a9c 81b0d2 --format csv --out requests.csv
+    Example: specverdict runs export 3f2a9c 81b0d2 --format csv --slo ttft:500,tpot:50 --out requests.csv
     """
+    slo_s = parse_slo(slo)
     if fmt == "parquet" and out is None:
         raise click.UsageError("--format parquet writes a binary file: give --out FILE")
     if out is not None and out.parent != Path() and not out.parent.is_dir() and fmt != "result":
@@ -96,10 +135,10 @@ def export(
     store = open_registry(db)
     runs = list({r.run_id: r for r in (find_run(store, i) for i in run_ids)}.values())
     if fmt == "result":
-        _results(store, runs, out)
+        _results(store, runs, out, slo_s)
         return
     rows = [
-        request_row(s)
+        request_row(s, slo_s)
         for r in runs
         for s in (store.attempts(r.run_id) if all_attempts else store.samples(r.run_id))
     ]

@@ -21,6 +21,7 @@ from rich.text import Text
 from specverdict.campaign import build_plan, load_campaign
 from specverdict.campaign.model import Gates
 from specverdict.cli.runs import DB_OPTION, find_run, open_registry
+from specverdict.measure.summary import SPEED_METRIC_WORDS
 from specverdict.records import OUTPUT_SCHEMA_VERSION
 from specverdict.verdict import (
     EXIT_CODES,
@@ -81,7 +82,8 @@ def verdict_table(stage: str, rows: Sequence[PairVerdict]) -> Table:
     """One stage's pairs in 80 columns: the verdict and the figures never truncated, the
     candidate's label wrapped when it is long."""
     table = Table(
-        title=f"stage {stage} ({rows[0].suite})",
+        title=f"stage {stage} ({rows[0].suite}), speed on "
+        f"{SPEED_METRIC_WORDS.get(rows[0].speed_metric, rows[0].speed_metric)}",
         title_justify="left",
         box=box.SIMPLE_HEAD,
         pad_edge=False,

@@ -12,6 +12,15 @@
   that carried output, pooled over the run's samples (a speculative step's chunk carries several
   tokens, so its gap is one gap). E2E: time from sending to the last output.
 - Request throughput: answered requests per second of the same wall time as tokens/s.
+- Speed metric of a sample (``speed_value``, what the speed gate compares; design note 023):
+  ``tpot`` as above; ``e2e`` the end-to-end latency (an agent episode's turns on engine time);
+  ``ttft``; ``output_throughput`` through its inverse, e2e / completion tokens (seconds per
+  output token of the whole request, first token included), so that for every metric lower is
+  faster and the speed-up is the baseline's mean over the candidate's.
+- Goodput (vLLM's ``--goodput``): a successful request is good when each metric named by the
+  targets (``ttft``, ``tpot``, ``e2el``, in seconds) is at most its target; a TPOT not
+  measured meets its target (vLLM counts it 0). Goodput: good requests per second of the same
+  wall time as request throughput; failed requests are never good.
 - Percentiles: linear interpolation between order statistics (numpy's default), None when there
   are no values; p50, p90, p95 and p99 as vLLM's and GuideLLM's reports give them. Failed
   samples are counted apart and never enter latency figures.
@@ -20,8 +29,9 @@
 from __future__ import annotations
 
 import itertools
+import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict
@@ -41,6 +51,45 @@ def tpot(sample: SampleRecord) -> float | None:
         # the time per token after the first is not measured, not zero
         return None
     return (sample.e2e_s - sample.ttft_s) / (sample.completion_tokens - 1)
+
+
+SPEED_METRIC_WORDS = {
+    "tpot": "TPOT",
+    "e2e": "end-to-end latency",
+    "ttft": "TTFT",
+    "output_throughput": "output throughput",
+}
+
+
+def speed_value(sample: SampleRecord, metric: str) -> float | None:
+    """The sample's value of a speed metric, lower is faster (None: not measured)."""
+    if metric == "tpot":
+        return tpot(sample)
+    value: float | None
+    if metric == "ttft":
+        value = sample.ttft_s
+    elif metric == "e2e":
+        value = sample.e2e_s
+    elif metric == "output_throughput":
+        tokens = sample.completion_tokens
+        value = sample.e2e_s / tokens if sample.e2e_s is not None and tokens else None
+    else:
+        known = ", ".join(SPEED_METRIC_WORDS)
+        raise ValueError(f"unknown speed metric {metric!r}; known: {known}")
+    # a time that is not a positive number was not measured (a clock fault, a lost event)
+    return value if value is not None and 0 < value < math.inf else None
+
+
+def is_good(sample: SampleRecord, targets_s: Mapping[str, float]) -> bool:
+    """Whether a request meets every named target (vLLM's goodput rule: each <= its SLO)."""
+    if sample.status != "ok":
+        return False
+    values = {"ttft": sample.ttft_s, "tpot": tpot(sample) or 0.0, "e2el": sample.e2e_s}
+    for name, target in targets_s.items():
+        value = values[name]
+        if value is None or value > target:
+            return False
+    return True
 
 
 class RunSummary(BaseModel):
@@ -67,12 +116,21 @@ class RunSummary(BaseModel):
     e2e_p90_s: float | None = None
     e2e_p99_s: float | None = None
     requests_per_s: float | None = None
+    #: the goodput targets applied (seconds, keyed ttft / tpot / e2el); None: no slo given
+    slo_s: dict[str, float] | None = None
+    good_requests: int | None = None
+    goodput_per_s: float | None = None
     finish_reasons: dict[str, int]
     errors: dict[str, int]
     clock: str = "host"
 
 
-def summarize_samples(samples: Sequence[SampleRecord], wall_s: float | None) -> RunSummary:
+def summarize_samples(
+    samples: Sequence[SampleRecord],
+    wall_s: float | None,
+    slo_s: Mapping[str, float] | None = None,
+) -> RunSummary:
+    """The run's figures; ``slo_s`` (seconds, keyed ttft / tpot / e2el) adds its goodput."""
     ok = [s for s in samples if s.status == "ok"]
     ttfts = [s.ttft_s for s in ok if s.ttft_s is not None]
     tpots = [t for s in ok if (t := tpot(s)) is not None]
@@ -106,6 +164,9 @@ def summarize_samples(samples: Sequence[SampleRecord], wall_s: float | None) -> 
         e2e_p90_s=percentile(e2es, 90),
         e2e_p99_s=percentile(e2es, 99),
         requests_per_s=len(ok) / wall_s if wall_s else None,
+        slo_s=dict(slo_s) if slo_s else None,
+        good_requests=sum(is_good(s, slo_s) for s in ok) if slo_s else None,
+        goodput_per_s=sum(is_good(s, slo_s) for s in ok) / wall_s if slo_s and wall_s else None,
         finish_reasons=dict(Counter(s.finish_reason or "none" for s in ok)),
         errors=dict(Counter(s.status for s in samples if s.status != "ok")),
         clock=clock,

@@ -15,6 +15,7 @@ from typing import Any
 from jinja2 import Environment
 from markupsafe import Markup
 
+from specverdict.measure.summary import SPEED_METRIC_WORDS
 from specverdict.records import RunManifest
 from specverdict.report.model import ReportData, RunRow, StageReport
 from specverdict.report.plots import Figure, slug, stage_figures
@@ -43,6 +44,7 @@ th, td { padding: .3rem .5rem; border-bottom: 1px solid var(--line); text-align:
 td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 thead th { background: var(--soft); position: sticky; top: 0; white-space: nowrap; }
 tbody th { font-weight: normal; min-width: 10rem; overflow-wrap: anywhere; }
+table.runs thead th { white-space: normal; }  /* a header wraps at its spaces before the table scrolls */
 tr.baseline th { font-weight: bold; }
 th button { font: inherit; font-weight: bold; background: none; border: 0; padding: 0;
   cursor: pointer; text-decoration: underline dotted; color: inherit; }
@@ -153,7 +155,8 @@ there is no verdict across stages.</p>
 <section id="{{ st.anchor }}" aria-labelledby="{{ st.anchor }}-h" class="stage">
 <h2 id="{{ st.anchor }}-h">Stage {{ s.stage }} · {{ s.suite }}</h2>
 <p class="context">engine {{ s.engine }} · model family {{ s.model }} · quantization
-{{ s.quantization }} · suite {{ s.suite }} · load {{ s.loads | join(", ") }}</p>
+{{ s.quantization }} · suite {{ s.suite }} · load {{ s.loads | join(", ") }} · speed judged on
+{{ metric_words[s.speed_metric] }}{% if s.slo_ms %} · goodput SLO {{ slo_text(s.slo_ms) }}{% endif %}</p>
 
 <h3>Verdicts</h3>
 {% set grid = matrix(s) %}
@@ -167,7 +170,8 @@ there is no verdict across stages.</p>
 <p class="verdict-word"><span aria-hidden="true">{{ symbol[v.verdict] }}</span> {{ v.verdict }}:
 {{ p.speculation }} against {{ v.baseline }} at {{ v.load }}</p>
 <p>speed-up {{ fmt_speed(v) }} · pass rate base/cand {{ pct(v.base_pass_rate) }} / {{ pct(v.cand_pass_rate) }}
-· acceptance {{ num(v.acceptance_rate, ".3f") }} · MAL {{ num(v.mean_accepted_length, ".2f") }}</p>
+· acceptance {{ num(v.acceptance_rate, ".3f") }} · MAL {{ num(v.mean_accepted_length, ".2f") }}{% if s.slo_ms %}
+· goodput base/cand {{ pair_goodput(s, v) }}{% endif %}</p>
 <p class="labels">candidate: {{ p.candidate_label }}<br>baseline: {{ p.baseline_label }}</p>
 <ul class="reasons">
 {% for r in ordered(v) if deciding(v, r) %}<li class="deciding"><span class="status">[{{ r.status }}]</span> <code>{{ r.gate }}</code>: {{ r.message }} <strong>(decided the verdict)</strong></li>
@@ -185,13 +189,15 @@ there is no verdict across stages.</p>
 <p class="note">One row per planned run (its first completed execution); baseline first at each load
 level. Every run of this stage shares engine {{ s.engine }}, model {{ s.model }}, quantization
 {{ s.quantization }} and suite {{ s.suite }}{% if not s.several_loads %} at {{ s.loads[0] }}{% endif %}.
-Times in milliseconds (p50 / p95); intervals at {{ confidence }}.</p>
+Times in milliseconds (p50 / p95); intervals at {{ confidence }}.{% if s.slo_ms %} Goodput:
+requests per second within every SLO target ({{ slo_text(s.slo_ms) }}), as vLLM's --goodput
+counts them.{% endif %}</p>
 <div class="scroll" role="region" aria-label="Runs of stage {{ s.stage }}" tabindex="0">
 <table class="sortable runs">
 <thead><tr>
 <th scope="col">run</th><th scope="col">run id</th><th scope="col">acc. rate</th>
 <th scope="col">MAL</th><th scope="col">tokens/s</th><th scope="col">TTFT</th>
-<th scope="col">TPOT</th><th scope="col">failed</th><th scope="col">finish</th>
+<th scope="col">TPOT</th>{% if s.slo_ms %}<th scope="col">goodput/s</th>{% endif %}<th scope="col">failed</th><th scope="col">finish</th>
 <th scope="col">pass rate [interval]</th><th scope="col">retention</th>
 </tr></thead>
 <tbody>
@@ -202,6 +208,7 @@ Times in milliseconds (p50 / p95); intervals at {{ confidence }}.</p>
 {{ cell(r.summary.tokens_per_s if r.summary else None, ".1f") }}
 {{ pair_cell(r.summary.ttft_p50_s if r.summary else None, r.summary.ttft_p95_s if r.summary else None, ".0f") }}
 {{ pair_cell(r.summary.tpot_p50_s if r.summary else None, r.summary.tpot_p95_s if r.summary else None, ".1f") }}
+{% if s.slo_ms %}{{ goodput_cell(r) }}{% endif %}
 {{ cell(r.failure_rate, ".0%") }}
 <td>{{ finish(r) }}</td>
 {{ quality_cell(r) }}
@@ -331,13 +338,46 @@ def _finish(row: RunRow) -> str:
     return ", ".join(parts) or "none"
 
 
+#: the speed metric as the report names it next to a speed-up
+METRIC_SHORT = {"tpot": "TPOT", "e2e": "e2e", "ttft": "TTFT", "output_throughput": "tok/s"}
+
+
 def _speed(v: Any) -> str:
+    """The speed-up, its interval and the metric it is of (every speed figure says which)."""
     if v.speedup is None:
         return "n/a"
     text = f"{v.speedup:.3f}×"
     if v.speedup_interval is not None:
         text += f" [{v.speedup_interval[0]:.3f}, {v.speedup_interval[1]:.3f}]"
-    return text
+    return f"{text} {METRIC_SHORT.get(v.speed_metric, v.speed_metric)}"
+
+
+def slo_text(slo_ms: dict[str, float] | None) -> str:
+    """The goodput targets in words, e.g. ``ttft <= 500 ms, tpot <= 50 ms``."""
+    return ", ".join(f"{k} ≤ {v:g} ms" for k, v in (slo_ms or {}).items())
+
+
+def _pair_goodput(stage: StageReport, v: Any) -> str:
+    """A pair's goodput, baseline / candidate, from the rows of their first executions."""
+    by_run = {r.run_id: r for r in stage.rows if r.run_id is not None}
+
+    def one(run_ids: tuple[str, ...]) -> str:
+        row = by_run.get(run_ids[0]) if run_ids else None
+        g = row.summary.goodput_per_s if row is not None and row.summary is not None else None
+        return "n/a" if g is None else f"{g:.2f}"
+
+    return f"{one(v.baseline_run_ids)} / {one(v.candidate_run_ids)} requests/s"
+
+
+def _goodput_cell(row: RunRow) -> Markup:
+    """Goodput: good requests per second, and how many of the answered were good."""
+    s = row.summary
+    if s is None or s.good_requests is None:
+        return Markup('<td class="num" data-value="">n/a</td>')
+    rate = "n/a" if s.goodput_per_s is None else f"{s.goodput_per_s:.2f}"
+    return Markup('<td class="num" data-value="{}">{}<br>{}/{} good</td>').format(
+        "" if s.goodput_per_s is None else repr(s.goodput_per_s), rate, s.good_requests, s.ok
+    )
 
 
 def highlight(text: str, position: int | None) -> Markup:
@@ -396,6 +436,10 @@ def render_html(data: ReportData) -> str:
         confidence=f"{100 * (1 - data.gates.alpha):g}%",
         cell=_cell,
         pair_cell=_pair_cell,
+        goodput_cell=_goodput_cell,
+        pair_goodput=_pair_goodput,
+        slo_text=slo_text,
+        metric_words=SPEED_METRIC_WORDS,
         num=_num,
         pct=_pct,
         fmt_speed=_speed,

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from specverdict.report.html import manifest_highlights
+from specverdict.measure.summary import SPEED_METRIC_WORDS
+from specverdict.report.html import manifest_highlights, slo_text
 from specverdict.report.model import ReportData, RunRow, StageReport
 from specverdict.report.plots import stage_figures
 
@@ -41,12 +42,21 @@ def _fence(text: str) -> list[str]:
     return [f"{ticks}text", text, ticks]
 
 
+def _goodput(row: RunRow) -> str:
+    s = row.summary
+    if s is None or s.good_requests is None:
+        return "n/a"
+    return f"{_num(s.goodput_per_s, '.2f')} ({s.good_requests}/{s.ok})"
+
+
 def _stage(stage: StageReport, data: ReportData) -> list[str]:
     lines = [
         f"## Stage {stage.stage} · {stage.suite}",
         "",
         f"engine {stage.engine} · model family {stage.model} · quantization "
-        f"{stage.quantization} · suite {stage.suite} · load {', '.join(stage.loads)}",
+        f"{stage.quantization} · suite {stage.suite} · load {', '.join(stage.loads)} · speed "
+        f"judged on {SPEED_METRIC_WORDS[stage.speed_metric]}"
+        + (f" · goodput SLO {slo_text(stage.slo_ms)}" if stage.slo_ms else ""),
         "",
         "### Verdicts",
         "",
@@ -58,6 +68,7 @@ def _stage(stage: StageReport, data: ReportData) -> list[str]:
             speed = f"{v.speedup:.3f}×"
             if v.speedup_interval is not None:
                 speed += f" [{v.speedup_interval[0]:.3f}, {v.speedup_interval[1]:.3f}]"
+            speed += f" on {SPEED_METRIC_WORDS[v.speed_metric]}"
         lines += [
             f"#### {v.verdict}: {p.speculation} against {v.baseline} at {v.load}",
             "",
@@ -85,6 +96,7 @@ def _stage(stage: StageReport, data: ReportData) -> list[str]:
                 _num(s.ttft_p95_s if s else None, ".1f", 1e3),
                 _num(s.tpot_p50_s if s else None, ".2f", 1e3),
                 _num(s.tpot_p95_s if s else None, ".2f", 1e3),
+                *((_goodput(r),) if stage.slo_ms else ()),
                 _num(r.failure_rate, ".1%"),
                 ", ".join(f"{k} {n}" for k, n in sorted(s.finish_reasons.items())) if s else "n/a",
                 _quality(r),
@@ -102,6 +114,7 @@ def _stage(stage: StageReport, data: ReportData) -> list[str]:
             "TTFT p95",
             "TPOT p50",
             "TPOT p95",
+            *(("goodput/s (good/answered)",) if stage.slo_ms else ()),
             "failure rate",
             "finish reasons",
             "pass rate [interval]",

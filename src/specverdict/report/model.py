@@ -26,7 +26,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict
 
 from specverdict import __version__
-from specverdict.campaign.model import Gates
+from specverdict.campaign.model import Gates, Slo, default_speed_metric
 from specverdict.campaign.plan import Pair, Plan
 from specverdict.campaign.spec import LABELLED_PARAMS, RunSpec
 from specverdict.engines.base import AcceptanceSummary
@@ -159,6 +159,10 @@ class StageReport(Frozen):
     rows: tuple[RunRow, ...]
     pairs: tuple[PairView, ...]
     manifests: tuple[ManifestView, ...]
+    #: what the stage's speed gate compares (``campaign.model.SpeedMetric``)
+    speed_metric: str = "tpot"
+    #: the stage's goodput targets in milliseconds (ttft / tpot / e2el), None without an slo
+    slo_ms: dict[str, float] | None = None
 
     @property
     def several_loads(self) -> bool:
@@ -217,7 +221,12 @@ def _completed(runs: Sequence[RunRecord], fingerprint: str) -> list[RunRecord]:
 
 
 def _row(
-    store: Store, spec: RunSpec, role: Role, execs: Sequence[RunRecord], alpha: float
+    store: Store,
+    spec: RunSpec,
+    role: Role,
+    execs: Sequence[RunRecord],
+    alpha: float,
+    slo_s: dict[str, float] | None = None,
 ) -> RunRow:
     head: dict[str, Any] = {
         "label": run_label(spec),
@@ -233,7 +242,7 @@ def _row(
     }
     if not execs:
         return RunRow(**head)
-    res = run_results(store, execs[0].run_id)
+    res = run_results(store, execs[0].run_id, slo_s)
     samples = store.samples(execs[0].run_id)
     acc, s = res.acceptance, res.summary
     rates: tuple[float, ...] = ()
@@ -323,6 +332,10 @@ def _pair(store: Store, v: PairVerdict, base: RunSpec, cand: RunSpec) -> PairVie
     dec = v.reason("speed.decomposition")
     ni = v.reason("quality.noninferiority")
     drop = None
+    # a pair without a quality signal (both arms pass nothing) has an interval as wide as its
+    # ignorance: it is not drawn as if it measured a drop
+    if ni is not None and ni.message.startswith("no quality signal"):
+        ni = None
     if ni is not None and all(ni.data.get(k) is not None for k in ("drop", "lower", "upper")):
         drop = QualityDrop(
             drop=float(ni.data["drop"]),
@@ -367,8 +380,12 @@ def _stage(
     runs: Sequence[RunRecord],
     alpha: float,
     pinned: dict[str, RunRecord] | None = None,
+    slo: Slo | None = None,
+    speed_metric: str | None = None,
 ) -> StageReport:
-    """``pinned`` maps a fingerprint to the one execution to show (``compare`` semantics)."""
+    """``pinned`` maps a fingerprint to the one execution to show (``compare`` semantics);
+    ``slo`` adds each run's goodput."""
+    slo_s = slo.targets_s() if slo is not None else None
     loads = list(dict.fromkeys(s.load.label for s, _ in specs))
     rows = []
     manifests: dict[str, ManifestView] = {}
@@ -377,7 +394,7 @@ def _stage(
         first = (pinned or {}).get(spec.fingerprint)
         if first is not None and first.status == "completed":
             execs = [first, *(r for r in execs if r.run_id != first.run_id)]
-        rows.append(_row(store, spec, role, execs, alpha))
+        rows.append(_row(store, spec, role, execs, alpha, slo_s))
         for r in execs:
             manifests.setdefault(
                 r.run_id,
@@ -403,6 +420,8 @@ def _stage(
         rows=tuple(_with_retention(rows)),
         pairs=tuple(_pair(store, v, b, c) for v, b, c in pairs),
         manifests=tuple(manifests.values()),
+        speed_metric=speed_metric or default_speed_metric(stage),
+        slo_ms=None if slo_s is None else {k: 1000.0 * v for k, v in slo_s.items()},
     )
 
 
@@ -429,7 +448,18 @@ def campaign_report(store: Store, plan: Plan, source: str = "") -> ReportData:
             for v, p in _with_pairs(verdicts, plan)
             if p.candidate.stage == stage
         ]
-        stages.append(_stage(store, stage, specs, pairs, runs, gates.alpha))
+        stages.append(
+            _stage(
+                store,
+                stage,
+                specs,
+                pairs,
+                runs,
+                gates.alpha,
+                slo=plan.campaign.slo_for(stage),
+                speed_metric=plan.campaign.speed_metric(stage),
+            )
+        )
     return ReportData(
         title=f"specverdict report: campaign {plan.campaign.name}",
         source=source or plan.campaign.name,

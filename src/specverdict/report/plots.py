@@ -11,7 +11,8 @@ import re
 from dataclasses import dataclass, field
 
 from specverdict.campaign.model import Gates
-from specverdict.report.model import StageReport
+from specverdict.measure.summary import SPEED_METRIC_WORDS, RunSummary
+from specverdict.report.model import RunRow, StageReport
 from specverdict.report.svg import (
     BarRow,
     BoxRow,
@@ -29,6 +30,9 @@ from specverdict.report.svg import (
 KINDS = (
     "speedup-k",
     "speedup-load",
+    "throughput-load",
+    "latency-load",
+    "latency-throughput",
     "acceptance-position",
     "tpot",
     "quality",
@@ -80,9 +84,10 @@ def speedup_by_k(stage: StageReport, gates: Gates) -> list[Figure]:
         ]
         fid = f"{slug(stage.stage)}-speedup-k-{slug(load)}"
         title = f"Speed-up against k per method: stage {stage.stage}, {load}"
+        words = SPEED_METRIC_WORDS[stage.speed_metric]
         caption = (
-            "Speed-up = baseline mean TPOT / candidate mean TPOT, paired by sample, with its "
-            "bootstrap interval; dashed lines: no change and min_speedup."
+            f"Speed-up on {words} (the stage's speed metric) = baseline mean / candidate mean, "
+            "paired by sample, with its interval; dashed lines: no change and min_speedup."
         )
         if not pairs:
             out.append(Figure("speedup-k", fid, title, caption, None, "no speed-up figures"))
@@ -139,7 +144,10 @@ def speedup_by_load(stage: StageReport, gates: Gates) -> list[Figure]:
         return []
     fid = f"{slug(stage.stage)}-speedup-load"
     title = f"Speed-up against load: stage {stage.stage}"
-    caption = "TPOT speed-up with its interval at each load level, one series per candidate."
+    caption = (
+        f"Speed-up on {SPEED_METRIC_WORDS[stage.speed_metric]} with its interval at each load "
+        "level, one series per candidate."
+    )
     pairs = [p for p in stage.pairs if p.verdict.speedup is not None]
     if not pairs:
         return [Figure("speedup-load", fid, title, caption, None, "no speed-up figures")]
@@ -181,23 +189,211 @@ def speedup_by_load(stage: StageReport, gates: Gates) -> list[Figure]:
     ]
 
 
+def _load_axis(stage: StageReport) -> tuple[str, dict[float, str]]:
+    """The load axis: its label, and each level's value named as the campaign wrote it."""
+    label = "request rate (requests/s)" if "rate" in stage.loads[0] else "concurrency"
+    return label, {r.load_value: r.load.split("=")[-1] for r in stage.rows}
+
+
+def _by_run(stage: StageReport) -> dict[str, list[RunRow]]:
+    """The stage's completed runs per speculation (baseline first), each in load order."""
+    out: dict[str, list[RunRow]] = {}
+    for r in sorted(stage.rows, key=lambda r: (r.role != "baseline", r.load_value)):
+        if r.summary is not None:
+            out.setdefault(r.speculation, []).append(r)
+    return out
+
+
+def throughput_by_load(stage: StageReport) -> list[Figure]:
+    """Absolute output tokens/s of every run against the load, the baseline among them."""
+    fid = f"{slug(stage.stage)}-throughput-load"
+    title = f"Output tokens/s against load: stage {stage.stage}"
+    caption = (
+        "Each run's output tokens over its wall time (first send to last arrival), one line "
+        "per configuration, the baseline included: absolute figures, not ratios."
+    )
+    series = []
+    rows = []
+    for spec, runs in _by_run(stage).items():
+        pts = [
+            Point(r.load_value, r.summary.tokens_per_s)
+            for r in runs
+            if r.summary is not None and r.summary.tokens_per_s is not None
+        ]
+        if pts:
+            series.append(Series(spec, tuple(pts)))
+            rows += [
+                (spec, r.load, _f(r.summary.tokens_per_s if r.summary else None, ".1f"))
+                for r in runs
+            ]
+    if not series:
+        return [Figure("throughput-load", fid, title, caption, None, "no throughput figures")]
+    x_label, names = _load_axis(stage)
+    desc = "; ".join(f"{r[0]} at {r[1]}: {r[2]} tokens/s" for r in rows)
+    svg = line_chart(
+        fid,
+        title,
+        desc,
+        x_label,
+        "output tokens/s",
+        series,
+        x_names=names,
+        y_floor=0.0,
+        kind="throughput-load",
+    )
+    headers = ("run", "load", "tokens/s")
+    return [Figure("throughput-load", fid, title, caption, svg, None, headers, tuple(rows))]
+
+
+#: the latency percentiles drawn against load: (label, summary fields p50, p90, p99)
+PERCENTILE_PLOTS = (
+    ("TPOT", ("tpot_p50_s", "tpot_p90_s", "tpot_p99_s")),
+    ("ITL", ("itl_p50_s", "itl_p90_s", "itl_p99_s")),
+)
+
+
+def latency_by_load(stage: StageReport) -> list[Figure]:
+    """TPOT and ITL percentiles against the load: one plot per metric, one line per run (its
+    median), a bar from p50 up to p99 with a tick at p90."""
+    out = []
+    x_label, names = _load_axis(stage)
+    for metric, fields in PERCENTILE_PLOTS:
+        fid = f"{slug(stage.stage)}-latency-load-{slug(metric)}"
+        title = f"{metric} p50 / p90 / p99 against load: stage {stage.stage}"
+        caption = (
+            f"{metric} in ms: the marker and line at the median, the bar up to p99 with a tick "
+            "at p90; series side by side at each load level."
+        )
+        series = []
+        rows = []
+        for spec, runs in _by_run(stage).items():
+            pts = []
+            for r in runs:
+                s = r.summary
+                assert s is not None
+                p50, p90, p99 = (_ms(s, f) for f in fields)
+                rows.append((spec, r.load, _f(p50, ".2f"), _f(p90, ".2f"), _f(p99, ".2f")))
+                if p50 is None:
+                    continue
+                ticks = (p90,) if p90 is not None else ()
+                note = f"p90 {_f(p90, '.2f')}, p99 {_f(p99, '.2f')} ms"
+                pts.append(Point(r.load_value, p50, p50, p99, note, ticks))
+            if pts:
+                series.append(Series(spec, tuple(pts)))
+        if not series:
+            why = f"no {metric} figures (no completed run with two or more output chunks)"
+            out.append(Figure("latency-load", fid, title, caption, None, why))
+            continue
+        desc = "; ".join(f"{r[0]} at {r[1]}: p50 {r[2]}, p90 {r[3]}, p99 {r[4]} ms" for r in rows)
+        svg = line_chart(
+            fid,
+            title,
+            desc,
+            x_label,
+            f"{metric} (ms)",
+            series,
+            x_names=names,
+            y_floor=0.0,
+            dodge=10.0,
+            kind="latency-load",
+        )
+        headers = ("run", "load", "p50 ms", "p90 ms", "p99 ms")
+        out.append(Figure("latency-load", fid, title, caption, svg, None, headers, tuple(rows)))
+    return out
+
+
+def _ms(summary: RunSummary, name: str) -> float | None:
+    v = getattr(summary, name)
+    return None if v is None else 1e3 * float(v)
+
+
+#: the latency each stage's speed metric puts against throughput (a summary's median field)
+LATENCY_OF_METRIC = {
+    "tpot": ("TPOT", "tpot_p50_s"),
+    "ttft": ("TTFT", "ttft_p50_s"),
+    "e2e": ("end-to-end latency", "e2e_p50_s"),
+    "output_throughput": ("end-to-end latency", "e2e_p50_s"),
+}
+
+
+def latency_by_throughput(stage: StageReport) -> list[Figure]:
+    """Median latency (the stage's speed metric) against output tokens/s, one curve per
+    configuration through its load levels: down and to the right is better."""
+    words, field_name = LATENCY_OF_METRIC[stage.speed_metric]
+    fid = f"{slug(stage.stage)}-latency-throughput"
+    title = f"Median {words} against output tokens/s: stage {stage.stage}"
+    caption = (
+        f"One curve per configuration through its load levels: median {words} (ms) against "
+        "the run's output tokens/s; lower and further right is better."
+    )
+    series = []
+    rows = []
+    for spec, runs in _by_run(stage).items():
+        pts = []
+        for r in runs:
+            assert r.summary is not None
+            thr, lat = r.summary.tokens_per_s, _ms(r.summary, field_name)
+            rows.append((spec, r.load, _f(thr, ".1f"), _f(lat, ".2f")))
+            if thr is not None and lat is not None:
+                pts.append(Point(thr, lat, note=r.load))
+        if pts:
+            series.append(Series(spec, tuple(pts)))
+    if not series:
+        why = f"no runs with both throughput and {words}"
+        return [Figure("latency-throughput", fid, title, caption, None, why)]
+    desc = "; ".join(f"{r[0]} at {r[1]}: {r[2]} tokens/s, {r[3]} ms" for r in rows)
+    svg = line_chart(
+        fid,
+        title,
+        desc,
+        "output tokens/s",
+        f"median {words} (ms)",
+        series,
+        y_floor=0.0,
+        x_nice=True,
+        sort_x=False,
+        kind="latency-throughput",
+    )
+    headers = ("run", "load", "tokens/s", "median ms")
+    return [Figure("latency-throughput", fid, title, caption, svg, None, headers, tuple(rows))]
+
+
+def _runs_name(stage: StageReport, speculation: str, loads: list[str]) -> str:
+    """One configuration at several load levels, named once: ``mtp k=2 @ all 3 loads``,
+    ``mtp k=2 @ concurrency=1, 8``."""
+    if not stage.several_loads:
+        return speculation
+    if len(loads) == len(stage.loads) > 1:
+        return f"{speculation} @ all {len(loads)} loads"
+    head, _, _ = loads[0].partition("=")
+    values = ", ".join(load.partition("=")[2] or load for load in loads)
+    return f"{speculation} @ {head}={values}"
+
+
 def acceptance_by_position(stage: StageReport) -> list[Figure]:
     fid = f"{slug(stage.stage)}-acceptance-position"
     title = f"Acceptance by draft position: stage {stage.stage}"
     caption = (
         "Share of verify steps whose drafts were accepted up to and including each position "
-        "(accepted per position / drafts); it can only fall with position."
+        "(accepted per position / drafts); it can only fall with position. Runs with identical "
+        "curves share one line, labelled with all of them."
     )
     rows_with = [r for r in stage.rows if r.position_rates]
     if not rows_with:
         why = "no per-position acceptance counts (no candidate run, or the source has none)"
         return [Figure("acceptance-position", fid, title, caption, None, why)]
+    # runs whose curves are identical as drawn (to the 3 decimals shown) are one line with one
+    # label naming them all: overlapping lines would hide all but the last
+    groups: dict[tuple[str, ...], dict[str, list[str]]] = {}
+    for r in rows_with:
+        key = tuple(f"{v:.3f}" for v in r.position_rates)
+        groups.setdefault(key, {}).setdefault(r.speculation, []).append(r.load)
     series = []
     rows = []
-    for r in rows_with:
-        name = run_name(stage, r.speculation, r.load)
-        series.append(Series(name, tuple(Point(i + 1, v) for i, v in enumerate(r.position_rates))))
-        rows.append((name, *(f"{v:.3f}" for v in r.position_rates)))
+    for key, runs in groups.items():
+        name = "; ".join(_runs_name(stage, spec, loads) for spec, loads in runs.items())
+        series.append(Series(name, tuple(Point(i + 1, float(v)) for i, v in enumerate(key))))
+        rows.append((name, *key))
     width = max(len(r.position_rates) for r in rows_with)
     rows = [row + ("",) * (width + 1 - len(row)) for row in rows]
     desc = "; ".join(f"{row[0]}: {', '.join(v for v in row[1:] if v)}" for row in rows)
@@ -249,6 +445,13 @@ def quality_drop(stage: StageReport) -> list[Figure]:
         "interval; non-inferior when the whole interval stays left of the margin line."
     )
     pairs = [p for p in stage.pairs if p.quality_drop is not None]
+    silent = [
+        run_name(stage, p.speculation, p.verdict.load)
+        for p in stage.pairs
+        if p.quality_drop is None
+    ]
+    if silent and pairs:
+        caption += f" Not drawn, no quality signal: {', '.join(silent)}."
     if not pairs:
         why = next(
             (
@@ -386,6 +589,9 @@ def stage_figures(stage: StageReport, gates: Gates) -> list[Figure]:
     return [
         *speedup_by_k(whole, gates),
         *speedup_by_load(whole, gates),
+        *throughput_by_load(whole),
+        *latency_by_load(whole),
+        *latency_by_throughput(whole),
         *acceptance_by_position(whole),
         *tpot_distribution(whole),
         *quality_drop(whole),

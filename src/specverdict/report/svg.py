@@ -39,6 +39,8 @@ class Point:
     lo: float | None = None
     hi: float | None = None
     note: str = ""
+    #: further values marked as short ticks on the whisker (e.g. a p90 between p50 and p99)
+    ticks: tuple[float, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -176,7 +178,14 @@ def marker(shape: str, x: float, y: float, color: str, size: float = 4.5) -> str
 
 
 def _style(i: int) -> tuple[str, str, str]:
-    return PALETTE[i % len(PALETTE)], MARKERS[i % len(MARKERS)], DASHES[i % len(DASHES)]
+    """Series i's colour, marker and dash; past the palette's length the marker and the dash
+    shift against the colour, so no two of the first 49 series look alike."""
+    turn = i // len(PALETTE)
+    return (
+        PALETTE[i % len(PALETTE)],
+        MARKERS[(i + turn) % len(MARKERS)],
+        DASHES[(i + 2 * turn) % len(DASHES)],
+    )
 
 
 LEGEND_LINE = 15  # px per text line of a legend entry
@@ -309,11 +318,17 @@ def line_chart(
     y_ceiling: float | None = None,
     width: float = 560,
     kind: str = "line",
+    x_nice: bool = False,
+    dodge: float = 0.0,
+    sort_x: bool = True,
 ) -> str:
     """Points joined per series, with vertical interval whiskers; integer-like x values are
-    ticked where the data are (``x_names`` renames them, e.g. load levels)."""
+    ticked where the data are (``x_names`` renames them, e.g. load levels), or at round values
+    with ``x_nice`` (a continuous x, such as a throughput, whose data would crowd the axis).
+    ``dodge``: pixels between series at one x, so that their whiskers do not cover each other.
+    ``sort_x=False`` joins a series' points in the order given (a curve through load levels)."""
     xs = sorted({p.x for s in series for p in s.points})
-    ys = [v for s in series for p in s.points for v in (p.y, p.lo, p.hi) if v is not None]
+    ys = [v for s in series for p in s.points for v in (p.y, p.lo, p.hi, *p.ticks) if v is not None]
     ys += [r.value for r in refs]
     y_range = _span(ys, 0.08)
     if y_floor is not None:
@@ -322,20 +337,28 @@ def line_chart(
         y_range = (y_range[0], min(y_range[1], y_ceiling))
     y_ticks = [t for t in nice_ticks(*y_range) if y_range[0] <= t <= y_range[1]]
     x_range = _span(xs, 0.12) if len(xs) > 1 else (xs[0] - 1, xs[0] + 1) if xs else (0.0, 1.0)
+    if x_nice and len(xs) == 1:
+        x_range = (xs[0] * 0.8, xs[0] * 1.2) if xs[0] else (-1.0, 1.0)
+    x_ticks = (
+        [t for t in nice_ticks(*x_range, count=4) if x_range[0] <= t <= x_range[1]]
+        if x_nice
+        else xs
+    )
     plot_h = 220
     legend = _legend_lines([s.name for s in series], width, 58)
     c = _Canvas(
         chart_id, width, 40 + plot_h + 48 + _legend_height(legend), 58, 30, width - 78, plot_h
     )
-    _axes(c, xs, y_ticks, x_range, y_range, x_label, y_label, x_names)
+    _axes(c, x_ticks, y_ticks, x_range, y_range, x_label, y_label, x_names)
     for j, ref in enumerate(refs):
         _ref_line_h(c, ref, y_range, j)
     for i, s in enumerate(series):
+        shift = dodge * (i - (len(series) - 1) / 2)
         color, shape, dash = _style(i)
-        pts = sorted(s.points, key=lambda p: p.x)
+        pts = sorted(s.points, key=lambda p: p.x) if sort_x else list(s.points)
         coords = [
             (
-                _scale(p.x, *x_range, c.left, c.left + c.w),
+                _scale(p.x, *x_range, c.left, c.left + c.w) + shift,
                 _scale(p.y, *y_range, c.top + c.h, c.top),
             )
             for p in pts
@@ -360,6 +383,13 @@ def line_chart(
                     'stroke-width="1.5" fill="none"/>'
                 )
                 tip += f" [{p.lo:.3f}, {p.hi:.3f}]"
+            for v in p.ticks:
+                if y_range[0] <= v <= y_range[1]:
+                    yt = _scale(v, *y_range, c.top + c.h, c.top)
+                    c.add(
+                        f'<path class="whisker" d="M{x - 4:.1f},{yt:.1f}h8" stroke="{color}" '
+                        'stroke-width="3" fill="none"/>'
+                    )
             if p.note:
                 tip += f" ({p.note})"
             c.add(f'<g class="mark"><title>{escape(tip)}</title>{marker(shape, x, y, color)}</g>')

@@ -26,7 +26,7 @@ from specverdict.stats.multiplicity import adjust
 from specverdict.stats.speed import ExecutionDrift, execution_drift
 from specverdict.store.base import Store
 from specverdict.suites import Sample, suite_for
-from specverdict.verdict.judge import Arm, execution_tpots, judge_pair
+from specverdict.verdict.judge import Arm, execution_speeds, judge_pair
 from specverdict.verdict.model import PairVerdict, Reason
 from specverdict.verdict.slices import groups, restrict, slice_of
 
@@ -72,10 +72,19 @@ def campaign_verdicts(store: Store, plan: Plan) -> list[PairVerdict]:
         return arms[spec.fingerprint]
 
     # Run-to-run drift pooled over every configuration the campaign executed more than once
-    # (same host, same engine): its degrees of freedom add up across stages and loads.
+    # (same host, same engine): its degrees of freedom add up across stages and loads. It is
+    # estimated on the metric the pair's speed gate compares (each stage names its own).
     unique = list({r.fingerprint: r for r in plan.runs}.values())
     executed = [arm(spec) for spec in unique]
-    drift = execution_drift([execution_tpots(a) for a in executed if a is not None])
+    pooled: dict[str, ExecutionDrift | None] = {}
+
+    def drift_on(metric: str) -> ExecutionDrift | None:
+        if metric not in pooled:
+            pooled[metric] = execution_drift(
+                [execution_speeds(a, None, metric) for a in executed if a is not None]
+            )
+        return pooled[metric]
+
     out: list[PairVerdict] = []
     stage_samples: dict[str, list[Sample]] = {}
 
@@ -87,12 +96,13 @@ def campaign_verdicts(store: Store, plan: Plan) -> list[PairVerdict]:
 
     selections: dict[str, list[str]] = {}
     designs = _stage_designs(plan, arm)
-    drifts: dict[int, ExecutionDrift | None] = {}
+    drifts: dict[tuple[int, str], ExecutionDrift | None] = {}
 
-    def drift_at(index: int) -> ExecutionDrift | None:
-        """The pooled drift as the data stood at look ``index``: every configuration on the
-        first samples its stage had at that look (all of a stage without a design)."""
-        if index not in drifts:
+    def drift_at(index: int, metric: str) -> ExecutionDrift | None:
+        """The pooled drift on ``metric`` as the data stood at look ``index``: every
+        configuration on the first samples its stage had at that look (all of a stage without
+        a design)."""
+        if (index, metric) not in drifts:
             tables = []
             for spec, a in zip(unique, executed, strict=True):
                 if a is None:
@@ -101,15 +111,16 @@ def campaign_verdicts(store: Store, plan: Plan) -> list[PairVerdict]:
                 ids = selection(spec)
                 if design is not None:
                     ids = ids[: min(index * design.batch, design.max_samples)]
-                tables.append(execution_tpots(a, ids))
-            drifts[index] = execution_drift(tables)
-        return drifts[index]
+                tables.append(execution_speeds(a, ids, metric))
+            drifts[index, metric] = execution_drift(tables)
+        return drifts[index, metric]
 
     for pair in plan.pairs:
         base_arm, cand_arm = arm(pair.baseline), arm(pair.candidate)
         look: LookShare | None = None
         note = ""
-        pair_drift = drift
+        metric = plan.campaign.speed_metric(pair.candidate.stage)
+        pair_drift = drift_on(metric)
         design = _design(cand_arm)
         if design is not None and base_arm is not None and cand_arm is not None:
             last = design.taken[-1] if design.taken else None
@@ -117,7 +128,7 @@ def campaign_verdicts(store: Store, plan: Plan) -> list[PairVerdict]:
                 prefix = set(selection(pair.candidate)[: last.samples])
                 base_arm, cand_arm = _prefix(base_arm, prefix), _prefix(cand_arm, prefix)
                 look = look_share(last.index, design.looks)
-                pair_drift = drift_at(last.index)
+                pair_drift = drift_at(last.index, metric)
                 note = f"{last.samples} samples, as recorded at that look"
             else:
                 index = (last.index if last is not None else 0) + 1
@@ -135,6 +146,7 @@ def campaign_verdicts(store: Store, plan: Plan) -> list[PairVerdict]:
             look: LookShare | None = look,
             note: str = note,
             pair_drift: ExecutionDrift | None = pair_drift,
+            metric: str = metric,
         ) -> PairVerdict:
             return judge_pair(
                 b,
@@ -150,6 +162,7 @@ def campaign_verdicts(store: Store, plan: Plan) -> list[PairVerdict]:
                 drift=pair_drift,
                 look=look,
                 look_note=note,
+                speed_metric=metric,
             )
 
         out.append(judge(base_arm, cand_arm))

@@ -14,8 +14,10 @@ generator. The rules (design note 005):
    (Tango) interval's lower bound above 0, or exact McNemar (vacuity reported). A lossless
    method significantly better is not comparable (INVALID). No scores, or both arms at 0%: no
    quality signal, so at best ``INCONCLUSIVE``.
-3. Speed, paired by sample on TPOT (mean over the repeats of each arm). The ratio of mean TPOTs
-   with a paired bootstrap interval, widened by run-to-run drift (the between-execution variance
+3. Speed, paired by sample on the stage's speed metric (``Campaign.speed_metric``: TPOT for
+   completion stages, end-to-end latency for agent and repository stages; mean over the repeats
+   of each arm; gate ``speed.<metric>``, design note 023). The ratio of the metric's means
+   (baseline over candidate: lower is faster) with a paired bootstrap interval, widened by run-to-run drift (the between-execution variance
    of the campaign's repeated executions, Student's t), clears when its lower bound exceeds
    max(1, ``min_speedup``) (the bar is tested, not compared with the point); it rejects when its
    upper bound is under ``min_speedup`` (slower, or a gain too small to be worth it); else
@@ -38,11 +40,11 @@ import numpy as np
 from scipy.stats import fisher_exact
 from scipy.stats import t as student_t
 
-from specverdict.campaign.model import Gates
+from specverdict.campaign.model import Gates, default_speed_metric
 from specverdict.campaign.spec import PairingError, RunSpec, check_pair
 from specverdict.engines.base import AcceptanceSummary
 from specverdict.failures import failure_kind
-from specverdict.measure.summary import tpot
+from specverdict.measure.summary import SPEED_METRIC_WORDS, speed_value
 from specverdict.records import RunManifest, SampleRecord, override_drift
 from specverdict.records.acceptance import RequestAcceptance
 from specverdict.stats import (
@@ -582,9 +584,18 @@ def _quality(
     return outcome, reasons, tuple(supplement), base_rate, cand_rate
 
 
-def _mean_tpots(arm: Arm, ids: Sequence[str]) -> np.ndarray:
-    """Per sample, the mean TPOT over the arm's executions that measured it (NaN if none)."""
-    per_run = [{s.sample_id: tpot(s) for s in run if s.status == "ok"} for run in arm.samples]
+def _per_run(arm: Arm, metric: str) -> list[dict[str, float | None]]:
+    """Per execution, each answered sample's value of ``metric``."""
+    return [
+        {s.sample_id: speed_value(s, metric) for s in run if s.status == "ok"}
+        for run in arm.samples
+    ]
+
+
+def _mean_speeds(arm: Arm, ids: Sequence[str], metric: str = "tpot") -> np.ndarray:
+    """Per sample, the mean of ``metric`` over the arm's executions that measured it (NaN if
+    none)."""
+    per_run = _per_run(arm, metric)
     out = np.full(len(ids), np.nan)
     for j, i in enumerate(ids):
         values = [t for run in per_run if (t := run.get(i)) is not None]
@@ -593,14 +604,22 @@ def _mean_tpots(arm: Arm, ids: Sequence[str]) -> np.ndarray:
     return out
 
 
-def execution_tpots(arm: Arm, ids: Sequence[str] | None = None) -> list[list[float]]:
-    """Each execution's TPOTs of the samples (of ``ids``, default all) that every execution of
-    the arm measured, in one order: the arm's contribution to ``execution_drift``."""
+def execution_speeds(
+    arm: Arm, ids: Sequence[str] | None = None, metric: str = "tpot"
+) -> list[list[float]]:
+    """Each execution's values of ``metric`` on the samples (of ``ids``, default all) that
+    every execution of the arm measured, in one order: the arm's contribution to
+    ``execution_drift`` on that metric."""
     if ids is None:
         ids = sorted({s.sample_id for run in arm.samples for s in run})
-    per_run = [{s.sample_id: tpot(s) for s in run if s.status == "ok"} for run in arm.samples]
+    per_run = _per_run(arm, metric)
     common = [i for i in ids if all(run.get(i) is not None for run in per_run)]
     return [[float(run[i]) for i in common] for run in per_run]  # type: ignore[arg-type]
+
+
+def execution_tpots(arm: Arm, ids: Sequence[str] | None = None) -> list[list[float]]:
+    """``execution_speeds`` on TPOT."""
+    return execution_speeds(arm, ids, "tpot")
 
 
 def _speed(
@@ -610,8 +629,14 @@ def _speed(
     rng: np.random.Generator,
     drift: ExecutionDrift | None = None,
     look: LookShare | None = None,
+    metric: str = "tpot",
 ) -> tuple[str, list[Reason], float | None, tuple[float, float] | None, tuple[float, float] | None]:
-    """Speed outcome, reasons, point, interval and the (base, cand) mean TPOTs.
+    """Speed outcome, reasons, point, interval and the (base, cand) mean TPOTs (for the
+    speed-up decomposition, whatever the metric).
+
+    Every figure is on ``metric`` (``measure.summary.speed_value``: lower is faster, so the
+    speed-up is the baseline's mean over the candidate's), the drift too: ``drift`` must be
+    on the same metric. The gate is ``speed.<metric>`` and its messages name the metric.
 
     The interval holds whole executions' drift as well as the samples' noise
     (``interval_with_drift``): ``drift`` is the campaign's pooled estimate when given, else the
@@ -621,19 +646,22 @@ def _speed(
     over the declared looks neither a false ADOPT nor a false REJECT on speed exceeds alpha/2;
     the speed p for the family is the look's p divided by its share."""
     ids = sorted({s.sample_id for s in base.first} & {s.sample_id for s in cand.first})
-    b, c = _mean_tpots(base, ids), _mean_tpots(cand, ids)
+    b, c = _mean_speeds(base, ids, metric), _mean_speeds(cand, ids, metric)
+    words = SPEED_METRIC_WORDS[metric]
+    gate = f"speed.{metric}"
     est = speedup_ratio_of_means(b, c, rng)
     # The noise floor: the spread of the baseline's own repeats over the samples all measured.
     noise = None
     if len(base.samples) >= 2:
         repeats = []
-        for run in base.samples:
-            by = {s.sample_id: tpot(s) for s in run if s.status == "ok"}
+        for by in _per_run(base, metric):
             repeats.append([by.get(i) for i in ids])
         common = [j for j in range(len(ids)) if all(r[j] is not None for r in repeats)]
         noise = noise_floor([[r[j] for j in common] for r in repeats]) if common else None
     if drift is None:
-        drift = execution_drift([execution_tpots(base, ids), execution_tpots(cand, ids)])
+        drift = execution_drift(
+            [execution_speeds(base, ids, metric), execution_speeds(cand, ids, metric)]
+        )
     spend = 1.0 if look is None else look.share
     confidence = None if look is None or spend <= 0 else 1.0 - gates.alpha * spend
     widened = (
@@ -643,6 +671,7 @@ def _speed(
     )
     reasons: list[Reason] = []
     data: dict[str, object] = {
+        "metric": metric,
         "point": est.point,
         "interval": None if est.interval is None else [est.interval.lower, est.interval.upper],
         "samples_interval": None
@@ -660,22 +689,23 @@ def _speed(
         interval = (widened.interval.lower, widened.interval.upper)
         data["interval"] = list(interval)
     means = None
-    finite = np.isfinite(b) & np.isfinite(c)
+    tb, tc = (b, c) if metric == "tpot" else (_mean_speeds(base, ids), _mean_speeds(cand, ids))
+    finite = np.isfinite(tb) & np.isfinite(tc)
     if finite.any():
-        means = (float(np.mean(b[finite])), float(np.mean(c[finite])))
+        means = (float(np.mean(tb[finite])), float(np.mean(tc[finite])))
     if est.interval is None or est.point is None:
         reasons.append(
             Reason(
-                gate="speed.tpot",
+                gate=gate,
                 status="inconclusive",
-                message=f"no speed-up figure: {est.why}",
+                message=f"no speed-up figure on {words}: {est.why}",
                 data=data,
             )
         )
         return "inconclusive", reasons, est.point, interval, means
     assert interval is not None
     lo, hi = interval
-    ci = f"{est.point:.3f}x [{lo:.3f}, {hi:.3f}]"
+    ci = f"{est.point:.3f}x [{lo:.3f}, {hi:.3f}] on {words}"
     held = ""
     if drift is not None and widened is not None:
         held = (
@@ -702,7 +732,7 @@ def _speed(
         held += f" ({look.describe()}, interval at {100 * (1 - gates.alpha * spend):.2f}%)"
     if look is not None and spend <= 0:
         status = "inconclusive"
-        msg = f"speed-up {est.point:.3f}x: no speed decision at {look.describe()}"
+        msg = f"speed-up {est.point:.3f}x on {words}: no speed decision at {look.describe()}"
     elif est.n < MIN_SPEED_SAMPLES:
         status = "inconclusive"
         msg = (
@@ -738,16 +768,20 @@ def _speed(
         )
     else:
         status, msg = "inconclusive", f"speed-up {ci}{held} not established: it includes 1"
-    reasons.append(Reason(gate="speed.tpot", status=status, message=msg, data=data))
+    reasons.append(Reason(gate=gate, status=status, message=msg, data=data))
     if noise is not None and noise.floor is not None:
         ratios = ", ".join(f"{r.ratio:.3f}" for r in noise.ratios)
         reasons.append(
             Reason(
                 gate="speed.noise",
                 status="info",
-                message=f"baseline against itself (A/A): {noise.n_repeats} executions, mean TPOT "
-                f"ratio {ratios}",
-                data={"floor": noise.floor, "ratios": [r.ratio for r in noise.ratios]},
+                message=f"baseline against itself (A/A): {noise.n_repeats} executions, mean "
+                f"{words} ratio {ratios}",
+                data={
+                    "metric": metric,
+                    "floor": noise.floor,
+                    "ratios": [r.ratio for r in noise.ratios],
+                },
             )
         )
     geo = speedup_geometric_mean(b, c, rng)
@@ -759,8 +793,8 @@ def _speed(
             Reason(
                 gate="speed.geometric_mean",
                 status="info",
-                message=f"per-sample TPOT ratios: geometric mean {geo.point:.3f}x{geo_ci}",
-                data={"point": geo.point},
+                message=f"per-sample {words} ratios: geometric mean {geo.point:.3f}x{geo_ci}",
+                data={"metric": metric, "point": geo.point},
             )
         )
     thr = _throughput(base, cand, ids, rng)
@@ -978,7 +1012,11 @@ def _drift(cand: Arm, base: Arm) -> Reason | None:
 
 
 def _futility(
-    look: LookShare | None, reasons: Sequence[Reason], q_outcome: str, s_outcome: str
+    look: LookShare | None,
+    reasons: Sequence[Reason],
+    q_outcome: str,
+    s_outcome: str,
+    metric: str = "tpot",
 ) -> Reason | None:
     """At a look of a sequential campaign, whether more samples are futile: speed cannot be
     decided at any look left (the run-to-run drift alone keeps the interval over the bar),
@@ -986,7 +1024,7 @@ def _futility(
     either (the observed drop is not above 0). The pair may stop as INCONCLUSIVE."""
     if look is None or s_outcome != "inconclusive" or q_outcome == "reject":
         return None
-    speed, quality = _find(reasons, "speed.tpot"), _find(reasons, "quality.noninferiority")
+    speed, quality = _find(reasons, f"speed.{metric}"), _find(reasons, "quality.noninferiority")
     if speed is None or not speed.data.get("futile"):
         return None
     drop = quality.data.get("drop") if quality is not None else None
@@ -1052,6 +1090,7 @@ def judge_pair(
     drift: ExecutionDrift | None = None,
     look: LookShare | None = None,
     look_note: str = "",
+    speed_metric: str | None = None,
 ) -> PairVerdict:
     """Decide one pair. A missing arm (not run, or not completed) is ``INCONCLUSIVE``.
     ``expected_acceptance`` (the campaign's, for this candidate) feeds the triage only;
@@ -1060,7 +1099,8 @@ def judge_pair(
     are (``stats.looks``): every fixed-n test that can decide (speed, McNemar, the score
     interval's REJECT, Fisher) spends only that look's share of its level; the betting test of
     non-inferiority is anytime-valid and spends nothing. ``look_note`` says how the look was
-    counted."""
+    counted. ``speed_metric``: what the speed gate compares (default: the stage's default,
+    ``campaign.model.default_speed_metric``); ``drift`` must be on it."""
     head = {
         "stage": stage or (cand.spec.stage if cand else ""),
         "suite": suite or (str(cand.spec.suite) if cand else ""),
@@ -1070,6 +1110,10 @@ def judge_pair(
         "baseline_run_ids": base.run_ids if base else (),
         "candidate_run_ids": cand.run_ids if cand else (),
     }
+    metric = speed_metric or default_speed_metric(str(head["stage"]))
+    if metric not in SPEED_METRIC_WORDS:
+        raise ValueError(f"unknown speed metric {metric!r}; known: {', '.join(SPEED_METRIC_WORDS)}")
+    head["speed_metric"] = metric
     if base is None or cand is None or not base.samples or not cand.samples:
         missing = [
             n for n, a in (("baseline", base), ("candidate", cand)) if a is None or not a.samples
@@ -1085,7 +1129,9 @@ def judge_pair(
     if look is not None:
         reasons.append(_look_reason(look, gates, look_note))
     q_outcome, q_reasons, supplement, base_rate, cand_rate = _quality(base, cand, gates, look)
-    s_outcome, s_reasons, point, interval, means = _speed(base, cand, gates, rng, drift, look)
+    s_outcome, s_reasons, point, interval, means = _speed(
+        base, cand, gates, rng, drift, look, metric
+    )
     a_reasons, rate, mal = _acceptance(cand, means, rng)
     reasons += q_reasons + s_reasons + a_reasons
     shift = _distribution(base, cand, gates, look)
@@ -1105,7 +1151,7 @@ def judge_pair(
     triage = _triage(cand, expected_acceptance, shares)
     if triage is not None:
         reasons.append(triage)
-    futility = _futility(look, reasons, q_outcome, s_outcome)
+    futility = _futility(look, reasons, q_outcome, s_outcome, metric)
     if futility is not None:
         reasons.append(futility)
     verdict: Verdict
@@ -1118,7 +1164,7 @@ def judge_pair(
     else:
         verdict = "INCONCLUSIVE"
     p_adopt = None
-    q_gate, s_gate = _find(reasons, "quality.noninferiority"), _find(reasons, "speed.tpot")
+    q_gate, s_gate = _find(reasons, "quality.noninferiority"), _find(reasons, f"speed.{metric}")
     if q_gate and s_gate and "p_value" in q_gate.data and "p_value" in s_gate.data:
         p_adopt = max(float(q_gate.data["p_value"]), float(s_gate.data["p_value"]))
     keep_supplement = verdict != "ADOPT" or any(r.status == "vacuous" for r in reasons)

@@ -67,6 +67,8 @@ class PairVerdict(Frozen):
     reasons: tuple[Reason, ...]
     speedup: float | None = None
     speedup_interval: tuple[float, float] | None = None
+    #: what the speed-up is of (``campaign.model.SpeedMetric``): the stage's speed metric
+    speed_metric: str = "tpot"
     base_pass_rate: float | None = None
     cand_pass_rate: float | None = None
     acceptance_rate: float | None = None
@@ -78,6 +80,11 @@ class PairVerdict(Frozen):
 
     def reason(self, gate: str) -> Reason | None:
         return next((r for r in self.reasons if r.gate == gate), None)
+
+    @property
+    def speed_gate(self) -> Reason | None:
+        """The deciding speed reason (gate ``speed.<metric>``), whatever the metric."""
+        return self.reason(f"speed.{self.speed_metric}")
 
 
 def worst(verdicts: list[Verdict]) -> Verdict | None:
