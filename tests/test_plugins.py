@@ -70,7 +70,7 @@ CAMPAIGN = """\
 name: plugin-campaign
 engine:
   kind: team-engine
-  launch: {args: ["--device-model", "accel-2b"]}
+  launch: {args: ["--device-model", "accel-2b", "--device-clock", "virtual"]}
 model: {family: specverdict-reference, served_name: reference-target}
 quantization: fp32
 baseline: {method: none}

@@ -956,14 +956,18 @@ def _alarm(signum: int, frame: Any) -> None:
 
 def call(fn: Callable[..., Any], args: Args, budget_s: float = 0.05) -> Any:
     """Call ``fn`` on a copy of ``args``; a mutated loop that never ends raises
-    ``CallTimeoutError`` after ``budget_s`` (an interval timer: main thread only)."""
-    old = signal.signal(signal.SIGALRM, _alarm)
-    signal.setitimer(signal.ITIMER_REAL, budget_s)
+    ``CallTimeoutError`` after ``budget_s`` of this process's CPU time (a profiling interval
+    timer: main thread only). CPU time, not wall time: on a loaded host a wall-clock budget
+    fired inside ordinary calls, and which mutations survived (the generated files) then
+    depended on the host's load."""
+    copied = copy.deepcopy(args)
+    old = signal.signal(signal.SIGPROF, _alarm)
+    signal.setitimer(signal.ITIMER_PROF, budget_s)
     try:
-        return fn(*copy.deepcopy(args))
+        return fn(*copied)
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, old)
 
 
 def make_instance(family: str, rng: random.Random, split: str) -> Instance | None:
