@@ -23,6 +23,10 @@ def test_your_own_prompts_and_scorer_get_verdicts(tmp_path: Path) -> None:
     campaign, db = work / "campaign.yaml", tmp_path / "runs.db"
     ran = specverdict_cli("run", str(campaign), "--db", str(db), timeout=900)
     assert ran.returncode == 0, ran.stdout[-2000:] + ran.stderr[-2000:]
+    # run ends with the verdict matrix per stage and the next commands
+    assert "stage function (dataset:functions.jsonl@1), speed on TPOT" in ran.stdout
+    assert "stage side:tools (dataset:chat.jsonl@1)" in ran.stdout
+    assert "next: specverdict report" in ran.stdout and "next: specverdict policy" in ran.stdout
     judged = specverdict_cli("verdict", str(campaign), "--db", str(db), "--json")
     out = json.loads(judged.stdout)
     by_stage = {v["stage"]: v for v in out["verdicts"] if v["slice"] is None}

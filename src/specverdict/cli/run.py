@@ -16,13 +16,16 @@ from specverdict.cli.checklist import checklist_table
 from specverdict.cli.progress import progress_for
 from specverdict.cli.runs import DB_OPTION, DEFAULT_DB, find_run, registry_dir, summary_tables
 from specverdict.cli.validate import check_feasible
+from specverdict.cli.verdict import verdict_table
 from specverdict.engines.reference import launches_reference, require_extra
+from specverdict.errors import SpecverdictError
 from specverdict.executors.claims import ClaimingRunner
 from specverdict.records import RunRecord
 from specverdict.results import run_results
 from specverdict.runner import select_runs
 from specverdict.sequential import run_until_decided
 from specverdict.store import Store, open_store
+from specverdict.verdict import campaign_verdicts
 
 
 def ask_on_terminal(console: Console) -> Callable[[str], None] | None:
@@ -199,11 +202,26 @@ def run(
             highlight=False,
         )
     db_flag = "" if db == DEFAULT_DB else f" --db {db}"
-    console.print(
-        f"next: specverdict verdict {campaign}{db_flag}   (the decision per stage and pair)",
-        highlight=False,
-        soft_wrap=True,
-    )
+    print_verdict_matrix(store, plan, console)
+    for command, what in (
+        (f"specverdict verdict {campaign}{db_flag}", "each pair's reasons"),
+        (f"specverdict report {campaign}{db_flag} --out report", "the HTML report"),
+        (f"specverdict policy {campaign}{db_flag}", "what to deploy, from the ADOPTs"),
+    ):
+        console.print(f"next: {command}   ({what})", highlight=False, soft_wrap=True)
+
+
+def print_verdict_matrix(store: Store, plan: Plan, console: Console) -> None:
+    """The campaign's verdicts as they stand, one table per stage, when every pair has data
+    (a partial run, ``--only`` say, shows only the pairs it completed)."""
+    try:
+        verdicts = campaign_verdicts(store, plan)
+    except SpecverdictError as exc:  # the runs are stored; judging them is the next command's
+        console.print(f"verdicts not shown: {exc}", highlight=False, soft_wrap=True)
+        return
+    judged = [v for v in verdicts if v.slice is None and v.candidate_run_ids]
+    for stage in dict.fromkeys(v.stage for v in judged):
+        console.print(verdict_table(stage, [v for v in judged if v.stage == stage]))
 
 
 def _run_on_ray(
