@@ -229,7 +229,10 @@ def test_server_errors_and_broken_streams_are_data_and_retried_on_a_rerun(
 
 def test_ctrl_c_saves_what_finished_says_so_and_the_rerun_resumes(tmp_path: Path) -> None:
     campaign = tmp_path / "c.yaml"
-    campaign.write_text(campaign_text(samples="all", max_tokens=120))
+    # paced on a modelled device, so that the run is still sending when Ctrl-C comes (at host
+    # speed the last 13 samples could finish before the signal did)
+    paced = ', launch: {args: ["--device-model", "accel-2b"]}'
+    campaign.write_text(campaign_text(samples="all", max_tokens=120, engine_extra=paced))
     db = tmp_path / "runs.db"
     cmd = [*CLI, "run", str(campaign), "--db", str(db), "--force", "--only", "none"]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
