@@ -235,7 +235,14 @@ def test_ctrl_c_saves_what_finished_says_so_and_the_rerun_resumes(tmp_path: Path
     campaign.write_text(campaign_text(samples="all", max_tokens=120, engine_extra=paced))
     db = tmp_path / "runs.db"
     cmd = [*CLI, "run", str(campaign), "--db", str(db), "--force", "--only", "none"]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # Ctrl-C as a terminal delivers it: a test run started in the background (``make test &``)
+    # has SIGINT ignored, which a child would inherit; a handled signal is reset to its default
+    # in the child at exec, so the child is started while this process handles SIGINT
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    finally:
+        signal.signal(signal.SIGINT, before)
     when_stored(db, 3, lambda: proc.send_signal(signal.SIGINT)).join()
     _, stderr = proc.communicate(timeout=120)
     assert proc.returncode == 130, stderr
