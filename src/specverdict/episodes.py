@@ -17,7 +17,9 @@ What the stored ``SampleRecord`` means for an episode:
 - ``prompt_tokens`` and ``completion_tokens``: sums over the turns (None when no turn reported
   them), so a TPOT computed from the record is engine time per generated token of the episode;
 - ``acceptance``: the canonical per-request counts summed over the turns (histograms added
-  position by position); None unless every answered turn carried them;
+  position by position); None unless every answered turn carried them. The per-step arrays
+  are not joined (each turn's output positions start again at its own first token): the
+  episode has none, and each turn's stay in its ``raw`` entry;
 - ``status``/``error``: ``ok``, or the status and error of the request that failed (the episode
   ends there); ``finish_reason``: the last turn's;
 - ``text``: the episode's model output, for greedy-identity comparisons: each turn's text and
@@ -40,7 +42,7 @@ from typing import Any
 import aiohttp
 import httpx
 
-from specverdict.engines.base import canonical_acceptance
+from specverdict.engines.base import PER_STEP_KEYS, canonical_acceptance
 from specverdict.engines.client import StreamedResponse, device_clock_extra, stream
 from specverdict.failures import context_overflow
 from specverdict.records import SampleRecord, Score
@@ -100,6 +102,13 @@ def _sum(values: Sequence[int | None]) -> int | None:
     return sum(known) if known else None
 
 
+def _turn_raw(acceptance: dict[str, Any]) -> Any:
+    """A turn's engine fields as they came: its raw, with the per-step arrays put back."""
+    raw = acceptance.get("raw")
+    steps = {k: acceptance[k] for k in PER_STEP_KEYS if k in acceptance}
+    return {**raw, **steps} if isinstance(raw, dict) and steps else raw
+
+
 def sum_acceptance(found: Sequence[dict[str, Any] | None]) -> dict[str, Any] | None:
     """Canonical acceptance counts added over turns; None when any turn lacks them."""
     if not found or any(a is None for a in found):
@@ -115,7 +124,7 @@ def sum_acceptance(found: Sequence[dict[str, Any] | None]) -> dict[str, Any] | N
             for i, n in enumerate(h):
                 histogram[i] += n
     return canonical_acceptance(
-        {"turns": [a.get("raw") for a in parts]},
+        {"turns": [_turn_raw(a) for a in parts]},
         sum(a["num_draft_tokens"] for a in parts),
         sum(a["num_accepted_draft_tokens"] for a in parts),
         None if any(s is None for s in steps) else sum(s for s in steps if s is not None),

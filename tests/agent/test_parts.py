@@ -165,3 +165,16 @@ def test_episode_record_of_a_failed_turn() -> None:
     record = episode_record("r", Sample(id="s", endpoint="chat"), episode, None, lambda e: None)
     assert (record.status, record.error) == ("timeout", "timed out")
     assert sum_acceptance([None]) is None and sum_acceptance([]) is None
+
+
+def test_an_episode_keeps_each_turns_per_step_arrays_in_its_raw_and_joins_none() -> None:
+    # a turn's output positions start again at its first token: the arrays are not joined
+    first = {**_acc(4, 2, 2, [1, 0, 1]), "per_step_accepted": [0, 2], "per_step_drafted": [2, 2]}
+    second = _acc(2, 1, 1, [0, 1])
+    total = sum_acceptance([first, second])
+    assert total is not None
+    assert "per_step_accepted" not in total and "per_step_drafted" not in total
+    assert total["raw"] == {
+        "turns": [{"per_step_accepted": [0, 2], "per_step_drafted": [2, 2]}, {}]
+    }
+    assert (total["num_draft_tokens"], total["num_accepted_draft_tokens"]) == (6, 3)

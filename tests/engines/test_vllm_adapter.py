@@ -24,7 +24,7 @@ from specverdict.campaign.model import Launch
 from specverdict.campaign.spec import RunSpec
 from specverdict.engines.client import StreamedResponse, stream
 from specverdict.engines.vllm import CPU_ENV, VLLMAdapter, cpu_env
-from specverdict.records import MetricsSnapshot, SampleRecord
+from specverdict.records import MetricsSnapshot, RequestAcceptance, SampleRecord
 from specverdict.reference.export import CPU_HEAD_SIZES, export_hf
 from specverdict.reference.server import cli
 from specverdict.reference.weights import shipped
@@ -113,7 +113,8 @@ def test_builtin_command_runs_the_module_entry_point_with_per_request_metrics() 
     assert cmd[cmd.index("--dtype") + 1] == "float32"
     config = json.loads(cmd[cmd.index("--speculative-config") + 1])
     assert config == {"method": "draft_model", "num_speculative_tokens": 3, "model": "/m/draft"}
-    assert cmd[-2:] == ["--per-request-spec-decode-metrics", "summary"]
+    # detailed: the summary fields plus the per-step arrays (vllm/config/observability.py)
+    assert cmd[-2:] == ["--per-request-spec-decode-metrics", "detailed"]
 
 
 def test_baseline_command_leaves_out_the_per_request_flag_that_vllm_refuses_alone() -> None:
@@ -180,7 +181,13 @@ def test_real_ngram_stream_carries_per_request_acceptance_on_its_usage_chunk() -
     assert acc["num_accepted_draft_tokens"] == 9
     assert acc["num_spec_steps"] == 12
     assert acc["acceptance_histogram"] == [7, 1, 4, 0, 0]
-    assert acc["raw"]["per_step_accepted"] == [0, 0, 2, 2, 2, 0, 0, 0, 0, 1, 2, 0]
+    # the detailed level's arrays, lifted into their fields and stored once (not in raw)
+    assert acc["per_step_accepted"] == [0, 0, 2, 2, 2, 0, 0, 0, 0, 1, 2, 0]
+    assert acc["per_step_drafted"] == [4] * 12
+    assert not set(acc["raw"]) & {"per_step_accepted", "per_step_drafted"}
+    assert acc["raw"]["acceptance_histogram"] == [7, 1, 4, 0, 0]
+    parsed = RequestAcceptance.model_validate(acc)
+    assert parsed.per_step_accepted is not None and sum(parsed.per_step_accepted) == 9
     # several tokens per event under speculation: tokens come from usage, never from events
     assert resp.completion_tokens == 48
     assert len(resp.chunk_arrivals_s) < 48
@@ -193,6 +200,8 @@ def test_real_draft_model_stream_at_summary_level() -> None:
     assert (acc["num_draft_tokens"], acc["num_accepted_draft_tokens"]) == (84, 19)
     assert acc["num_spec_steps"] == 28 and acc["acceptance_histogram"] == [17, 7, 0, 4]
     assert "per_step_accepted" not in acc["raw"]  # detailed level only
+    assert "per_step_accepted" not in acc and "per_step_drafted" not in acc
+    assert RequestAcceptance.model_validate(acc).per_step_accepted is None
     assert resp.completion_tokens == 48 and len(resp.chunk_arrivals_s) < 48
 
 

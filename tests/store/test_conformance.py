@@ -15,7 +15,13 @@ import pytest
 from specverdict.campaign import build_plan, load_campaign
 from specverdict.campaign.spec import RunSpec
 from specverdict.errors import StoreError
-from specverdict.records import MetricsSnapshot, RunManifest, SampleRecord, Score
+from specverdict.records import (
+    MetricsSnapshot,
+    RequestAcceptance,
+    RunManifest,
+    SampleRecord,
+    Score,
+)
 from specverdict.store import RunOrigin, SampleExistsError, Store, open_store
 from specverdict.store import postgres as pg
 from specverdict.store import sqlite as sq
@@ -127,6 +133,30 @@ def test_records_round_trip_exactly(make: Factory, spec: RunSpec) -> None:
     store.add_sample(odd)
     assert store.samples(run.run_id) == [odd]
     assert make().get_run(run.run_id) == run  # another connection reads what was committed
+
+
+def test_per_step_acceptance_round_trips_and_older_records_still_read(
+    make: Factory, spec: RunSpec
+) -> None:
+    """The per-step arrays live in the sample's acceptance, as compact as JSON makes them; a
+    sample stored before they existed reads with them None."""
+    store = make()
+    run = store.create_run(spec, repeat=0)
+    counts = {"num_draft_tokens": 6, "num_accepted_draft_tokens": 3, "num_spec_steps": 3}
+    detailed = sample(
+        run.run_id,
+        "a",
+        acceptance={**counts, "per_step_accepted": [2, 0, 1], "per_step_drafted": [2, 2, 2]},
+    )
+    older = sample(run.run_id, "b", acceptance={**counts, "raw": {"num_spec_tokens": 2}})
+    store.add_sample(detailed)
+    store.add_sample(older)
+    stored = {s.sample_id: s for s in make().samples(run.run_id)}
+    assert stored == {"a": detailed, "b": older}
+    assert '"per_step_accepted":[2,0,1]' in stored["a"].model_dump_json()
+    a, b = (RequestAcceptance.parse(stored[i]) for i in ("a", "b"))
+    assert a.per_step_accepted == (2, 0, 1) and a.per_step_drafted == (2, 2, 2)
+    assert b.per_step_accepted is None and b.per_step_drafted is None
 
 
 def test_scores_attach_and_replace(make: Factory, spec: RunSpec) -> None:

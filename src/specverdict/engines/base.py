@@ -68,33 +68,60 @@ class AcceptanceSummary(BaseModel):
         return 1.0 + self.accepted / self.drafts
 
 
+#: the engine fields of the per-step arrays (vLLM's ``detailed`` level), lifted into
+#: ``RequestAcceptance``'s fields of the same names
+PER_STEP_KEYS = ("per_step_accepted", "per_step_drafted")
+
+
+def _count(v: Any) -> int | None:
+    if isinstance(v, bool) or not isinstance(v, int | float) or v < 0 or v != int(v):
+        return None
+    return int(v)
+
+
+def _counts(v: Any) -> list[int] | None:
+    if not isinstance(v, list) or any(_count(x) is None for x in v):
+        return None
+    return [int(x) for x in v]
+
+
 def canonical_acceptance(
     raw: Mapping[str, Any],
     draft_tokens: Any,
     accepted: Any,
     steps: Any = None,
     histogram: Any = None,
+    per_step_accepted: Any = None,
+    per_step_drafted: Any = None,
 ) -> dict[str, Any] | None:
-    """The canonical per-request dict, or None when the counts are missing or not numbers."""
+    """The canonical per-request dict, or None when the counts are missing or not numbers.
 
-    def count(v: Any) -> int | None:
-        if isinstance(v, bool) or not isinstance(v, int | float) or v < 0 or v != int(v):
-            return None
-        return int(v)
-
-    n_draft, n_acc = count(draft_tokens), count(accepted)
+    The per-step arrays are kept when both are lists of counts of one length, no step
+    accepting more than it drafted; they then leave ``raw`` (stored once, in their fields).
+    Otherwise the dict has no per-step keys and they stay in ``raw`` as the engine sent them."""
+    n_draft, n_acc = _count(draft_tokens), _count(accepted)
     if n_draft is None or n_acc is None:
         return None
-    hist = None
-    if isinstance(histogram, list) and all(count(h) is not None for h in histogram):
-        hist = [int(h) for h in histogram]
-    return {
+    hist = _counts(histogram)
+    step_acc, step_draft = _counts(per_step_accepted), _counts(per_step_drafted)
+    if (
+        step_acc is None
+        or step_draft is None
+        or len(step_acc) != len(step_draft)
+        or any(a > d for a, d in zip(step_acc, step_draft, strict=True))
+    ):
+        step_acc = step_draft = None
+    out: dict[str, Any] = {
         "num_draft_tokens": n_draft,
         "num_accepted_draft_tokens": n_acc,
-        "num_spec_steps": count(steps),
+        "num_spec_steps": _count(steps),
         "acceptance_histogram": hist,
         "raw": dict(raw),
     }
+    if step_acc is not None:
+        out["raw"] = {k: v for k, v in raw.items() if k not in PER_STEP_KEYS}
+        out["per_step_accepted"], out["per_step_drafted"] = step_acc, step_draft
+    return out
 
 
 def baseline_summary(

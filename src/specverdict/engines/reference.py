@@ -16,7 +16,7 @@ from pydantic import ValidationError
 
 from specverdict.campaign.model import Launch
 from specverdict.campaign.spec import RunSpec
-from specverdict.engines.vllm import VLLMAdapter, vllm_speculative_config
+from specverdict.engines.vllm import PER_REQUEST_LEVEL, VLLMAdapter, vllm_speculative_config
 from specverdict.errors import ExtraMissingError
 from specverdict.reference import extra
 from specverdict.reference.options import Scheme, SpecMethod, SpeculativeConfig
@@ -97,7 +97,7 @@ class ReferenceAdapter(VLLMAdapter):
             "--served-model-name",
             spec.model.served_name,
             "--per-request-spec-decode-metrics",
-            "summary",
+            PER_REQUEST_LEVEL,
         ]
         if model != spec.model.served_name:
             command += ["--model", model]

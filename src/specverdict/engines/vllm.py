@@ -2,7 +2,14 @@
 
 Per-request: ``metrics.speculative_decoding`` (``--per-request-spec-decode-metrics``; fields of
 ``SpeculativeDecodingMetrics`` in ``vllm/entrypoints/generate/base/protocol.py``; streamed, it
-rides on the final usage chunk, so ``stream_options.include_usage`` is needed). Counters:
+rides on the final usage chunk, so ``stream_options.include_usage`` is needed). The levels are
+``none``, ``summary`` and ``detailed`` (``ObservabilityConfig.per_request_spec_decode_metrics``,
+``vllm/config/observability.py``); ``detailed`` adds ``per_step_accepted`` and
+``per_step_drafted``, one entry per verify step in order (``SpeculativeDecodingMetrics``: "populated
+only at the `detailed` level"; also ``docs/features/speculative_decoding/acceptance_metrics.md``),
+which vLLM 0.32.0's CPU build sends (``tests/fixtures/vllm-0.32.0-cpu/ngram-k4-detailed.*``).
+Speculative runs ask for ``detailed``: the arrays give acceptance against the output position,
+and the summary fields are the same at both levels. Counters:
 ``vllm:spec_decode_*_total`` summed over ``engine`` labels (``vllm/v1/spec_decode/metrics.py``).
 
 Whatever the source, the run is checked against ``vllm:request_success_total``: when the server
@@ -50,8 +57,9 @@ CPU_ENV: dict[str, str] = {
     "VLLM_NO_USAGE_STATS": "1",
 }
 
-#: the per-request acceptance level asked of speculative runs (``none``, ``summary``, ``detailed``)
-PER_REQUEST_LEVEL = "summary"
+#: the per-request acceptance level asked of speculative runs (``none``, ``summary``, ``detailed``):
+#: ``detailed`` adds the per-step arrays to the summary fields
+PER_REQUEST_LEVEL = "detailed"
 
 #: the server entry point, run as ``python -m``
 ENTRY_MODULE = "vllm.entrypoints.openai.api_server"
@@ -123,6 +131,8 @@ class VLLMAdapter(EngineAdapter):
             sd.get("num_accepted_draft_tokens"),
             sd.get("num_spec_steps"),
             sd.get("acceptance_histogram"),
+            sd.get("per_step_accepted"),
+            sd.get("per_step_drafted"),
         )
 
     async def probe(self, client: httpx.AsyncClient, base_url: str) -> dict[str, Any]:
