@@ -8,8 +8,10 @@ import re
 import xml.etree.ElementTree as ET
 
 from specverdict.campaign.model import Gates
+from specverdict.measure.steps import step_curve, step_curves
 from specverdict.measure.summary import RunSummary
-from specverdict.report.model import PairView, QualityDrop, RunRow, StageReport
+from specverdict.records import SampleRecord
+from specverdict.report.model import PairView, QualityDrop, RunRow, SliceSteps, StageReport
 from specverdict.report.plots import stage_figures
 from specverdict.report.svg import _style
 from specverdict.verdict import PairVerdict, Reason
@@ -199,3 +201,87 @@ def test_series_past_the_palette_still_look_different() -> None:
     styles = [_style(i) for i in range(14)]
     assert len(set(styles)) == 14
     assert styles[0][0] == styles[7][0] and styles[0][1:] != styles[7][1:]
+
+
+def step_sample(sid: str, accepted: list[int], drafted: int, tokens: int) -> SampleRecord:
+    return SampleRecord.model_validate(
+        {
+            "run_id": "r",
+            "sample_id": sid,
+            "status": "ok",
+            "completion_tokens": tokens,
+            "acceptance": {
+                "num_draft_tokens": drafted * len(accepted),
+                "num_accepted_draft_tokens": sum(accepted),
+                "per_step_accepted": accepted,
+                "per_step_drafted": [drafted] * len(accepted),
+            },
+        }
+    )
+
+
+# mtp: steps at positions 1, 4, 5 and 1, 3 (each request's steps cover its output)
+MTP = [step_sample("a", [2, 0, 1], 2, 7), step_sample("b", [1, 1], 2, 5)]
+# ngram: one step at position 1 of an output of 9 tokens (misses drafted nothing)
+NGRAM = [step_sample("a", [2], 2, 9)]
+SHORT = {"short": {"b"}}
+
+
+def with_steps(r: RunRow, samples: list[SampleRecord] | None) -> RunRow:
+    if samples is None:
+        return r
+    return r.model_copy(
+        update={
+            "steps": step_curve(samples, 2),
+            "slice_steps": tuple(
+                SliceSteps(label=k, curve=c) for k, c in step_curves(samples, SHORT, 2).items()
+            ),
+        }
+    )
+
+
+STEPPED = STAGE.model_copy(
+    update={
+        "rows": tuple(
+            with_steps(r, {"mtp k=3": MTP, "ngram k=3": NGRAM}.get(r.speculation))
+            if r.load == "concurrency=1" or r.speculation == "mtp k=3"
+            else r
+            for r in ROWS
+        )
+    }
+)
+
+
+def test_acceptance_against_output_position_one_line_per_candidate_and_per_slice() -> None:
+    whole, short = (f for f in stage_figures(STEPPED, Gates()) if f.kind == "acceptance-step")
+    assert whole.svg is not None and short.svg is not None
+    drawn = marks(ET.fromstring(whole.svg))
+    # mtp's curve is the same at both loads: one line naming both; x at each bin's middle
+    assert drawn == {
+        "mtp k=3 @ all 2 loads": [
+            "mtp k=3 @ all 2 loads: 0.5 → 0.750 (3/4 accepted, 2 requests)",
+            "mtp k=3 @ all 2 loads: 2.5 → 0.500 (1/2 accepted, 1 request)",
+            "mtp k=3 @ all 2 loads: 4.5 → 0.250 (1/4 accepted, 1 request)",
+        ],
+        "ngram k=3 @ concurrency=1": [
+            "ngram k=3 @ concurrency=1: 0.5 → 1.000 (2/2 accepted, 1 request)"
+        ],
+    }
+    assert whole.rows[0] == ("mtp k=3 @ all 2 loads", "0-1", "3", "4", "0.750", "2")
+    assert "Not drawn, no per-step arrays: ngram k=3 @ concurrency=4." in whole.caption
+    # ngram's one step covers 3 of its 9 tokens: its positions are lower bounds, and it says so
+    assert "Positions are lower bounds for ngram k=3 @ concurrency=1" in whole.caption
+    assert "mtp" not in whole.caption.split("lower bounds for")[1]
+    # the slice: only sample b, whose steps are at positions 1 and 3
+    assert short.title.endswith("slice short")
+    assert marks(ET.fromstring(short.svg))["mtp k=3 @ all 2 loads"] == [
+        "mtp k=3 @ all 2 loads: 0.5 → 0.500 (1/2 accepted, 1 request)",
+        "mtp k=3 @ all 2 loads: 2.5 → 0.500 (1/2 accepted, 1 request)",
+    ]
+
+
+def test_no_per_step_data_is_said_plainly_not_drawn_as_an_empty_plot() -> None:
+    (fig,) = [f for f in stage_figures(STAGE, Gates()) if f.kind == "acceptance-step"]
+    assert fig.svg is None
+    assert fig.empty is not None and fig.empty.startswith("no per-step acceptance was reported")
+    assert "--per-request-spec-decode-metrics detailed" in fig.empty

@@ -15,28 +15,36 @@ Definitions used here and nowhere else:
 - Quality retention: candidate pass rate / its baseline's pass rate (same stage and load).
 - Acceptance by draft position: ``accepted_per_pos[i] / drafts``, the share of verify steps whose
   drafts were accepted up to and including position i + 1.
+- Acceptance against the output position (``RunRow.steps``, per slice ``slice_steps``): the
+  candidate's first execution's per-step arrays binned by output position
+  (``measure.steps``), in one bin width for the whole stage (the smallest power of two that
+  gives every run at most 12 bins), so that the runs' bins line up. A slice's samples are the
+  ones its verdicts are judged on (``verdict.slices``).
 - Failure rate: requests that did not end ``ok`` / requests.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
 from specverdict import __version__
-from specverdict.campaign.model import Gates, Slo, default_speed_metric
+from specverdict.campaign.model import Gates, PromptLengthSlice, Slo, default_speed_metric
 from specverdict.campaign.plan import Pair, Plan
 from specverdict.campaign.spec import LABELLED_PARAMS, RunSpec
 from specverdict.engines.base import AcceptanceSummary
+from specverdict.measure.steps import StepCurve, bin_tokens_for, step_curve, step_curves
 from specverdict.measure.summary import RunSummary, tpot
 from specverdict.records import OUTPUT_SCHEMA_VERSION, RunManifest, RunRecord, SampleRecord
 from specverdict.results import run_results
 from specverdict.stats import first_divergence
 from specverdict.stats.proportion import wilson_interval
 from specverdict.store.base import Store
-from specverdict.verdict import PairVerdict, Reason, campaign_verdicts, compare_runs
+from specverdict.suites import suite_for
+from specverdict.verdict import PairVerdict, Reason, arm_for, campaign_verdicts, compare_runs
+from specverdict.verdict.slices import groups, slice_of
 
 Health = Literal["decided on data", "vacuous", "no data", "reported only", "rule broken"]
 Role = Literal["baseline", "candidate"]
@@ -63,6 +71,13 @@ class Quality(Frozen):
     interval: tuple[float, float] | None
 
 
+class SliceSteps(Frozen):
+    """A run's acceptance against the output position on one slice's samples."""
+
+    label: str
+    curve: StepCurve
+
+
 class RunRow(Frozen):
     """One planned run of a stage: its labels and, once completed, its measured figures."""
 
@@ -85,6 +100,9 @@ class RunRow(Frozen):
     retention: float | None = None
     position_rates: tuple[float, ...] = ()
     tpots_s: tuple[float, ...] = ()
+    #: a candidate's acceptance against the output position (None: a baseline, or not run)
+    steps: StepCurve | None = None
+    slice_steps: tuple[SliceSteps, ...] = ()
 
 
 class GateHealth(Frozen):
@@ -261,6 +279,57 @@ def _row(
     )
 
 
+def _with_steps(
+    store: Store, rows: Sequence[RunRow], slices: Mapping[str, set[str]]
+) -> list[RunRow]:
+    """Each completed candidate with its acceptance against the output position, in one bin
+    width for all of them, and per slice."""
+    samples = {
+        r.run_id: store.samples(r.run_id)
+        for r in rows
+        if r.role == "candidate" and r.run_id is not None
+    }
+    width = bin_tokens_for(s for run in samples.values() for s in run)
+    out = []
+    for r in rows:
+        if r.run_id not in samples:
+            out.append(r)
+            continue
+        mine = samples[r.run_id]
+        per_slice = step_curves(mine, slices, width)
+        out.append(
+            r.model_copy(
+                update={
+                    "steps": step_curve(mine, width),
+                    "slice_steps": tuple(
+                        SliceSteps(label=k, curve=c) for k, c in per_slice.items()
+                    ),
+                }
+            )
+        )
+    return out
+
+
+def stage_slices(
+    store: Store, plan: Plan, stage: str, runs: Sequence[RunRecord]
+) -> dict[str, set[str]]:
+    """The sample ids of each slice the stage asks for, as its slice verdicts take them (from
+    the baseline's first completed execution); empty without slices or a completed baseline."""
+    wanted = plan.campaign.stages[stage].slices
+    base = next((p.baseline for p in plan.pairs if p.candidate.stage == stage), None)
+    if not wanted or base is None:
+        return {}
+    arm = arm_for(store, base, runs)
+    if arm is None:
+        return {}
+    labelled = any(not isinstance(w, PromptLengthSlice) for w in wanted)
+    suite_samples = suite_for(base).samples() if labelled else []
+    out: dict[str, set[str]] = {}
+    for spec in wanted:
+        out.update(groups(spec, slice_of(spec, suite_samples, arm)))
+    return out
+
+
 def _with_retention(rows: Sequence[RunRow]) -> list[RunRow]:
     out = []
     for row in rows:
@@ -382,9 +451,11 @@ def _stage(
     pinned: dict[str, RunRecord] | None = None,
     slo: Slo | None = None,
     speed_metric: str | None = None,
+    slices: Mapping[str, set[str]] | None = None,
 ) -> StageReport:
     """``pinned`` maps a fingerprint to the one execution to show (``compare`` semantics);
-    ``slo`` adds each run's goodput."""
+    ``slo`` adds each run's goodput; ``slices`` (label -> sample ids) the candidates'
+    acceptance against the output position per slice."""
     slo_s = slo.targets_s() if slo is not None else None
     loads = list(dict.fromkeys(s.load.label for s, _ in specs))
     rows = []
@@ -409,6 +480,7 @@ def _stage(
                 ),
             )
     rows.sort(key=lambda r: (loads.index(r.load), *_sort_key(r)))
+    rows = _with_steps(store, rows, slices or {})
     first_spec = specs[0][0]
     return StageReport(
         stage=stage,
@@ -458,6 +530,7 @@ def campaign_report(store: Store, plan: Plan, source: str = "") -> ReportData:
                 gates.alpha,
                 slo=plan.campaign.slo_for(stage),
                 speed_metric=plan.campaign.speed_metric(stage),
+                slices=stage_slices(store, plan, stage, runs),
             )
         )
     return ReportData(

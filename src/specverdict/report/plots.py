@@ -8,9 +8,12 @@ the same figures as the picture.
 from __future__ import annotations
 
 import re
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from specverdict.campaign.model import Gates
+from specverdict.measure.steps import StepCurve
 from specverdict.measure.summary import SPEED_METRIC_WORDS, RunSummary
 from specverdict.report.model import RunRow, StageReport
 from specverdict.report.svg import (
@@ -34,6 +37,7 @@ KINDS = (
     "latency-load",
     "latency-throughput",
     "acceptance-position",
+    "acceptance-step",
     "tpot",
     "quality",
     "decomposition",
@@ -370,6 +374,26 @@ def _runs_name(stage: StageReport, speculation: str, loads: list[str]) -> str:
     return f"{speculation} @ {head}={values}"
 
 
+K = TypeVar("K", bound=Hashable)
+
+
+def _merged(stage: StageReport, curves: Sequence[tuple[RunRow, K]]) -> list[tuple[str, K]]:
+    """Runs whose curves are identical as drawn (equal keys) as one line with one label naming
+    them all, in the order first met: overlapping lines would hide all but the last."""
+    groups: dict[K, dict[str, list[str]]] = {}
+    for r, key in curves:
+        groups.setdefault(key, {}).setdefault(r.speculation, []).append(r.load)
+    return [
+        ("; ".join(_runs_name(stage, spec, loads) for spec, loads in runs.items()), key)
+        for key, runs in groups.items()
+    ]
+
+
+def _not_drawn(names: Sequence[str], why: str) -> str:
+    """The caption's note of the runs a plot leaves out, and why (nothing when none is)."""
+    return f" Not drawn, {why}: {', '.join(names)}." if names else ""
+
+
 def acceptance_by_position(stage: StageReport) -> list[Figure]:
     fid = f"{slug(stage.stage)}-acceptance-position"
     title = f"Acceptance by draft position: stage {stage.stage}"
@@ -382,16 +406,11 @@ def acceptance_by_position(stage: StageReport) -> list[Figure]:
     if not rows_with:
         why = "no per-position acceptance counts (no candidate run, or the source has none)"
         return [Figure("acceptance-position", fid, title, caption, None, why)]
-    # runs whose curves are identical as drawn (to the 3 decimals shown) are one line with one
-    # label naming them all: overlapping lines would hide all but the last
-    groups: dict[tuple[str, ...], dict[str, list[str]]] = {}
-    for r in rows_with:
-        key = tuple(f"{v:.3f}" for v in r.position_rates)
-        groups.setdefault(key, {}).setdefault(r.speculation, []).append(r.load)
+    # identical as drawn: to the 3 decimals shown
+    curves = [(r, tuple(f"{v:.3f}" for v in r.position_rates)) for r in rows_with]
     series = []
     rows = []
-    for key, runs in groups.items():
-        name = "; ".join(_runs_name(stage, spec, loads) for spec, loads in runs.items())
+    for name, key in _merged(stage, curves):
         series.append(Series(name, tuple(Point(i + 1, float(v)) for i, v in enumerate(key))))
         rows.append((name, *key))
     width = max(len(r.position_rates) for r in rows_with)
@@ -410,6 +429,85 @@ def acceptance_by_position(stage: StageReport) -> list[Figure]:
     )
     headers = ("run", *(f"pos {i + 1}" for i in range(width)))
     return [Figure("acceptance-position", fid, title, caption, svg, None, headers, tuple(rows))]
+
+
+#: why an acceptance-against-position plot has nothing to draw
+NO_STEPS = (
+    "no per-step acceptance was reported: no candidate's answers carried per-step arrays "
+    "(vLLM and the reference engine send them at --per-request-spec-decode-metrics detailed; "
+    "other engines have none, and an agent episode does not join its turns')"
+)
+
+
+def acceptance_by_step(stage: StageReport) -> list[Figure]:
+    """Acceptance against the output position, one line per candidate: the whole stage, then
+    each slice the stage asks for."""
+    done = [r for r in stage.rows if r.role == "candidate" and r.run_id is not None]
+    out = [_step_figure(stage, None, [(r, r.steps) for r in done])]
+    for label in dict.fromkeys(s.label for r in done for s in r.slice_steps):
+        curves = [
+            (r, next((s.curve for s in r.slice_steps if s.label == label), None)) for r in done
+        ]
+        out.append(_step_figure(stage, label, curves))
+    return out
+
+
+def _step_figure(
+    stage: StageReport, where: str | None, curves: Sequence[tuple[RunRow, StepCurve | None]]
+) -> Figure:
+    fid = f"{slug(stage.stage)}-acceptance-step" + (f"-{slug(where)}" if where else "")
+    title = f"Acceptance against output position: stage {stage.stage}" + (
+        f", slice {where}" if where else ""
+    )
+    caption = (
+        "Accepted / drafted tokens of the verify steps that began in each bin of output "
+        "positions (output tokens before the step), summed over the requests, from the "
+        "engine's per-step arrays; each mark names the requests that reached its bin. Runs "
+        "with identical curves share one line."
+    )
+    drawn = [(r, c) for r, c in curves if c is not None and c.bins]
+    if not drawn:
+        return Figure("acceptance-step", fid, title, caption, None, NO_STEPS)
+    caption += _not_drawn(
+        [run_name(stage, r.speculation, r.load) for r, c in curves if c is None or not c.bins],
+        "no per-step arrays",
+    )
+    inexact = [run_name(stage, r.speculation, r.load) for r, c in drawn if c.exact < c.requests]
+    if inexact:
+        caption += (
+            f" Positions are lower bounds for {', '.join(inexact)}: steps that drafted nothing "
+            "(an n-gram miss) are in no engine's arrays, so their tokens are not counted."
+        )
+    width = drawn[0][1].bin_tokens
+    series = []
+    rows = []
+    for name, curve in _merged(stage, drawn):
+        pts = []
+        for b in curve.bins:
+            rate = b.rate
+            plural = "" if b.requests == 1 else "s"
+            note = f"{b.accepted}/{b.drafted} accepted, {b.requests} request{plural}"
+            span = str(b.start) if b.end - b.start == 1 else f"{b.start}-{b.end - 1}"
+            rows.append((name, span, str(b.accepted), str(b.drafted), _f(rate), str(b.requests)))
+            if rate is not None:
+                pts.append(Point((b.start + b.end - 1) / 2, rate, note=note))
+        if pts:
+            series.append(Series(name, tuple(pts)))
+    desc = "; ".join(f"{r[0]} at {r[1]}: {r[4]} ({r[5]} requests)" for r in rows)
+    svg = line_chart(
+        fid,
+        title,
+        desc,
+        f"output position (bins of {width} token{'s' if width > 1 else ''})",
+        "accepted share of drafted",
+        series,
+        y_floor=0.0,
+        y_ceiling=1.0,
+        x_nice=True,
+        kind="acceptance-step",
+    )
+    headers = ("run", "positions", "accepted", "drafted", "rate", "requests")
+    return Figure("acceptance-step", fid, title, caption, svg, None, headers, tuple(rows))
 
 
 def tpot_distribution(stage: StageReport) -> list[Figure]:
@@ -450,8 +548,8 @@ def quality_drop(stage: StageReport) -> list[Figure]:
         for p in stage.pairs
         if p.quality_drop is None
     ]
-    if silent and pairs:
-        caption += f" Not drawn, no quality signal: {', '.join(silent)}."
+    if pairs:
+        caption += _not_drawn(silent, "no quality signal")
     if not pairs:
         why = next(
             (
@@ -593,6 +691,7 @@ def stage_figures(stage: StageReport, gates: Gates) -> list[Figure]:
         *latency_by_load(whole),
         *latency_by_throughput(whole),
         *acceptance_by_position(whole),
+        *acceptance_by_step(whole),
         *tpot_distribution(whole),
         *quality_drop(whole),
         *decomposition(whole),
