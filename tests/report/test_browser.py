@@ -162,7 +162,7 @@ def test_the_report_renders_in_chromium(
     )
     wide = probe(tmp_path, page, 1280)
     assert [f["id"] for f in wide["figures"]] == [fid for fid, _, _ in static]
-    assert len(static) == 22  # 11 plots in each of the 2 stages
+    assert len(static) == 24  # 12 plots in each of the 2 stages
     for fig, (_, _, body) in zip(wide["figures"], static, strict=True):
         assert fig["w"] > 200 and fig["h"] > 100, fig
         assert fig["drawn"] == body.count('class="mark"') > 0, fig

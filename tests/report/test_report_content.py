@@ -237,6 +237,7 @@ def test_every_plot_is_drawn_with_an_accessible_name(measured: Measured) -> None
             "latency-load",
             "latency-throughput",
             "acceptance-position",
+            "acceptance-step",
             "tpot",
             "quality",
             "decomposition",
@@ -256,6 +257,13 @@ def test_every_plot_is_drawn_with_an_accessible_name(measured: Measured) -> None
         # identical curves are drawn once: one mark per position of each distinct curve
         curves = {tuple(f"{v:.3f}" for v in r["position_rates"]) for r in candidates}
         assert marks["acceptance-position"] == sum(len(c) for c in curves)
+        # against the output position: one mark per bin that drafted, of each distinct curve
+        # (greedy answers at both loads give the same per-step arrays: one line)
+        steps = {json.dumps(r["steps"], sort_keys=True) for r in candidates}
+        assert all(r["steps"]["requests"] > 0 for r in candidates)
+        assert marks["acceptance-step"] == sum(
+            sum(b["drafted"] > 0 for b in json.loads(c)["bins"]) for c in steps
+        )
         # throughput and latency against load: one mark per completed run
         assert marks["throughput-load"] == marks["latency-throughput"] == len(stage["rows"])
         assert marks["speedup-load"] == marks["decomposition"] // 2 == len(stage["pairs"])

@@ -476,7 +476,7 @@ def _step_figure(
     if inexact:
         caption += (
             f" Positions are lower bounds for {', '.join(inexact)}: steps that drafted nothing "
-            "(an n-gram miss) are in no engine's arrays, so their tokens are not counted."
+            "(an n-gram miss) are not in the engine's arrays, so their tokens are not counted."
         )
     width = drawn[0][1].bin_tokens
     series = []
