@@ -398,3 +398,33 @@ def test_a_client_that_gives_up_aborts_its_request(servers: Servers) -> None:
     while aborted() == before and time.monotonic() < deadline:
         time.sleep(0.05)  # polling the server's own counter, not waiting for a fixed time
     assert aborted() == before + 1
+
+
+def test_prefix_cache_counters_count_tokens_as_vllm_does(servers: Servers) -> None:
+    """``vllm:prefix_cache_queries`` and ``vllm:prefix_cache_hits`` count tokens (vLLM 0.32's
+    help texts); a prompt that repeats an earlier one and goes on hits its whole blocks, and
+    ``--no-enable-prefix-caching`` hits nothing."""
+    prompt = "import os\n\n\n" + "def f(x):\n    return x + 1\n\n\n" * 6
+    for flags, hits in (((), True), (("--no-enable-prefix-caching",), False)):
+        base = servers.get(*flags)
+        before = metrics_samples(base)
+        with sdk(base) as client:
+            for text in (prompt, prompt + "def g(y):\n"):
+                client.completions.create(
+                    model="reference-target", prompt=text, max_tokens=4, temperature=0.0
+                )
+        after = metrics_samples(base)
+        queried = counter(after, "vllm:prefix_cache_queries_total") - counter(
+            before, "vllm:prefix_cache_queries_total"
+        )
+        hit = counter(after, "vllm:prefix_cache_hits_total") - counter(
+            before, "vllm:prefix_cache_hits_total"
+        )
+        prompt_tokens = counter(after, "vllm:prompt_tokens_total") - counter(
+            before, "vllm:prompt_tokens_total"
+        )
+        if hits:
+            assert queried == prompt_tokens > 0  # every prompt token is queried
+            assert hit > 0 and hit % 16 == 0 and hit < queried / 2 + 16
+        else:
+            assert hit == 0

@@ -46,6 +46,14 @@ class EngineConfig(BaseModel):
     fault_draft_skip: str | None = Field(
         default=None, description="loader fault: draft/MTP tensors matching this glob stay at init"
     )
+    enable_prefix_caching: bool = Field(
+        default=True,
+        description="reuse the keys and values of earlier sequences for a prompt that starts "
+        "with the same tokens (vLLM's automatic prefix caching, on by default in its V1 engine)",
+    )
+    prefix_cache_tokens: int = Field(
+        default=16384, ge=0, description="tokens the prefix cache holds (least recently used go)"
+    )
     fault_degrade_draft_after: int | None = Field(
         default=None,
         ge=0,

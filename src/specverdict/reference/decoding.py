@@ -114,7 +114,8 @@ class SequenceDecoder:
         run alone or batched with other sequences, and :meth:`complete` finishes the step."""
         if not self.prefilled:
             self.last_drafts = 0
-            return self.tokens, True
+            # a prefix already in the cache (prefix caching) is not computed again
+            return self.tokens[self.cache.length :], True
         if self.room <= 0:
             raise ValueError("the context is full")
         drafts: list[int] = []

@@ -29,6 +29,7 @@ from specverdict.reference.device import BYTES_PER_PARAM, COMPUTE_RATE, PROFILES
 from specverdict.reference.loading import LoadOptions
 from specverdict.reference.model import F64, GPTModel, KVCache, MTPHeadModel
 from specverdict.reference.options import Scheme
+from specverdict.reference.prefix_cache import PrefixCache
 from specverdict.reference.proposers import (
     DegradedProposer,
     DraftModelMethod,
@@ -76,6 +77,7 @@ class MetricsSink(Protocol):
     def generation_tokens(self, n: int) -> None: ...
     def spec_step(self, drafted: int, accepted: int) -> None: ...
     def request_finished(self, reason: str) -> None: ...
+    def prefix_cache(self, queried: int, hit: int) -> None: ...
 
 
 class NullSink:
@@ -83,6 +85,7 @@ class NullSink:
     def generation_tokens(self, n: int) -> None: ...
     def spec_step(self, drafted: int, accepted: int) -> None: ...
     def request_finished(self, reason: str) -> None: ...
+    def prefix_cache(self, queried: int, hit: int) -> None: ...
 
 
 def build_method(
@@ -141,6 +144,9 @@ class EngineCore:
         if config.verify_numerics == "kernel":
             self.target.verify_activations = VERIFY_ACTIVATIONS.get(config.quantization, "none")
         self._seeds = np.random.default_rng(config.seed)
+        self.prefix_cache: PrefixCache | None = (
+            PrefixCache(config.prefix_cache_tokens) if config.enable_prefix_caching else None
+        )
         self.started = 0  # requests started (the drift fault counts them)
         #: how many requests each batched step carried (a histogram, bounded by max_num_seqs)
         self.batch_sizes: Counter[int] = Counter()
@@ -266,6 +272,9 @@ class RequestState:
             core.acceptance,
             core.max_model_len,
         )
+        if core.prefix_cache is not None:
+            hit = core.prefix_cache.lookup(request.prompt_ids, self.decoder.cache)
+            core.sink.prefix_cache(len(request.prompt_ids), hit)
         self.spec = SpecCounts(core.k) if core.method else None
         self.detok = Detokenizer(core.tokenizer)
         self.output_ids: list[int] = []
@@ -313,6 +322,8 @@ class RequestState:
         sink = self.core.sink
         if first:
             sink.prompt_tokens(len(self.request.prompt_ids))
+            if self.core.prefix_cache is not None:  # the prompt's blocks, for requests beside it
+                self.core.prefix_cache.insert(self.request.prompt_ids, self.decoder.cache)
         if result.drafted and self.spec is not None:
             self.spec.record(result.drafted, result.accepted)
             sink.spec_step(result.drafted, result.accepted)
@@ -347,6 +358,8 @@ class RequestState:
         if finish:
             self.finished = True
             self.core.sink.request_finished(finish[0])
+            if self.core.prefix_cache is not None:  # the conversation's next turn starts so
+                self.core.prefix_cache.insert(self.decoder.tokens, self.decoder.cache)
         return RequestOutput(
             request_id=self.request.request_id,
             token_ids=tuple(new_ids),

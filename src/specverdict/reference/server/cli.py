@@ -110,6 +110,19 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--max-model-len", type=int, default=None)
     p.add_argument(
+        "--enable-prefix-caching",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="reuse the keys and values of earlier sequences for prompts that start with the "
+        "same tokens, in whole 16-token blocks (on by default, as in vLLM's V1 engine)",
+    )
+    p.add_argument(
+        "--prefix-cache-tokens",
+        type=int,
+        default=16384,
+        help="tokens the prefix cache holds; the least recently used sequences go first",
+    )
+    p.add_argument(
         "--per-request-spec-decode-metrics", choices=["none", "summary", "detailed"], default="none"
     )
     p.add_argument("--seed", type=int, default=0)
@@ -185,6 +198,8 @@ def build_config(args: argparse.Namespace) -> EngineConfig:
         fail(f"--device-model {args.device_model}: expected one of {', '.join(sorted(PROFILES))}")
     if args.moe_experts < 0 or (args.moe_experts and not 1 <= args.moe_top_k <= args.moe_experts):
         fail(f"--moe-top-k {args.moe_top_k}: expected 1..--moe-experts ({args.moe_experts})")
+    if args.prefix_cache_tokens < 0:
+        fail(f"--prefix-cache-tokens {args.prefix_cache_tokens}: expected 0 or more")
     if args.max_num_seqs < 1:
         fail(f"--max-num-seqs {args.max_num_seqs}: expected at least 1")
     return EngineConfig(
@@ -203,6 +218,8 @@ def build_config(args: argparse.Namespace) -> EngineConfig:
         device_model=args.device_model,
         device_clock=args.device_clock,
         verify_numerics=args.verify_numerics,
+        enable_prefix_caching=args.enable_prefix_caching,
+        prefix_cache_tokens=args.prefix_cache_tokens,
     )
 
 

@@ -45,6 +45,18 @@ class PrometheusSink:
             LABELS,
             registry=r,
         ).labels(**base)
+        self._cache_queries = Counter(
+            "vllm:prefix_cache_queries",
+            "Prefix cache queries, in terms of number of queried tokens.",
+            LABELS,
+            registry=r,
+        ).labels(**base)
+        self._cache_hits = Counter(
+            "vllm:prefix_cache_hits",
+            "Prefix cache hits, in terms of number of cached tokens.",
+            LABELS,
+            registry=r,
+        ).labels(**base)
         self._spec = num_spec_tokens is not None
         if num_spec_tokens is not None:
             self._drafts = Counter(
@@ -86,6 +98,10 @@ class PrometheusSink:
 
     def request_finished(self, reason: str) -> None:
         self._success[reason].inc()
+
+    def prefix_cache(self, queried: int, hit: int) -> None:
+        self._cache_queries.inc(queried)
+        self._cache_hits.inc(hit)
 
     def exposition(self) -> bytes:
         return generate_latest(self.registry)
