@@ -67,8 +67,12 @@ promtool: | $(BIN)/python
 	     mv usr/bin/promtool "$(CURDIR)/$(BIN)/promtool"; rc=$$?; cd / && rm -rf $$tmp; exit $$rc) || \
 	    echo "promtool could not be installed: the alert-rules tests will FAIL" >&2
 
+# Two workers, one test file each at a time: an end-to-end test waits on its engine and sandbox
+# for much of its time, so the other core runs another file meanwhile. PYTEST_WORKERS=0 runs
+# everything in this process (pytest -n 0).
+PYTEST_WORKERS ?= 2
 pytest: $(DEV_STAMP) chromium postgresql promtool
-	$(BIN)/pytest
+	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadfile --durations=15
 
 test: lint typecheck pytest
 

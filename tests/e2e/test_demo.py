@@ -58,6 +58,14 @@ def test_the_demo_campaign_runs_every_config_and_writes_a_report(tmp_path: Path)
     assert len(data["verdicts"]) == 12
     assert all(v in (True, None) for v in data["counters_agree"].values())
 
-    # a second demo measures afresh: the registry is replaced, not resumed
-    again = run_demo(plan, out, log=lambda _: None)
-    assert {r.run.run_id for r in again.results}.isdisjoint({r.run.run_id for r in result.results})
+    # a second demo measures afresh: the registry is replaced, not resumed (its prose stage
+    # alone, with one candidate: runs it shares with the first demo are measured again)
+    raw["stages"] = {"prose": raw["stages"]["prose"]}
+    raw["candidates"] = raw["candidates"][:1]
+    small = build_plan(parse_campaign(yaml.safe_dump(raw), Path("demo-small.yaml")))
+    again = run_demo(small, out, log=lambda _: None)
+    assert len(again.results) == 3
+    first = {r.run.run_id for r in result.results}
+    assert {r.run.run_id for r in again.results}.isdisjoint(first)
+    fingerprints = {r.run.fingerprint for r in result.results}
+    assert {r.run.fingerprint for r in again.results} <= fingerprints

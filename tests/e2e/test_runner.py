@@ -88,9 +88,16 @@ def test_a_campaign_runs_end_to_end_and_stores_every_sample(tmp_path: Path) -> N
         "num_accepted_draft_tokens",
         "num_spec_steps",
         "acceptance_histogram",
+        "per_step_accepted",
+        "per_step_drafted",
         "raw",
     }
     assert len(first.acceptance["acceptance_histogram"]) == 3  # k = 2: 0, 1 or 2 accepted
+    # the detailed level's per-step lists, one entry per verify step, sum to the counts
+    assert sum(first.acceptance["per_step_drafted"]) == first.acceptance["num_draft_tokens"]
+    assert (
+        sum(first.acceptance["per_step_accepted"]) == first.acceptance["num_accepted_draft_tokens"]
+    )
     for res in (baseline, mtp, ngram):
         assert res.summary.samples == res.summary.ok == 4
         assert res.summary.tokens_per_s and res.summary.tokens_per_s > 0
