@@ -179,12 +179,12 @@ def test_watch_reads_the_llama_cpp_counters_window_by_window(llama: LlamaServers
     """``watch`` on a real llama.cpp server: its counter family (``llamacpp:spec_decode_``, the
     prefix watch takes for an llamacpp expectation) gives windows whose drafted and accepted
     tokens are the counters' deltas, and a healthy server raises no alarm."""
-    from specverdict.cli.watch import COUNTER_PREFIXES
+    from specverdict.watch.counter_sources import LlamaCppSource
     from specverdict.watch.detect import Baseline, DetectorConfig
     from specverdict.watch.scrape import Watcher, parse_counters
 
     base_url = llama.ngram(8)
-    prefix = COUNTER_PREFIXES["llamacpp"]
+    prefix = LlamaCppSource.default_prefix
     lines: list[str] = []
     watcher = Watcher(
         [base_url],

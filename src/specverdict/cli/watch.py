@@ -12,19 +12,12 @@ import click
 import yaml
 from pydantic import ValidationError
 
-from specverdict.engines.llamacpp import SPEC_PREFIX as LLAMACPP_PREFIX
-from specverdict.engines.prometheus import PREFIX
 from specverdict.watch.artifacts import alert_rules, dashboard
 from specverdict.watch.counter_sources import VLLMSource
 from specverdict.watch.detect import DetectorConfig
 from specverdict.watch.expect import choose, load_expectations
 from specverdict.watch.scrape import Watcher
 from specverdict.watch.source import MetricsSource, default_source, source_for
-
-#: the spec-decode counter families of vLLM's names, by engine kind: vLLM's (which the
-#: reference engine serves too) and llama.cpp's (``--metrics``), both with num_drafts,
-#: num_draft_tokens and num_accepted_tokens counters
-COUNTER_PREFIXES = {"vllm": PREFIX, "reference": PREFIX, "llamacpp": LLAMACPP_PREFIX}
 
 
 def _source(kind: str | None, prefix: str | None, engine: str, where: str) -> MetricsSource:
