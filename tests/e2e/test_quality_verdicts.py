@@ -19,6 +19,7 @@ import pytest
 
 from specverdict.campaign import build_plan, parse_campaign
 from specverdict.runner import Runner
+from specverdict.sequential import run_until_decided
 from specverdict.store import SQLiteStore
 from specverdict.verdict import PairVerdict, campaign_verdicts
 from tests.conftest import specverdict_cli
@@ -130,6 +131,47 @@ def test_an_ngram_drafter_with_nothing_to_copy_is_rejected_on_speed(
     assert status(v, "speed.tpot") == "reject"
     assert v.speedup_interval is not None and v.speedup_interval[1] < 1.05
     assert v.reason("identity").data["share"] == 1.0  # type: ignore[union-attr]
+
+
+def test_until_decided_stops_pairs_early_with_the_fixed_designs_verdicts(
+    fp32: Measured, tmp_path: Path
+) -> None:
+    """``run --until-decided`` on this campaign's MTP candidates (lossless, and relaxed: faster
+    and it loses functions), in batches of 40 up to its 200 functions, every configuration
+    executed twice: it decides both pairs with fewer samples than the fixed design measured
+    above, and the same way. (The fixed verdicts are read again from the fixed design's runs
+    for these two pairs, so that both are held to Holm's level over the same family.)"""
+    ngram = "  - {method: ngram, k: 8, params: {prompt_lookup_min: 2, prompt_lookup_max: 5}}\n"
+    text = (fp32.root / "campaign.yaml").read_text()
+    assert ngram in text
+    path = tmp_path / "campaign.yaml"
+    path.write_text(text.replace(ngram, ""))
+    plan = build_plan(parse_campaign(path.read_text(), path))
+    fixed_store = SQLiteStore(fp32.root / "runs.db")
+    store = SQLiteStore(tmp_path / "sequential.db")
+    try:
+        fixed = campaign_verdicts(fixed_store, plan)
+        result = run_until_decided(
+            Runner(store, log=lambda _: None), store, plan, batch=40, log=lambda _: None
+        )
+        sequential = campaign_verdicts(store, plan)
+    finally:
+        store.close()
+        fixed_store.close()
+    assert [v.verdict for v in fixed] == ["ADOPT", "REJECT"]
+    assert [v.verdict for v in sequential] == [v.verdict for v in fixed], (
+        [str(r) for v in sequential for r in v.reasons],
+        [str(r) for v in fixed for r in v.reasons],
+    )
+    for p in result.pairs:
+        assert p.design.stopped is not None and p.design.stopped.startswith(p.verdict or "")
+    assert result.samples_used() < result.samples_fixed()
+    assert min(p.samples for p in result.pairs) < N  # at least one pair stopped early
+    for v, p in zip(sequential, result.pairs, strict=True):
+        seq = v.reason("sequential")
+        assert seq is not None and "as recorded at that look" in seq.message
+        # read again after its baseline went on for the other pairs: the verdict of its look
+        assert v.verdict == p.verdict
 
 
 @pytest.fixture(scope="module")
