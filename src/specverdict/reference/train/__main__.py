@@ -418,6 +418,18 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument(
         "--synth-seed", type=int, default=None, help="seed of the generated training documents"
     )
+    p.add_argument(
+        "--agent-recovery",
+        type=float,
+        default=0.0,
+        help="share of agent documents that first make a mistake and recover from it",
+    )
+    p.add_argument(
+        "--repository-single",
+        type=float,
+        default=0.0,
+        help="share of repository documents holding one module with one function",
+    )
     p.add_argument("--target-lr", type=float, default=2e-3)
     p.add_argument(
         "--stdlib-fraction",
@@ -448,7 +460,11 @@ def main(argv: list[str] | None = None) -> int:
         "repository": args.synth_repository,
     }
     synth_seed = args.synth_seed if args.synth_seed is not None else TRAIN_SEED
-    synth = list(training_documents(counts, eval_keys(evals), synth_seed))
+    synth = list(
+        training_documents(
+            counts, eval_keys(evals), synth_seed, args.agent_recovery, args.repository_single
+        )
+    )
     log(f"generated training documents: {counts}")
     synth_texts = ["".join(t for t, _ in d.segments) for d in synth]
     if args.init_target is not None:
@@ -584,6 +600,8 @@ def main(argv: list[str] | None = None) -> int:
         "valid_tokens": len(valid_ids),
         "synth_documents": counts,
         "synth_seed": synth_seed,
+        "agent_recovery": args.agent_recovery,
+        "repository_single": args.repository_single,
         "init_target": str(args.init_target) if args.init_target else None,
         "synth_tokens": synth_tokens,
         "packed_windows": len(data.ids),
