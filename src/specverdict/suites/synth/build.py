@@ -191,6 +191,65 @@ class Document:
     segments: tuple[tuple[str, bool], ...]
     keys: tuple[str, ...]  # hashes checked against the evaluation split
 
+    def edit_spans(self) -> list[tuple[int, int, int]]:
+        """(segment, start, end): the characters where each edit of a trained segment differs
+        between its old and new text (a replace_in_file call's arguments, a search/replace
+        block's two sides), on both sides; the loss may weigh their tokens more."""
+        out: list[tuple[int, int, int]] = []
+        for i, (text, trained) in enumerate(self.segments):
+            if not trained:
+                continue
+            for a, b in _edit_sides(text):
+                for span in _differing(text, a, b):
+                    out.append((i, *span))
+        return out
+
+
+def _edit_sides(text: str) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+    """Spans of (old, new) in one rendered assistant turn: replace_in_file arguments (as JSON
+    string bodies) or search/replace blocks."""
+    found = []
+    decoder = json.JSONDecoder()
+    at = text.find('"old": "')
+    while at >= 0:
+        o0 = at + len('"old": ')
+        _, o1 = decoder.raw_decode(text, o0)
+        n_at = text.find('"new": "', o1)
+        if n_at < 0:
+            break
+        n0 = n_at + len('"new": ')
+        _, n1 = decoder.raw_decode(text, n0)
+        found.append(((o0 + 1, o1 - 1), (n0 + 1, n1 - 1)))
+        at = text.find('"old": "', n1)
+    at = text.find("<<<<<<< SEARCH\n")
+    while at >= 0:
+        o0 = at + len("<<<<<<< SEARCH\n")
+        mid = text.find("\n=======\n", o0)
+        end = text.find("\n>>>>>>> REPLACE", mid) if mid >= 0 else -1
+        if end < 0:
+            break
+        found.append(((o0, mid), (mid + len("\n=======\n"), end)))
+        at = text.find("<<<<<<< SEARCH\n", end)
+    return found
+
+
+def _differing(text: str, a: tuple[int, int], b: tuple[int, int]) -> list[tuple[int, int]]:
+    """The differing middles of text[a] and text[b] (common prefix and suffix removed), each
+    widened by one character on both sides so an insertion or deletion still marks a token."""
+    x, y = text[a[0] : a[1]], text[b[0] : b[1]]
+    if x == y:
+        return []
+    pre = 0
+    while pre < min(len(x), len(y)) and x[pre] == y[pre]:
+        pre += 1
+    suf = 0
+    while suf < min(len(x), len(y)) - pre and x[-1 - suf] == y[-1 - suf]:
+        suf += 1
+    return [
+        (max(a[0], a[0] + pre - 1), min(a[1], a[1] - suf + 1)),
+        (max(b[0], b[0] + pre - 1), min(b[1], b[1] - suf + 1)),
+    ]
+
 
 def function_document(instance: Instance) -> Document:
     prompt = instance.prompt(example_of(instance))
