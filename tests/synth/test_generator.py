@@ -138,3 +138,25 @@ def _code_blocks(text: str) -> list[str]:
     for part in text.split("```python\n")[1:]:
         out.append(part.split("```")[0])
     return out
+
+
+def test_recovery_and_single_function_documents_keep_the_split_and_train_only_the_recovery(
+    evals: dict[str, list[dict[str, Any]]],
+) -> None:
+    """Recovery episodes show no evaluation file (the wrongly edited file included), never
+    train on the mistaken turns, and every edit they train on has differing tokens to weigh;
+    one-function repository documents keep the split as well."""
+    forbidden = eval_keys(evals)
+    files = {digest(t) for r in evals["agent"] for t in r["files"].values()}
+    files |= {digest(t) for r in evals["repository"] for t in r["files"].values() if t}
+    counts = {"agent": 60, "repository": 30}
+    mistakes = 0
+    for doc in training_documents(counts, forbidden, 7, agent_recovery=1.0, repository_single=1.0):
+        for segment, trained in doc.segments:
+            for block in _code_blocks(segment):
+                assert digest(block) not in files
+            if doc.stage == "agent" and not trained and "<|im_start|>assistant" not in segment:
+                mistakes += '"name": "replace_in_file"' in segment
+        trained_edits = [t for t, k in doc.segments if k and ("SEARCH" in t or '"old": ' in t)]
+        assert trained_edits and doc.edit_spans()
+    assert mistakes >= 30

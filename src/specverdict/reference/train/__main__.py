@@ -80,8 +80,8 @@ class Packed:
                 start = int(rng.integers(0, max(1, len(f) - room)))
                 piece = f[start : start + room]
                 piece = np.concatenate([piece, np.full(room - len(piece), pad_id, np.int32)])
-                m = np.ones(room, np.bool_)
-                m[len(f[start : start + room]) :] = False
+                m = np.ones(room, np.float32)
+                m[len(f[start : start + room]) :] = 0.0
                 cur_ids.append(piece)
                 cur_mask.append(m)
             rows_ids.append(np.concatenate(cur_ids))
@@ -379,16 +379,29 @@ def golden(target: GPT, draft: GPT, head: MTPHead, tokens: list[int]) -> dict[st
 
 
 def encode_segments(
-    tok: Any, segments: tuple[tuple[str, bool], ...]
+    tok: Any,
+    segments: tuple[tuple[str, bool], ...],
+    emphasis: list[tuple[int, int, int]] | None = None,
+    weight: float = 1.0,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Token ids and a loss mask for a document given as (text, trained on) segments."""
+    """Token ids and loss weights for a document given as (text, trained on) segments: 1 for a
+    trained token, 0 for context, ``weight`` for a trained token overlapping an ``emphasis``
+    span (segment, start, end)."""
     ids: list[int] = []
-    mask: list[bool] = []
-    for text, trained in segments:
-        seg = tok.encode(text).ids
-        ids.extend(seg)
-        mask.extend([trained] * len(seg))
-    return np.asarray(ids, np.int32), np.asarray(mask, np.bool_)
+    mask: list[float] = []
+    spans = emphasis if weight != 1.0 and emphasis else []
+    for i, (text, trained) in enumerate(segments):
+        enc = tok.encode(text)
+        w = [float(trained)] * len(enc.ids)
+        for seg, start, end in spans:
+            if seg != i:
+                continue
+            for k, (t0, t1) in enumerate(enc.offsets):
+                if t0 < end and t1 > start and trained:
+                    w[k] = weight
+        ids.extend(enc.ids)
+        mask.extend(w)
+    return np.asarray(ids, np.int32), np.asarray(mask, np.float32)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -417,6 +430,25 @@ def main(argv: list[str] | None = None) -> int:
     )
     p.add_argument(
         "--synth-seed", type=int, default=None, help="seed of the generated training documents"
+    )
+    p.add_argument(
+        "--agent-recovery",
+        type=float,
+        default=0.0,
+        help="share of agent documents that first make a mistake and recover from it",
+    )
+    p.add_argument(
+        "--repository-single",
+        type=float,
+        default=0.0,
+        help="share of repository documents holding one module with one function",
+    )
+    p.add_argument(
+        "--edit-weight",
+        type=float,
+        default=1.0,
+        help="loss weight of the tokens where an agent or repository edit's new text differs "
+        "from its old text (both sides)",
     )
     p.add_argument("--target-lr", type=float, default=2e-3)
     p.add_argument(
@@ -448,7 +480,11 @@ def main(argv: list[str] | None = None) -> int:
         "repository": args.synth_repository,
     }
     synth_seed = args.synth_seed if args.synth_seed is not None else TRAIN_SEED
-    synth = list(training_documents(counts, eval_keys(evals), synth_seed))
+    synth = list(
+        training_documents(
+            counts, eval_keys(evals), synth_seed, args.agent_recovery, args.repository_single
+        )
+    )
     log(f"generated training documents: {counts}")
     synth_texts = ["".join(t for t, _ in d.segments) for d in synth]
     if args.init_target is not None:
@@ -475,7 +511,7 @@ def main(argv: list[str] | None = None) -> int:
     # stdlib text as documents of at most one window, and as fillers of rows' tails
     width = args.ctx + 1
     stdlib_docs = [
-        (train_ids[i : i + width], np.ones(min(width, len(train_ids) - i), np.bool_))
+        (train_ids[i : i + width], np.ones(min(width, len(train_ids) - i), np.float32))
         for i in range(0, len(train_ids) - 1, width)
     ]
     keep = np.random.default_rng(args.seed).random(len(stdlib_docs)) < args.stdlib_fraction
@@ -484,7 +520,12 @@ def main(argv: list[str] | None = None) -> int:
     ]
     synth_tokens = {k: 0 for k in counts}
     for d in synth:
-        ids, mask = encode_segments(tok, (*d.segments, (EOS_TOKEN, d.stage == "function")))
+        ids, mask = encode_segments(
+            tok,
+            (*d.segments, (EOS_TOKEN, d.stage == "function")),
+            d.edit_spans() if args.edit_weight != 1.0 else None,
+            args.edit_weight,
+        )
         synth_tokens[d.stage] += len(ids)
         docs.append((ids, mask))
     fillers = [ids for ids, _ in stdlib_docs]
@@ -584,6 +625,9 @@ def main(argv: list[str] | None = None) -> int:
         "valid_tokens": len(valid_ids),
         "synth_documents": counts,
         "synth_seed": synth_seed,
+        "agent_recovery": args.agent_recovery,
+        "repository_single": args.repository_single,
+        "edit_weight": args.edit_weight,
         "init_target": str(args.init_target) if args.init_target else None,
         "synth_tokens": synth_tokens,
         "packed_windows": len(data.ids),

@@ -191,6 +191,65 @@ class Document:
     segments: tuple[tuple[str, bool], ...]
     keys: tuple[str, ...]  # hashes checked against the evaluation split
 
+    def edit_spans(self) -> list[tuple[int, int, int]]:
+        """(segment, start, end): the characters where each edit of a trained segment differs
+        between its old and new text (a replace_in_file call's arguments, a search/replace
+        block's two sides), on both sides; the loss may weigh their tokens more."""
+        out: list[tuple[int, int, int]] = []
+        for i, (text, trained) in enumerate(self.segments):
+            if not trained:
+                continue
+            for a, b in _edit_sides(text):
+                for span in _differing(text, a, b):
+                    out.append((i, *span))
+        return out
+
+
+def _edit_sides(text: str) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+    """Spans of (old, new) in one rendered assistant turn: replace_in_file arguments (as JSON
+    string bodies) or search/replace blocks."""
+    found = []
+    decoder = json.JSONDecoder()
+    at = text.find('"old": "')
+    while at >= 0:
+        o0 = at + len('"old": ')
+        _, o1 = decoder.raw_decode(text, o0)
+        n_at = text.find('"new": "', o1)
+        if n_at < 0:
+            break
+        n0 = n_at + len('"new": ')
+        _, n1 = decoder.raw_decode(text, n0)
+        found.append(((o0 + 1, o1 - 1), (n0 + 1, n1 - 1)))
+        at = text.find('"old": "', n1)
+    at = text.find("<<<<<<< SEARCH\n")
+    while at >= 0:
+        o0 = at + len("<<<<<<< SEARCH\n")
+        mid = text.find("\n=======\n", o0)
+        end = text.find("\n>>>>>>> REPLACE", mid) if mid >= 0 else -1
+        if end < 0:
+            break
+        found.append(((o0, mid), (mid + len("\n=======\n"), end)))
+        at = text.find("<<<<<<< SEARCH\n", end)
+    return found
+
+
+def _differing(text: str, a: tuple[int, int], b: tuple[int, int]) -> list[tuple[int, int]]:
+    """The differing middles of text[a] and text[b] (common prefix and suffix removed), each
+    widened by one character on both sides so an insertion or deletion still marks a token."""
+    x, y = text[a[0] : a[1]], text[b[0] : b[1]]
+    if x == y:
+        return []
+    pre = 0
+    while pre < min(len(x), len(y)) and x[pre] == y[pre]:
+        pre += 1
+    suf = 0
+    while suf < min(len(x), len(y)) - pre and x[-1 - suf] == y[-1 - suf]:
+        suf += 1
+    return [
+        (max(a[0], a[0] + pre - 1), min(a[1], a[1] - suf + 1)),
+        (max(b[0], b[0] + pre - 1), min(b[1], b[1] - suf + 1)),
+    ]
+
 
 def function_document(instance: Instance) -> Document:
     prompt = instance.prompt(example_of(instance))
@@ -216,7 +275,8 @@ def chat_segments(messages: list[dict[str, Any]], tools: Any) -> tuple[tuple[str
         segments.append((before[len(done) :], False))
         turn = upto[len(before) :]
         assert turn.endswith("<|im_end|>\n")
-        segments.append((turn[: -len("\n")], True))
+        # a turn marked ``train: False`` (a mistake the episode recovers from) is context only
+        segments.append((turn[: -len("\n")], bool(m.get("train", True))))
         done = upto[: -len("\n")]
     full = render_chat(messages, tools, add_generation_prompt=False)
     segments.append((full[len(done) :], False))
@@ -227,34 +287,153 @@ def _call(name: str, args: dict[str, Any]) -> dict[str, Any]:
     return {"type": "function", "function": {"name": name, "arguments": args}}
 
 
-def agent_document(spec: AgentSpec) -> Document:
+def _assistant(name: str, args: dict[str, Any], train: bool = True) -> dict[str, Any]:
+    return {"role": "assistant", "content": None, "tool_calls": [_call(name, args)], "train": train}
+
+
+def test_summary(path: str, source: str, tests: dict[str, str]) -> str | None:
+    """What ``run_tests`` shows the model for the one-module workspace ``{path: source}`` (the
+    format of ``agent.testrun.read_report``), computed in this process; None when a test raises
+    anything but an AssertionError or the module does not load (formats not reproduced here)."""
+    import sys
+    import types
+
+    from specverdict.suites.agent.testrun import expected_tests
+    from specverdict.suites.synth.functions import call
+
+    module = path[: -len(".py")]
+    mod = types.ModuleType(module)
+    saved = sys.modules.get(module)
+    try:
+        exec(compile(source, path, "exec"), mod.__dict__)
+        sys.modules[module] = mod
+        outcomes: dict[str, str] = {}
+        for test_path, text in tests.items():
+            ns: dict[str, Any] = {}
+            exec(compile(text, test_path, "exec"), ns)
+            for name, fn in ns.items():
+                if not name.startswith("test") or not callable(fn):
+                    continue
+                try:
+                    call(fn, ())
+                    outcomes[f"{test_path}::{name}"] = "passed"
+                except AssertionError:
+                    outcomes[f"{test_path}::{name}"] = "failed AssertionError:"
+    except Exception:
+        return None
+    finally:
+        if saved is None:
+            sys.modules.pop(module, None)
+        else:
+            sys.modules[module] = saved
+    expected = expected_tests(tests)
+    if sorted(outcomes) != expected:
+        return None
+    passed = sum(v == "passed" for v in outcomes.values())
+    lines = [f"{passed} passed, {len(expected) - passed} failed"]
+    lines += [f"{n}: {outcomes[n]}" for n in expected if outcomes[n] != "passed"]
+    return "\n".join(lines)
+
+
+#: the mistakes a recovery episode starts with (see ``agent_document``)
+RECOVERIES = ("noop", "noop_reread", "missing", "wrong")
+
+
+def agent_document(
+    spec: AgentSpec, recovery: str | None = None, rng: random.Random | None = None
+) -> Document:
+    """The reference trajectory (read, edit, test, finish); with ``recovery``, an episode that
+    first makes a mistake and recovers from it, every tool output as the agent suite's tools
+    write it. The mistaken turns are context, not trained on:
+
+    * ``noop``: an edit whose new text equals its old text; the tests still fail (their real
+      report), then the right edit;
+    * ``noop_reread``: the same no-op edit, then the file read again, then the right edit;
+    * ``missing``: an edit of text the file does not hold (the fixed line), the tool's error,
+      the file read again, the right edit;
+    * ``wrong``: another mutation of the line instead of the fix; the failing report, the file
+      read again (showing the wrong line), the edit of that line into the fix.
+
+    Falls back to the reference trajectory when the mistake cannot be built for ``spec``."""
     from specverdict.suites.agent.suite import SYSTEM_PROMPT
     from specverdict.suites.agent.testrun import expected_tests
     from specverdict.suites.agent.workspace import EDIT_TOOLS
 
     path = next(iter(spec.files))
+    source = spec.files[path]
     n_tests = len(expected_tests(spec.tests))
-    name = spec.instruction
-    messages: list[dict[str, Any]] = [
+    keys = [digest(t) for t in spec.files.values()]
+    head: list[dict[str, Any]] = [
         {"role": "system", "content": SYSTEM_PROMPT},
         {"role": "user", "content": spec.instruction},
-        {"role": "assistant", "content": None, "tool_calls": [_call("read_file", {"path": path})]},
-        {"role": "tool", "content": spec.files[path]},
-        {
-            "role": "assistant",
-            "content": None,
-            "tool_calls": [
-                _call("replace_in_file", {"path": path, "old": spec.old, "new": spec.new})
-            ],
-        },
-        {"role": "tool", "content": f"replaced 1 occurrence in {path}"},
-        {"role": "assistant", "content": None, "tool_calls": [_call("run_tests", {})]},
+        _assistant("read_file", {"path": path}),
+        {"role": "tool", "content": source},
+    ]
+    replaced = {"role": "tool", "content": f"replaced 1 occurrence in {path}"}
+    fix_old = spec.old
+    middle: list[dict[str, Any]] = []
+    if recovery is not None and source.count(spec.old) == 1:
+        summary = test_summary(path, source, spec.tests)
+        if recovery in ("noop", "noop_reread") and summary is not None:
+            middle = [
+                _assistant(
+                    "replace_in_file", {"path": path, "old": spec.old, "new": spec.old}, False
+                ),
+                replaced,
+            ]
+            if recovery == "noop":
+                middle += [_assistant("run_tests", {}), {"role": "tool", "content": summary}]
+            else:
+                middle += [
+                    _assistant("read_file", {"path": path}, False),
+                    {"role": "tool", "content": source},
+                ]
+        elif recovery == "missing" and spec.new not in source:
+            middle = [
+                _assistant(
+                    "replace_in_file", {"path": path, "old": spec.new, "new": spec.new}, False
+                ),
+                {"role": "tool", "content": f"error: the old text does not occur in {path}"},
+                _assistant("read_file", {"path": path}),
+                {"role": "tool", "content": source},
+            ]
+        elif recovery == "wrong" and rng is not None:
+            from specverdict.suites.synth.tasks import mutations
+
+            options = [m.strip() for m in mutations(spec.new, rng)]
+            rng.shuffle(options)
+            for wrong in options:
+                if wrong in (spec.old, spec.new) or wrong in source:
+                    continue
+                edited = source.replace(spec.old, wrong, 1)
+                if edited.count(wrong) != 1:
+                    continue
+                summary = test_summary(path, edited, spec.tests)
+                if summary is None or summary.startswith(f"{n_tests} passed"):
+                    continue
+                middle = [
+                    _assistant(
+                        "replace_in_file", {"path": path, "old": spec.old, "new": wrong}, False
+                    ),
+                    replaced,
+                    _assistant("run_tests", {}),
+                    {"role": "tool", "content": summary},
+                    _assistant("read_file", {"path": path}),
+                    {"role": "tool", "content": edited},
+                ]
+                fix_old = wrong
+                keys.append(digest(edited))
+                break
+    messages: list[dict[str, Any]] = [
+        *head,
+        *middle,
+        _assistant("replace_in_file", {"path": path, "old": fix_old, "new": spec.new}),
+        replaced,
+        _assistant("run_tests", {}),
         {"role": "tool", "content": f"{n_tests} passed, 0 failed"},
         {"role": "assistant", "content": f"Fixed {path}: the tests pass."},
     ]
-    del name
-    keys = tuple(digest(t) for t in spec.files.values())
-    return Document("agent", chat_segments(messages, list(EDIT_TOOLS)), keys)
+    return Document("agent", chat_segments(messages, list(EDIT_TOOLS)), tuple(keys))
 
 
 def repository_document(spec: RepoSpec) -> Document:
@@ -270,10 +449,20 @@ def repository_document(spec: RepoSpec) -> Document:
 
 
 def training_documents(
-    counts: dict[str, int], forbidden: set[str], seed: int = TRAIN_SEED
+    counts: dict[str, int],
+    forbidden: set[str],
+    seed: int = TRAIN_SEED,
+    agent_recovery: float = 0.0,
+    repository_single: float = 0.0,
 ) -> Iterator[Document]:
-    """Training documents per stage, none of whose keys is in ``forbidden``."""
+    """Training documents per stage, none of whose keys is in ``forbidden``. A share
+    ``agent_recovery`` of the agent documents are recovery episodes (``agent_document``), drawn
+    from their own random stream: the tasks themselves do not change with the share. A share
+    ``repository_single`` of the repository documents hold one module with one function (an
+    easier form of the task; the evaluation split always has three)."""
     names = list(FAMILIES)
+    recovery_rng = random.Random(seed + 10)
+    single_rng = random.Random(seed + 11)
 
     def function(rng: random.Random, made: int) -> Document | None:
         inst = make_instance(rng.choice(names), rng, "train")
@@ -281,10 +470,15 @@ def training_documents(
 
     def agent(rng: random.Random, made: int) -> Document | None:
         spec = agent_task(rng.choice(names), rng, "train", made)
-        return agent_document(spec) if spec is not None else None
+        if spec is None:
+            return None
+        if agent_recovery > 0 and recovery_rng.random() < agent_recovery:
+            return agent_document(spec, recovery_rng.choice(RECOVERIES), recovery_rng)
+        return agent_document(spec)
 
     def repository(rng: random.Random, made: int) -> Document | None:
-        spec = repository_task(rng, "train", made)
+        single = repository_single > 0 and single_rng.random() < repository_single
+        spec = repository_task(rng, "train", made, 1 if single else 3)
         return repository_document(spec) if spec is not None else None
 
     # one generator per stage, each from its own seed (seed, seed + 1, seed + 2): the agent

@@ -182,11 +182,15 @@ class RepoSpec:
     family: str
 
 
-def repository_task(rng: random.Random, split: str, n: int) -> RepoSpec | None:
-    """A package of two modules holding three functions, one with a planted bug."""
+def repository_task(rng: random.Random, split: str, n: int, functions: int = 3) -> RepoSpec | None:
+    """A package of two modules holding three functions, one with a planted bug; with
+    ``functions=1`` (training documents only, an easier form of the task), one module holding
+    one function."""
     names = list(FAMILIES)
     instances: list[Instance] = []
     used: set[str] = set()
+    if functions == 1:
+        return _single_repository_task(rng, split, n)
     while len(instances) < 3:
         inst = make_instance(rng.choice(names), rng, split)
         if inst is not None and inst.name not in used:
@@ -254,3 +258,42 @@ def repository_task(rng: random.Random, split: str, n: int) -> RepoSpec | None:
 
 def search_replace_answer(spec: RepoSpec) -> str:
     return f"{spec.path}\n<<<<<<< SEARCH\n{spec.old}\n=======\n{spec.new}\n>>>>>>> REPLACE\n"
+
+
+def _single_repository_task(rng: random.Random, split: str, n: int) -> RepoSpec | None:
+    inst = make_instance(rng.choice(list(FAMILIES)), rng, split)
+    if inst is None:
+        return None
+    bug = plant_bug(inst, rng)
+    if bug is None:
+        return None
+    pkg = rng.choice(PACKAGES)
+    mod = rng.choice([m for m in MODULES if m != pkg])
+    path = f"{pkg}/{mod}.py"
+    files = {f"{pkg}/__init__.py": "", path: module_source(inst, bug.buggy_body)}
+    if files[path].count(bug.buggy + "\n") != 1:
+        return None
+    test_path = f"tests/test_{inst.name}.py"
+    ids = tuple(f"{test_path}::test_{k}" for k in range(1, len(inst.inputs) + 1))
+    args, want, got = bug.failing
+    name = inst.name
+    issue = rng.choice(
+        (
+            f"{call_text(name, args)} returns {got!r}; it should return {want!r}.",
+            f"`{name}` gives wrong results: {call_text(name, args)} is {got!r}, expected {want!r}.",
+            f"Bug in {name}: it does not do what its docstring says "
+            f"({call_text(name, args)} should be {want!r}).",
+        )
+    )
+    return RepoSpec(
+        id=f"synth-repository/{split}/{n}",
+        issue=issue,
+        files=files,
+        hidden_tests={test_path: test_source(f"{pkg}.{mod}", inst)},
+        path=path,
+        old=bug.buggy,
+        new=bug.fixed,
+        fail_to_pass=ids,
+        pass_to_pass=(),
+        family=inst.family,
+    )
