@@ -33,8 +33,8 @@ demo: $(RUN_STAMP)
 	$(BIN)/specverdict demo --out reports/demo
 
 lint: $(DEV_STAMP)
-	$(BIN)/ruff check src tests benchmarks
-	$(BIN)/ruff format --check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks experiments
+	$(BIN)/ruff format --check src tests benchmarks experiments
 
 typecheck: $(DEV_STAMP)
 	$(BIN)/mypy

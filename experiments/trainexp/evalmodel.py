@@ -1,25 +1,35 @@
 """Evaluate a target checkpoint greedy on fixed subsets (baseline runs only); dump summary JSON."""
-import json, sys, time, tempfile, re
+
+import json
+import re
+import sys
+import time
 from collections import Counter
 from pathlib import Path
+
 import yaml
+
 from specverdict.campaign import build_plan, load_campaign
 from specverdict.runner import Runner
 from specverdict.store import SQLiteStore
 
 model, out = sys.argv[1], Path(sys.argv[2])
 stages = sys.argv[3].split(",") if len(sys.argv) > 3 else ["function", "agent", "repository"]
-base = yaml.safe_load(open(Path(__file__).parent / "campaign-base.yaml"))
+base = yaml.safe_load((Path(__file__).parent / "campaign-base.yaml").read_text())
 base["name"] = "trainexp-" + re.sub(r"[^A-Za-z0-9_.-]", "-", out.stem)
 base["model"]["path"] = str(Path(model).resolve())
 base["candidates"] = [{"method": "ngram", "k": 2}]
 base["stages"] = {k: v for k, v in base["stages"].items() if k in stages}
 out.parent.mkdir(parents=True, exist_ok=True)
-cy = out.with_suffix(".yaml"); cy.write_text(yaml.safe_dump(base))
+cy = out.with_suffix(".yaml")
+cy.write_text(yaml.safe_dump(base))
 plan = build_plan(load_campaign(cy))
-plan = plan.model_copy(update={"runs": tuple(r for r in plan.runs if r.speculation.method == "none"), "pairs": ()})
+plan = plan.model_copy(
+    update={"runs": tuple(r for r in plan.runs if r.speculation.method == "none"), "pairs": ()}
+)
 db = out.with_suffix(".db")
-if db.exists(): db.unlink()
+if db.exists():
+    db.unlink()
 store = SQLiteStore(db)
 t0 = time.perf_counter()
 Runner(store, log=lambda m: None, runs_dir=db.parent / (out.stem + "-runs")).run_plan(plan)
@@ -31,13 +41,14 @@ for run in store.list_runs():
     outcomes = Counter(s.score.outcome if s.score else s.status for s in samples)
     row["outcomes"] = dict(outcomes)
     if run.spec.stage == "agent":
-        calls = fails = 0; loops = Counter(); noop = 0
+        calls = fails = 0
+        loops = Counter()
+        noop = 0
         for s in samples:
             d = json.loads(s.score.detail or "{}") if s.score else {}
-            calls += int(d.get("calls", 0)); fails += int(d.get("parse_failures", 0))
+            calls += int(d.get("calls", 0))
+            fails += int(d.get("parse_failures", 0))
             loops[str(d.get("loop"))] += 1
-            for c in (s.extra.get("calls") or []):
-                pass
         row["tool_calls"] = calls
         row["parse_success"] = round(1 - fails / calls, 4) if calls else None
     res["stages"][run.spec.stage] = row
