@@ -134,13 +134,17 @@ class AgentSpec:
     family: str
 
 
-def agent_task(family: str, rng: random.Random, split: str, n: int) -> AgentSpec | None:
+def buggy_instance(family: str, rng: random.Random, split: str) -> Bug | None:
+    """An instance of ``family`` with one bug its tests catch, or None."""
     instance = make_instance(family, rng, split)
-    if instance is None:
-        return None
-    bug = plant_bug(instance, rng)
+    return plant_bug(instance, rng) if instance is not None else None
+
+
+def agent_task(family: str, rng: random.Random, split: str, n: int) -> AgentSpec | None:
+    bug = buggy_instance(family, rng, split)
     if bug is None:
         return None
+    instance = bug.instance
     module = rng.choice(MODULES)
     path = f"{module}.py"
     args, want, got = bug.failing
@@ -261,12 +265,10 @@ def search_replace_answer(spec: RepoSpec) -> str:
 
 
 def _single_repository_task(rng: random.Random, split: str, n: int) -> RepoSpec | None:
-    inst = make_instance(rng.choice(list(FAMILIES)), rng, split)
-    if inst is None:
-        return None
-    bug = plant_bug(inst, rng)
+    bug = buggy_instance(rng.choice(list(FAMILIES)), rng, split)
     if bug is None:
         return None
+    inst = bug.instance
     pkg = rng.choice(PACKAGES)
     mod = rng.choice([m for m in MODULES if m != pkg])
     path = f"{pkg}/{mod}.py"
