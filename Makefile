@@ -80,6 +80,7 @@ test: lint typecheck pytest
 bench: $(DEV_STAMP)
 	$(BIN)/python benchmarks/reference_engine.py --write benchmarks/RESULTS.md
 	$(BIN)/python benchmarks/reference_realism.py --write benchmarks/RESULTS.md
+	$(BIN)/python benchmarks/prefix_cache.py --write benchmarks/RESULTS.md
 	$(BIN)/python benchmarks/client_overhead.py --write benchmarks/RESULTS.md
 	$(BIN)/python benchmarks/sandbox_throughput.py
 	$(BIN)/python benchmarks/expect_validation.py
