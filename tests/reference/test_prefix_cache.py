@@ -8,7 +8,6 @@ import numpy as np
 import pytest
 
 from specverdict.reference.config import EngineConfig, SpeculativeConfig
-from specverdict.reference.device import PROFILES
 from specverdict.reference.engine import EngineCore, GenerationRequest, generate
 from specverdict.reference.model import GPTConfig, KVCache
 from specverdict.reference.prefix_cache import PrefixCache, common_prefix
@@ -82,7 +81,7 @@ def test_an_extended_sequence_replaces_its_prefix_and_the_oldest_go_first() -> N
 
 
 def core(cached: bool, spec: dict[str, object] | None = None, device: bool = False) -> EngineCore:
-    c = EngineCore(
+    return EngineCore(
         EngineConfig(
             model_dir=shipped("target"),
             served_model_name="t",
@@ -92,7 +91,6 @@ def core(cached: bool, spec: dict[str, object] | None = None, device: bool = Fal
             device_clock="virtual" if device else "paced",
         )
     )
-    return c
 
 
 def conversation(c: EngineCore) -> tuple[list[int], list[int], float]:
@@ -134,4 +132,3 @@ def test_prefix_caching_is_vllms_flag_and_on_by_default() -> None:
     assert (
         build_config(parser().parse_args(["--prefix-cache-tokens", "0"])).prefix_cache_tokens == 0
     )
-    assert "accel-2b" in PROFILES

@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from specverdict.reference.model import MoESpec
 from specverdict.reference.options import (
+    PREFIX_CACHE_TOKENS,
     PerRequestMetricsMode,
     Scheme,
     SpeculativeConfig,
@@ -52,7 +53,9 @@ class EngineConfig(BaseModel):
         "with the same tokens (vLLM's automatic prefix caching, on by default in its V1 engine)",
     )
     prefix_cache_tokens: int = Field(
-        default=16384, ge=0, description="tokens the prefix cache holds (least recently used go)"
+        default=PREFIX_CACHE_TOKENS,
+        ge=0,
+        description="tokens the prefix cache holds (least recently used go)",
     )
     fault_degrade_draft_after: int | None = Field(
         default=None,

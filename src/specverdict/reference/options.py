@@ -15,6 +15,10 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 SpecMethod = Literal["ngram", "draft_model", "mtp"]
 PerRequestMetricsMode = Literal["none", "summary", "detailed"]
+
+#: prefix caching: the block size of reuse (vLLM's default) and the default capacity, in tokens
+PREFIX_BLOCK = 16
+PREFIX_CACHE_TOKENS = 16384
 #: simulated weight formats (see :mod:`specverdict.reference.quant`)
 Scheme = Literal["none", "bf16", "fp8", "nvfp4", "int4"]
 SCHEMES: tuple[str, ...] = get_args(Scheme)

@@ -29,9 +29,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from specverdict.reference.model import KVCache
-
-BLOCK = 16  # vLLM's default block size
-DEFAULT_CAPACITY = 16384  # cached tokens
+from specverdict.reference.options import PREFIX_BLOCK, PREFIX_CACHE_TOKENS
 
 
 @dataclass(eq=False)  # entries are told apart by identity
@@ -51,7 +49,9 @@ def common_prefix(a: NDArray[np.int64], b: NDArray[np.int64]) -> int:
 
 
 class PrefixCache:
-    def __init__(self, capacity_tokens: int = DEFAULT_CAPACITY, block: int = BLOCK) -> None:
+    def __init__(
+        self, capacity_tokens: int = PREFIX_CACHE_TOKENS, block: int = PREFIX_BLOCK
+    ) -> None:
         if capacity_tokens < 0 or block < 1:
             raise ValueError("the prefix cache needs a capacity of 0 or more and a block of 1+")
         self.capacity = capacity_tokens

@@ -27,7 +27,12 @@ from pydantic import ValidationError
 
 from specverdict.reference import extra
 from specverdict.reference.device import PROFILES
-from specverdict.reference.options import SCHEMES, SpeculativeConfig
+from specverdict.reference.options import (
+    PREFIX_BLOCK,
+    PREFIX_CACHE_TOKENS,
+    SCHEMES,
+    SpeculativeConfig,
+)
 from specverdict.reference.weights import shipped
 
 if TYPE_CHECKING:
@@ -114,12 +119,12 @@ def parser() -> argparse.ArgumentParser:
         action=argparse.BooleanOptionalAction,
         default=True,
         help="reuse the keys and values of earlier sequences for prompts that start with the "
-        "same tokens, in whole 16-token blocks (on by default, as in vLLM's V1 engine)",
+        f"same tokens, in whole {PREFIX_BLOCK}-token blocks (on by default, as in vLLM's V1 engine)",
     )
     p.add_argument(
         "--prefix-cache-tokens",
         type=int,
-        default=16384,
+        default=PREFIX_CACHE_TOKENS,
         help="tokens the prefix cache holds; the least recently used sequences go first",
     )
     p.add_argument(
