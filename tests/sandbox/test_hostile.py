@@ -131,7 +131,9 @@ def test_sleeping_program_hits_the_wall_limit(sandbox: LocalSandbox) -> None:
     ids=["at-once", "gradual"],
 )
 def test_memory_bomb_is_oom(sandbox: LocalSandbox, program: str) -> None:
-    r = run(sandbox, program, address_space_mb=256)
+    # The time limits are generous: this test is about classifying the memory limit, and on a
+    # loaded machine 256 allocations with page touching can take longer than SMALL's 2 s wall.
+    r = run(sandbox, program, address_space_mb=256, wall_s=15.0, cpu_s=10)
     assert r.outcome == "oom"
     assert r.detail == "MemoryError"
 
