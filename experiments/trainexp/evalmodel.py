@@ -1,6 +1,7 @@
 """Evaluate a target checkpoint greedy on fixed subsets (baseline runs only); dump summary JSON."""
 
 import json
+import os
 import re
 import sys
 import time
@@ -18,6 +19,7 @@ stages = sys.argv[3].split(",") if len(sys.argv) > 3 else ["function", "agent", 
 base = yaml.safe_load((Path(__file__).parent / "campaign-base.yaml").read_text())
 base["name"] = "trainexp-" + re.sub(r"[^A-Za-z0-9_.-]", "-", out.stem)
 base["model"]["path"] = str(Path(model).resolve())
+base["sampling"]["max_tokens"] = int(os.environ.get("MAX_TOKENS", "160"))
 base["candidates"] = [{"method": "ngram", "k": 2}]
 base["stages"] = {k: v for k, v in base["stages"].items() if k in stages}
 out.parent.mkdir(parents=True, exist_ok=True)

@@ -160,3 +160,36 @@ def test_recovery_and_single_function_documents_keep_the_split_and_train_only_th
         trained_edits = [t for t, k in doc.segments if k and ("SEARCH" in t or '"old": ' in t)]
         assert trained_edits and doc.edit_spans()
     assert mistakes >= 30
+
+
+def test_whole_function_repository_answers_fix_exactly_the_planted_bug() -> None:
+    """A whole-function answer (``--repository-function``) copies the buggy function as the file
+    holds it and writes it back with the one line fixed: applied by the repository stage's own
+    parser and patcher, it gives the file the one-line fix gives, whichever module of the package
+    and whichever of its functions holds the bug."""
+    from specverdict.suites.repository.apply import apply_patch
+    from specverdict.suites.repository.patches import parse_answer
+    from specverdict.suites.synth.tasks import function_answer, repository_task
+
+    rng = random.Random(11)
+    checked = 0
+    for n in range(80):
+        spec = repository_task(rng, "train", n)
+        if spec is None:
+            continue
+        answer = function_answer(spec)
+        search = answer.split("<<<<<<< SEARCH\n", 1)[1].split("=======\n", 1)[0]
+        assert search.startswith("def ") and spec.old + "\n" in search
+        assert spec.files[spec.path].count(search) == 1
+        got = apply_patch(spec.files, parse_answer(answer))
+        want = dict(spec.files)
+        want[spec.path] = want[spec.path].replace(spec.old + "\n", spec.new + "\n", 1)
+        assert got == want
+        checked += 1
+    assert checked >= 40
+
+
+def test_a_share_of_repository_documents_answer_with_the_whole_function() -> None:
+    docs = list(training_documents({"repository": 40}, set(), 5, repository_function=0.5))
+    whole = sum("<<<<<<< SEARCH\ndef " in "".join(t for t, _ in d.segments) for d in docs)
+    assert 8 <= whole <= 32

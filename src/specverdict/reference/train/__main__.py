@@ -444,6 +444,12 @@ def main(argv: list[str] | None = None) -> int:
         help="share of repository documents holding one module with one function",
     )
     p.add_argument(
+        "--repository-function",
+        type=float,
+        default=0.0,
+        help="share of repository documents answered with a block replacing the whole function",
+    )
+    p.add_argument(
         "--edit-weight",
         type=float,
         default=1.0,
@@ -482,7 +488,12 @@ def main(argv: list[str] | None = None) -> int:
     synth_seed = args.synth_seed if args.synth_seed is not None else TRAIN_SEED
     synth = list(
         training_documents(
-            counts, eval_keys(evals), synth_seed, args.agent_recovery, args.repository_single
+            counts,
+            eval_keys(evals),
+            synth_seed,
+            args.agent_recovery,
+            args.repository_single,
+            args.repository_function,
         )
     )
     log(f"generated training documents: {counts}")
@@ -627,6 +638,7 @@ def main(argv: list[str] | None = None) -> int:
         "synth_seed": synth_seed,
         "agent_recovery": args.agent_recovery,
         "repository_single": args.repository_single,
+        "repository_function": args.repository_function,
         "edit_weight": args.edit_weight,
         "init_target": str(args.init_target) if args.init_target else None,
         "synth_tokens": synth_tokens,

@@ -25,6 +25,7 @@ from specverdict.suites.synth.tasks import (
     RepoSpec,
     agent_task,
     repository_task,
+    function_answer,
     search_replace_answer,
 )
 from specverdict.suites.values import encode
@@ -436,13 +437,16 @@ def agent_document(
     return Document("agent", chat_segments(messages, list(EDIT_TOOLS)), tuple(keys))
 
 
-def repository_document(spec: RepoSpec) -> Document:
+def repository_document(spec: RepoSpec, whole_function: bool = False) -> Document:
+    """The task's prompt answered with the one-line fix, or (``whole_function``) with a block
+    replacing the whole function (``tasks.function_answer``)."""
     from specverdict.suites.synth.suites import repo_task_of, synth_repository_prompt
 
     task = repo_task_of(repository_record(spec))
+    answer = function_answer(spec) if whole_function else search_replace_answer(spec)
     messages = [
         {"role": "user", "content": synth_repository_prompt(task)},
-        {"role": "assistant", "content": search_replace_answer(spec)},
+        {"role": "assistant", "content": answer},
     ]
     keys = tuple(digest(t) for t in spec.files.values() if t)
     return Document("repository", chat_segments(messages, None), keys)
@@ -454,15 +458,18 @@ def training_documents(
     seed: int = TRAIN_SEED,
     agent_recovery: float = 0.0,
     repository_single: float = 0.0,
+    repository_function: float = 0.0,
 ) -> Iterator[Document]:
     """Training documents per stage, none of whose keys is in ``forbidden``. A share
     ``agent_recovery`` of the agent documents are recovery episodes (``agent_document``), drawn
     from their own random stream: the tasks themselves do not change with the share. A share
     ``repository_single`` of the repository documents hold one module with one function (an
-    easier form of the task; the evaluation split always has three)."""
+    easier form of the task; the evaluation split always has three). A share
+    ``repository_function`` of them answer with the whole function (``tasks.function_answer``)."""
     names = list(FAMILIES)
     recovery_rng = random.Random(seed + 10)
     single_rng = random.Random(seed + 11)
+    answer_rng = random.Random(seed + 12)
 
     def function(rng: random.Random, made: int) -> Document | None:
         inst = make_instance(rng.choice(names), rng, "train")
@@ -479,7 +486,10 @@ def training_documents(
     def repository(rng: random.Random, made: int) -> Document | None:
         single = repository_single > 0 and single_rng.random() < repository_single
         spec = repository_task(rng, "train", made, 1 if single else 3)
-        return repository_document(spec) if spec is not None else None
+        if spec is None:
+            return None
+        whole = repository_function > 0 and answer_rng.random() < repository_function
+        return repository_document(spec, whole)
 
     # one generator per stage, each from its own seed (seed, seed + 1, seed + 2): the agent
     # documents do not change when the function count does

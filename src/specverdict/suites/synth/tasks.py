@@ -264,6 +264,28 @@ def search_replace_answer(spec: RepoSpec) -> str:
     return f"{spec.path}\n<<<<<<< SEARCH\n{spec.old}\n=======\n{spec.new}\n>>>>>>> REPLACE\n"
 
 
+def enclosing_function(source: str, line: str) -> str:
+    """The whole function of ``source`` (its ``def`` line to its last line, with the newline)
+    that holds the exact line ``line``; functions are separated by two blank lines."""
+    at = source.index(line + "\n")
+    start = source.rfind("def ", 0, at)
+    if start < 0 or (start > 0 and source[start - 1] != "\n"):
+        raise ValueError("the line is not inside a top-level function")
+    end = source.find("\n\n\ndef ", at)
+    return source[start : end + 1] if end >= 0 else source[start:]
+
+
+def function_answer(spec: RepoSpec) -> str:
+    """A search/replace block that replaces the whole buggy function by the fixed one: SEARCH is
+    a copy of the function as the file holds it (from its ``def`` line, which the issue names),
+    REPLACE is the function written again from its signature and docstring. An easier answer
+    for a small model than one line, which it must find and copy exactly; the parser and the
+    scorer take either."""
+    old = enclosing_function(spec.files[spec.path], spec.old)
+    new = old.replace(spec.old + "\n", spec.new + "\n", 1)
+    return f"{spec.path}\n<<<<<<< SEARCH\n{old}=======\n{new}>>>>>>> REPLACE\n"
+
+
 def _single_repository_task(rng: random.Random, split: str, n: int) -> RepoSpec | None:
     bug = buggy_instance(rng.choice(list(FAMILIES)), rng, split)
     if bug is None:
