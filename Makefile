@@ -89,7 +89,7 @@ bench: $(DEV_STAMP)
 # library and generated documents), then measure them on the generated suites
 # (weights/quality.json, rendered into MODEL_CARD.md). At most an hour on 2 cores.
 TRAIN_ARGS ?= --target-steps 1600 --target-lr 2e-3 --stdlib-fraction 0.3 \
-	--synth-repository 4000 --mtp-steps 300 --eval-every 800
+	--synth-repository 4000 --repository-function 1.0 --mtp-steps 300 --eval-every 800
 train: $(TRAIN_STAMP)
 	$(BIN)/python -m specverdict.suites.synth.build
 	$(BIN)/python -m specverdict.reference.train $(TRAIN_ARGS)

@@ -640,6 +640,7 @@ def main(argv: list[str] | None = None) -> int:
         "repository_single": args.repository_single,
         "repository_function": args.repository_function,
         "edit_weight": args.edit_weight,
+        "stdlib_fraction": args.stdlib_fraction,
         "init_target": str(args.init_target) if args.init_target else None,
         "synth_tokens": synth_tokens,
         "packed_windows": len(data.ids),

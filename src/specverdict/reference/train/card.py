@@ -32,7 +32,7 @@ almost nothing of the public suites (HumanEval, MBPP, BFCL, repository-mutants).
 ## Data
 
 Generated training documents (`specverdict.suites.synth`, seed in `suites/synth/data/manifest.json`,
-none of them an evaluation instance): {_docs(run)}.
+none of them an evaluation instance): {_docs(run)}.{_answers(run)}
 
 Python source of the standard library of CPython {run["python"]} ({run["corpus_files"]} modules;
 `test`, `tests`, `idle_test`, `lib2to3` and `site-packages` excluded; files over 200 KB skipped;
@@ -41,7 +41,7 @@ from its documented functions (a prose request naming the function and its docst
 the function in a fenced block). 2% of the modules are held out for validation. Python Software
 Foundation License; the tokenizer and weights are derived works released with specverdict.
 
-Standard-library tokens: {run["train_tokens"]:,} for training (half of its windows kept as
+Standard-library tokens: {run["train_tokens"]:,} for training ({_stdlib_share(run)} of its windows kept as
 documents, the rest of it as fillers of packed windows), {run["valid_tokens"]:,} for validation.
 
 ## Models
@@ -69,6 +69,31 @@ Windows start at a document's first token; generated documents are trained on th
 only. Greedy pass@1 on 40 function tasks during training: {_progress(t)}.
 Total wall time {run["total_seconds"] / 60:.1f} minutes.
 {_quality(weights)}"""
+
+
+def _answers(run: dict[str, Any]) -> str:
+    share = run.get("repository_function", 0.0)
+    if not share:
+        return ""
+    part = "Every" if share >= 1 else f"{share:.0%} of the"
+    return (
+        f" {part} repository document answers with one search/replace block that replaces the"
+        " whole buggy function by the fixed one."
+    )
+
+
+def _stdlib_share(run: dict[str, Any]) -> str:
+    """The share of standard-library windows kept as documents, from the report or the
+    command line it records (the trainer's default is one half)."""
+    share = run.get("stdlib_fraction")
+    if share is None:
+        words = run.get("command", "").split()
+        share = (
+            float(words[words.index("--stdlib-fraction") + 1])
+            if "--stdlib-fraction" in words
+            else 0.5
+        )
+    return f"{float(share):.0%}"
 
 
 def _docs(run: dict[str, Any]) -> str:
