@@ -1,0 +1,38 @@
+"""The model card is rendered from the training report beside the weights."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+
+from specverdict.reference.train.card import render_model_card
+
+WEIGHTS = Path(__file__).resolve().parents[2] / "src" / "specverdict" / "reference" / "weights"
+
+
+def _report() -> dict:
+    return json.loads((WEIGHTS / "training_report.json").read_text())
+
+
+def test_the_shipped_card_is_the_rendering_of_the_shipped_report() -> None:
+    assert render_model_card(_report(), WEIGHTS) == (WEIGHTS / "MODEL_CARD.md").read_text()
+
+
+def test_the_card_says_the_run_standard_library_share_and_answer_form() -> None:
+    report = copy.deepcopy(_report())
+    run = report["run"]
+    run.pop("stdlib_fraction", None)
+    run["command"] = "python -m specverdict.reference.train --stdlib-fraction 0.3"
+    run["repository_function"] = 1.0
+    card = render_model_card(report, WEIGHTS)
+    assert "(30% of its windows kept as" in card
+    assert "Every repository document answers with one search/replace block" in card
+    run["stdlib_fraction"] = 0.4
+    run["repository_function"] = 0.0
+    card = render_model_card(report, WEIGHTS)
+    assert "(40% of its windows kept as" in card
+    assert "whole buggy function" not in card
+    run.pop("stdlib_fraction")
+    run["command"] = "python -m specverdict.reference.train"
+    assert "(50% of its windows kept as" in render_model_card(report, WEIGHTS)
