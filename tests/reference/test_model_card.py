@@ -5,13 +5,14 @@ from __future__ import annotations
 import copy
 import json
 from pathlib import Path
+from typing import Any
 
 from specverdict.reference.train.card import render_model_card
 
 WEIGHTS = Path(__file__).resolve().parents[2] / "src" / "specverdict" / "reference" / "weights"
 
 
-def _report() -> dict:
+def _report() -> dict[str, Any]:
     return json.loads((WEIGHTS / "training_report.json").read_text())
 
 
