@@ -13,7 +13,8 @@ WEIGHTS = Path(__file__).resolve().parents[2] / "src" / "specverdict" / "referen
 
 
 def _report() -> dict[str, Any]:
-    return json.loads((WEIGHTS / "training_report.json").read_text())
+    report: dict[str, Any] = json.loads((WEIGHTS / "training_report.json").read_text())
+    return report
 
 
 def test_the_shipped_card_is_the_rendering_of_the_shipped_report() -> None:
