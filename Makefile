@@ -85,14 +85,17 @@ bench: $(DEV_STAMP)
 	$(BIN)/python benchmarks/sandbox_throughput.py
 	$(BIN)/python benchmarks/expect_validation.py
 
-# Retrain the shipped models in one run (tokenizer, target, draft and MTP head on the standard
-# library and generated documents), then measure them on the generated suites
-# (weights/quality.json, rendered into MODEL_CARD.md). At most an hour on 2 cores.
-TRAIN_ARGS ?= --target-steps 1600 --target-lr 2e-3 --stdlib-fraction 0.3 \
-	--synth-repository 4000 --repository-function 1.0 --mtp-steps 300 --eval-every 800
+# Retrain the shipped models in two phases (the first trains the target only; the second
+# warm-starts it on fresh generated documents and trains draft and MTP head on it), then measure
+# them on the generated suites
+# (weights/quality.json, rendered into MODEL_CARD.md). Phase one goes to .train/phase1.
+PHASE2_ARGS ?= --init-target .train/phase1/target --target-steps 700 --target-lr 1e-3 \
+	--synth-seed 20261302 --stdlib-fraction 0.25 --mtp-steps 400
 train: $(TRAIN_STAMP)
 	$(BIN)/python -m specverdict.suites.synth.build
-	$(BIN)/python -m specverdict.reference.train $(TRAIN_ARGS)
+	$(BIN)/python -m specverdict.reference.train --out .train/phase1 --golden .train/phase1/golden.json \
+		--draft-steps 0 --mtp-steps 0
+	$(BIN)/python -m specverdict.reference.train $(PHASE2_ARGS)
 	$(BIN)/python -m specverdict.reference.train.quality
 	$(BIN)/python -m specverdict.reference.train.card
 
