@@ -24,8 +24,8 @@ from specverdict.suites.synth.tasks import (
     AgentSpec,
     RepoSpec,
     agent_task,
-    repository_task,
     function_answer,
+    repository_task,
     search_replace_answer,
 )
 from specverdict.suites.values import encode
