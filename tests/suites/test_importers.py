@@ -16,7 +16,7 @@ from specverdict.campaign import build_plan, parse_campaign
 from specverdict.campaign.model import DatasetSection
 from specverdict.errors import ConfigError
 from specverdict.suites import suite_for
-from specverdict.suites.agent.bfcl import CATEGORIES, Bfcl, wheel_path
+from specverdict.suites.agent.bfcl import CATEGORIES, Bfcl, prepare, wheel_path
 from specverdict.suites.custom import load_rows
 from specverdict.suites.custom.importers import IMPORTED, SPEED_PLACEHOLDER
 from specverdict.suites.custom.rows import FORMATS, Row
@@ -251,9 +251,10 @@ def test_the_format_is_run_identity(tmp_path: Path) -> None:
     assert fingerprints("sharegpt").isdisjoint(fingerprints("sharegpt-recorded"))
 
 
-@pytest.mark.skipif(not wheel_path().exists(), reason="the bfcl-eval wheel is not in the cache")
 def test_bfcl_files_of_the_real_wheel_import_as_the_bfcl_suite_asks_them(tmp_path: Path) -> None:
-    """The real question files import, and each row is the request ``bfcl@1`` sends."""
+    """The real question files import, and each row is the request ``bfcl@1`` sends. The pinned
+    wheel is downloaded from PyPI into the cache when it is not there, as the suite does."""
+    prepare()
     suite = {s.id: s for s in Bfcl().samples()}
     with zipfile.ZipFile(wheel_path()) as z:
         for stem in CATEGORIES.values():
