@@ -9,6 +9,7 @@ search/replace block.
 
 from __future__ import annotations
 
+import ast
 import random
 import re
 from dataclasses import dataclass
@@ -265,14 +266,14 @@ def search_replace_answer(spec: RepoSpec) -> str:
 
 
 def enclosing_function(source: str, line: str) -> str:
-    """The whole function of ``source`` (its ``def`` line to its last line, with the newline)
-    that holds the exact line ``line``; functions are separated by two blank lines."""
-    at = source.index(line + "\n")
-    start = source.rfind("def ", 0, at)
-    if start < 0 or (start > 0 and source[start - 1] != "\n"):
-        raise ValueError("the line is not inside a top-level function")
-    end = source.find("\n\n\ndef ", at)
-    return source[start : end + 1] if end >= 0 else source[start:]
+    """The whole top-level function of ``source`` (its ``def`` line to its last line, with the
+    newline) that holds the exact line ``line``, found by the parser."""
+    number = source[: source.index(line + "\n")].count("\n") + 1
+    lines = source.splitlines(keepends=True)
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.FunctionDef) and node.lineno <= number <= (node.end_lineno or 0):
+            return "".join(lines[node.lineno - 1 : node.end_lineno])
+    raise ValueError("the line is not inside a top-level function")
 
 
 def function_answer(spec: RepoSpec) -> str:
