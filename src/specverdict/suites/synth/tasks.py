@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from specverdict.suites import pyast
 from specverdict.suites.synth.functions import (
     FAMILIES,
     Args,
@@ -270,7 +271,7 @@ def enclosing_function(source: str, line: str) -> str:
     newline) that holds the exact line ``line``, found by the parser."""
     number = source[: source.index(line + "\n")].count("\n") + 1
     lines = source.splitlines(keepends=True)
-    for node in ast.parse(source).body:
+    for node in pyast.parse(source).body:
         if isinstance(node, ast.FunctionDef) and node.lineno <= number <= (node.end_lineno or 0):
             return "".join(lines[node.lineno - 1 : node.end_lineno])
     raise ValueError("the line is not inside a top-level function")
