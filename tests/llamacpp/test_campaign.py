@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import shlex
+import warnings
 from pathlib import Path
 
 import httpx
@@ -108,9 +109,24 @@ def test_acceptance_is_per_request_and_agrees_with_the_counters(
             assert acc.drafted is False and not acc.polluted, acc
             continue
         assert acc.source == "per-request" and acc.valid and not acc.polluted, acc
-        # verify steps and per-position counts come from counters that matched the answers
-        assert acc.drafts is not None and acc.drafts > 0
-        assert acc.draft_tokens is not None and sum(acc.accepted_per_pos) == acc.accepted
+        assert acc.draft_tokens is not None and acc.draft_tokens > 0
+        failed = [s for s in store.samples(run.run_id) if s.status != "ok"]
+        if failed:
+            # a request that failed generated an unknown number of tokens: the counter delta
+            # cannot be delimited to the answers, and the summary must say so (the counts stay
+            # the answers' own)
+            assert all(s.error for s in failed), failed
+            assert acc.drafts is None and acc.why is not None, acc
+            assert f"{len(failed)} failed request(s)" in acc.why, acc
+            warnings.warn(
+                f"{method}: {len(failed)} failed request(s) ({failed[0].error}); the counter "
+                "cross-check was not made",
+                stacklevel=1,
+            )
+        else:
+            # verify steps and per-position counts come from counters that matched the answers
+            assert acc.drafts is not None and acc.drafts > 0, acc
+            assert sum(acc.accepted_per_pos) == acc.accepted, acc
         seen[method] = acc
     assert set(seen) == {"draft_model", "ngram"}
 

@@ -483,13 +483,18 @@ def _pollution(
     unchecked = "unchecked for other traffic: "
     if delta.predicted is None:
         return False, unchecked + f"/metrics has no {PREDICTED}"
+    failed = sum(s.status != "ok" for s in samples)
+    if failed:
+        return False, unchecked + (
+            f"{failed} failed request(s) generated an unknown number of tokens"
+        )
     if len(samples) != segment_requests:
         return False, unchecked + (
-            f"the run holds {len(samples)} samples, its last segment sent {segment_requests}"
+            f"the run holds {len(samples)} samples, its last segment answered {segment_requests}"
         )
-    tokens = [s.completion_tokens for s in samples if s.status == "ok"]
-    if len(tokens) != len(samples) or None in tokens:
-        return False, unchecked + "failed requests generated an unknown number of tokens"
+    tokens = [s.completion_tokens for s in samples]
+    if None in tokens:
+        return False, unchecked + "answers without a token count generated an unknown number"
     ours = sum(t for t in tokens if t is not None)
     if abs(delta.predicted - ours) > delta.predicted_slack:
         return True, (
