@@ -40,6 +40,12 @@ class EngineConfig(BaseModel):
         description="paced: each step is held for its modelled time on the wall clock; virtual: "
         "steps run at host speed and every streamed chunk carries the modelled device time",
     )
+    virtual_admission_wait_s: float = Field(
+        default=0.5,
+        ge=0.0,
+        description="virtual clock: how long (host time) a slot freed by a finished request "
+        "waits for the client's next request before the next step (0: never waits)",
+    )
     verify_numerics: Literal["exact", "kernel"] = Field(
         default="exact",
         description="kernel: verify passes quantize activations like a low-precision GEMM",

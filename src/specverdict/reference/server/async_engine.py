@@ -6,6 +6,15 @@ verify steps of different requests share the pass), rotating through the active 
 there are more, so a long generation does not block a short one's first token. A request whose
 step raises is finished with reason ``error`` and the exception is delivered to its consumer;
 the worker keeps serving.
+
+On the virtual device clock (``--device-clock virtual``) the device waits for no client: a
+closed-loop client refills a slot at the same device instant as the request that freed it. The
+host cannot do that, so the worker waits for it instead (host time only, the device clock does
+not move): after a step that finished requests it takes no further step until as many new
+requests have arrived, or ``admission_wait_s`` has passed (``--virtual-admission-wait``) (then the client is draining, and the
+worker stops waiting until the next arrival); and a burst of arrivals to an idle engine is
+admitted once it has been quiet for ``settle_s``. Which requests share a step then no longer
+depends on how fast the host's client answers.
 """
 
 from __future__ import annotations
@@ -13,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import queue
 import threading
+import time
 from collections.abc import AsyncGenerator
 from dataclasses import dataclass, field
 
@@ -35,10 +45,26 @@ class _Handle:
         self.loop.call_soon_threadsafe(self.outputs.put_nowait, item)
 
 
+#: on the virtual clock: how quiet a burst of arrivals to an idle engine must fall before its first step
+SETTLE_S = 0.02
+
+
 class AsyncEngine:
-    def __init__(self, core: EngineCore, max_num_seqs: int | None = None) -> None:
+    def __init__(
+        self,
+        core: EngineCore,
+        max_num_seqs: int | None = None,
+        admission_wait_s: float | None = None,
+        settle_s: float = SETTLE_S,
+    ) -> None:
         self.core = core
         self.max_num_seqs = max_num_seqs or core.config.max_num_seqs
+        #: wait (host time) for the client on the virtual clock; 0 never waits
+        virtual = core.config.device_clock == "virtual"
+        if admission_wait_s is None:
+            admission_wait_s = core.config.virtual_admission_wait_s
+        self.admission_wait_s = admission_wait_s if virtual else 0.0
+        self.settle_s = settle_s if virtual else 0.0
         self._inbox: queue.SimpleQueue[_Handle | None] = queue.SimpleQueue()
         self._thread = threading.Thread(target=self._run, name="reference-engine", daemon=True)
         self._stopping = threading.Event()
@@ -74,30 +100,84 @@ class AsyncEngine:
             if not finished:
                 handle.cancelled.set()
 
-    def _admit(self, handle: _Handle, active: list[_Handle]) -> None:
+    def _admit(self, handle: _Handle, active: list[_Handle]) -> bool:
+        """Start a request; False when it failed at once (answered with its error)."""
         try:
             handle.state = self.core.start(handle.request)
         except Exception as exc:  # bad request that slipped validation: answer it, keep serving
             self.core.sink.request_finished("error")
             handle.deliver(exc)
-            return
+            return False
         active.append(handle)
+        return True
+
+    def _take(self, active: list[_Handle], timeout: float | None) -> tuple[int, int] | None:
+        """Admit one arrival, waiting up to ``timeout`` seconds (None: block until one comes;
+        0: only one already waiting). Returns (arrived, failed at once), or None when nothing
+        came or the engine is stopping."""
+        if self._stopping.is_set():  # its wake-up may have been taken by an earlier wait
+            return None
+        try:
+            if timeout is None:
+                item = self._inbox.get()
+            elif timeout <= 0:
+                item = self._inbox.get_nowait()
+            else:
+                item = self._inbox.get(timeout=timeout)
+        except queue.Empty:
+            return None
+        if item is None:  # stop() woke us
+            return None
+        return 1, 0 if self._admit(item, active) else 1
+
+    def _admit_arrivals(self, active: list[_Handle], owed: int, draining: bool) -> tuple[int, bool]:
+        """Admit what has arrived, waiting on the virtual clock as the module says. ``owed``:
+        finished requests the client has not refilled yet; ``draining``: a wait for it timed
+        out, and no request has arrived since. Returns (owed, draining)."""
+        arrived = failed = 0
+
+        def take(timeout: float | None) -> bool:
+            nonlocal arrived, failed
+            got = self._take(active, timeout)
+            if got is None:
+                return False
+            arrived, failed = arrived + got[0], failed + got[1]
+            return True
+
+        while take(0):
+            pass
+        if arrived:
+            draining = False
+        if owed > arrived and not draining and self.admission_wait_s > 0:
+            deadline = time.monotonic() + self.admission_wait_s
+            while owed > arrived:
+                if not take(deadline - time.monotonic()):
+                    # the client sends no more (its run's tail): stop waiting for it
+                    owed, draining = arrived, True
+                    break
+        if not active and not failed:  # idle: block for the next arrival, then let it settle
+            if not take(None):
+                return 0, draining
+            draining = False
+            while self.settle_s > 0 and take(self.settle_s):
+                pass
+        # a request that failed at admission is finished too: the client refills it
+        return max(0, owed - arrived) + failed, draining
 
     def _run(self) -> None:
         active: list[_Handle] = []
+        owed, draining = 0, False  # the virtual clock's wait for the client (module docstring)
         while not self._stopping.is_set():
-            try:
-                item = self._inbox.get(block=not active)
-                while item is not None:
-                    self._admit(item, active)
-                    item = self._inbox.get_nowait()
-            except queue.Empty:
-                pass
+            owed, draining = self._admit_arrivals(active, owed, draining)
+            if self._stopping.is_set():
+                break
             self.running = len(active)
+            finished = 0
             for handle in [h for h in active if h.cancelled.is_set()]:
                 assert handle.state is not None
                 handle.deliver(handle.state.abort())
                 active.remove(handle)
+                finished += 1
             batch = active[: self.max_num_seqs]
             states = [h.state for h in batch if h.state is not None]
             outs = self.core.step_batch(states) if states else []
@@ -106,10 +186,14 @@ class AsyncEngine:
                     self.core.sink.request_finished("error")
                     handle.deliver(out)
                     active.remove(handle)
+                    finished += 1
                     continue
                 handle.deliver(out)
                 if out.finish_reason is not None:
                     active.remove(handle)
+                    finished += 1
+            if self.admission_wait_s and not draining:
+                owed += finished
             if len(active) > self.max_num_seqs:  # rotate: the rest go first next time
                 served = [h for h in batch if h in active]
                 active[:] = [h for h in active if h not in served] + served

@@ -91,6 +91,15 @@ def parser() -> argparse.ArgumentParser:
         "the modelled device time (device_time_s), which clients that read it time requests by",
     )
     p.add_argument(
+        "--virtual-admission-wait",
+        type=float,
+        default=0.5,
+        metavar="SECONDS",
+        help="with --device-clock virtual: how long (host time) a slot freed by a finished "
+        "request waits for the client's next request before the next step, so that which "
+        "requests share a step does not depend on the host's speed (0: never waits)",
+    )
+    p.add_argument(
         "--override-dir",
         help="files DIR/<target|draft|mtp>/<name> replace the checkpoints' files (a bind mount)",
     )
@@ -199,6 +208,8 @@ def build_config(args: argparse.Namespace) -> EngineConfig:
         fail(f"--override-dir {args.override_dir}: not a directory")
     if args.device_clock == "virtual" and args.device_model is None:
         fail("--device-clock virtual: needs --device-model (the clock is the modelled device's)")
+    if args.virtual_admission_wait < 0:
+        fail(f"--virtual-admission-wait {args.virtual_admission_wait}: expected 0 or more")
     if args.device_model is not None and args.device_model not in PROFILES:
         fail(f"--device-model {args.device_model}: expected one of {', '.join(sorted(PROFILES))}")
     if args.moe_experts < 0 or (args.moe_experts and not 1 <= args.moe_top_k <= args.moe_experts):
@@ -222,6 +233,7 @@ def build_config(args: argparse.Namespace) -> EngineConfig:
         fault_degrade_draft_after=degrade_after,
         device_model=args.device_model,
         device_clock=args.device_clock,
+        virtual_admission_wait_s=args.virtual_admission_wait,
         verify_numerics=args.verify_numerics,
         enable_prefix_caching=args.enable_prefix_caching,
         prefix_cache_tokens=args.prefix_cache_tokens,

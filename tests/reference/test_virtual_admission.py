@@ -1,0 +1,108 @@
+"""On the virtual device clock, which requests share a step does not depend on how fast the
+host's client refills a slot: a closed-loop client that answers slowly and at random gets the
+same device times, the same batches and the same device-clock span as one that answers at once.
+On the paced clock the engine never waits for a client."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from collections import Counter
+from typing import Literal
+
+import pytest
+
+from specverdict.reference.config import EngineConfig
+from specverdict.reference.engine import EngineCore, GenerationRequest, RequestOutput
+from specverdict.reference.sampling import SamplingParams
+from specverdict.reference.server.async_engine import AsyncEngine
+from specverdict.reference.weights import shipped
+
+PROMPTS = [
+    "def add(a, b):\n",
+    "def is_even(n):\n    return",
+    "import os\n\ndef list_files(path):\n",
+    "class Stack:\n    def __init__(self):\n",
+    'def reverse(s):\n    """Return s reversed."""\n',
+    "for i in range(10):\n",
+]
+
+
+def core(clock: Literal["paced", "virtual"]) -> EngineCore:
+    return EngineCore(
+        EngineConfig(
+            model_dir=shipped("target"),
+            served_model_name="t",
+            device_model="accel-2b",
+            device_clock=clock,
+        )
+    )
+
+
+async def closed_loop(
+    engine: AsyncEngine, n: int, concurrency: int, delays: random.Random | None
+) -> dict[str, RequestOutput]:
+    """``n`` requests, ``concurrency`` in flight; each slot refilled after a random host delay
+    (up to 60 ms) when ``delays`` is given. The last output of each request, by id."""
+    todo = list(range(n))
+    last: dict[str, RequestOutput] = {}
+    tok = engine.core.tokenizer
+
+    async def slot() -> None:
+        while todo:
+            i = todo.pop(0)
+            ids = tuple(tok.encode(PROMPTS[i % len(PROMPTS)]))
+            request = GenerationRequest(
+                f"r{i}", ids, 12 + 5 * (i % 4), SamplingParams(temperature=0.0), ignore_eos=True
+            )
+            async for out in engine.generate(request):
+                last[request.request_id] = out
+            if delays is not None:
+                await asyncio.sleep(delays.uniform(0.0, 0.06))
+
+    await asyncio.gather(*(slot() for _ in range(concurrency)))
+    return last
+
+
+def measure(
+    clock: Literal["paced", "virtual"], delays: random.Random | None
+) -> tuple[dict[str, float], Counter[int]]:
+    engine = AsyncEngine(core(clock), admission_wait_s=1.0)
+    engine.start()
+    try:
+        last = asyncio.run(closed_loop(engine, 24, 4, delays))
+    finally:
+        engine.stop()
+    device = {rid: out.device_s for rid, out in last.items() if out.device_s is not None}
+    return device, engine.core.batch_sizes
+
+
+def test_a_slow_client_does_not_change_the_virtual_clocks_batches() -> None:
+    prompt, batches = measure("virtual", None)
+    slow, slow_batches = measure("virtual", random.Random(7))
+    assert len(prompt) == 24
+    assert slow_batches == batches
+    assert slow == pytest.approx(prompt, rel=1e-12)
+    # the slots were really refilled: most steps carried the whole concurrency
+    assert batches[4] > sum(batches.values()) / 2
+
+
+def test_the_paced_clock_never_waits_for_a_client() -> None:
+    engine = AsyncEngine(core("paced"), admission_wait_s=5.0)
+    assert (engine.admission_wait_s, engine.settle_s) == (0.0, 0.0)
+
+
+def test_a_client_that_stops_costs_one_wait_not_one_per_finish() -> None:
+    """The tail of a run (no more requests) waits once, then the engine stops waiting."""
+    engine = AsyncEngine(core("virtual"), admission_wait_s=0.4)
+    engine.start()
+    try:
+        t0 = time.monotonic()
+        # eight requests at once, finishing at different steps, none refilled
+        last = asyncio.run(closed_loop(engine, 8, 8, None))
+        took = time.monotonic() - t0
+    finally:
+        engine.stop()
+    assert len(last) == 8
+    assert took < 0.4 * 3  # one or two waits (a late finish), never eight
