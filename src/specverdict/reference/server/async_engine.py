@@ -144,6 +144,7 @@ class AsyncEngine:
             arrived, failed = arrived + got[0], failed + got[1]
             return True
 
+        idle = not active
         while take(0):
             pass
         if arrived:
@@ -155,12 +156,14 @@ class AsyncEngine:
                     # the client sends no more (its run's tail): stop waiting for it
                     owed, draining = arrived, True
                     break
-        if not active and not failed:  # idle: block for the next arrival, then let it settle
+        if not active and not failed:  # nothing to step: block for the next arrival
             if not take(None):
                 return 0, draining
             draining = False
-            while self.settle_s > 0 and take(self.settle_s):
-                pass
+        # an idle engine's first arrival may be the first of a burst (a closed loop starting,
+        # its first slot refilled by the wait above): admit the burst together
+        while idle and self.settle_s > 0 and take(self.settle_s):
+            pass
         # a request that failed at admission is finished too: the client refills it
         return max(0, owed - arrived) + failed, draining
 
