@@ -450,6 +450,18 @@ def main(argv: list[str] | None = None) -> int:
         help="share of repository documents answered with a block replacing the whole function",
     )
     p.add_argument(
+        "--agent-stub",
+        type=float,
+        default=0.0,
+        help="share of agent documents that implement a stubbed function instead of fixing a bug",
+    )
+    p.add_argument(
+        "--repository-stub",
+        type=float,
+        default=0.0,
+        help="share of repository documents that implement a stubbed function",
+    )
+    p.add_argument(
         "--edit-weight",
         type=float,
         default=1.0,
@@ -494,6 +506,8 @@ def main(argv: list[str] | None = None) -> int:
             args.agent_recovery,
             args.repository_single,
             args.repository_function,
+            args.agent_stub,
+            args.repository_stub,
         )
     )
     log(f"generated training documents: {counts}")
@@ -639,6 +653,8 @@ def main(argv: list[str] | None = None) -> int:
         "agent_recovery": args.agent_recovery,
         "repository_single": args.repository_single,
         "repository_function": args.repository_function,
+        "agent_stub": args.agent_stub,
+        "repository_stub": args.repository_stub,
         "edit_weight": args.edit_weight,
         "stdlib_fraction": args.stdlib_fraction,
         "init_target": str(args.init_target) if args.init_target else None,

@@ -21,12 +21,15 @@ from typing import Any
 
 from specverdict.suites.synth.functions import FAMILIES, Instance, example_of, make_instance
 from specverdict.suites.synth.tasks import (
+    STUB,
     AgentSpec,
     RepoSpec,
     agent_task,
+    enclosing_function,
     function_answer,
     repository_task,
     search_replace_answer,
+    stub_agent_task,
 )
 from specverdict.suites.values import encode
 
@@ -34,6 +37,9 @@ DATA = Path(__file__).resolve().parent / "data"
 EVAL_SEED = 20261201
 TRAIN_SEED = 20261202
 COUNTS = {"function": 400, "agent": 120, "repository": 120}
+#: share of the agent and repository evaluation tasks that are stubs (implement a function)
+#: rather than bug fixes, spread evenly over the split
+STUB_SHARE = {"agent": 0.0, "repository": 0.0}
 #: share of held-out combinations among pipeline-family evaluation instances (see functions)
 FILES = {
     "function": "function-eval.jsonl",
@@ -83,10 +89,16 @@ def eval_functions(count: int, seed: int = EVAL_SEED) -> list[dict[str, Any]]:
     return out
 
 
+def is_stub(n: int, share: float) -> bool:
+    """Whether the ``n``-th task of a split is a stub, ``share`` of them spread evenly."""
+    return int((n + 1) * share) > int(n * share)
+
+
 def agent_record(spec: AgentSpec) -> dict[str, Any]:
     return {
         "task_id": spec.id,
         "family": spec.family,
+        "kind": "stub" if spec.old == STUB.strip() else "bugfix",
         "instruction": spec.instruction,
         "files": spec.files,
         "tests": spec.tests,
@@ -94,13 +106,17 @@ def agent_record(spec: AgentSpec) -> dict[str, Any]:
     }
 
 
-def eval_agent(count: int, seed: int = EVAL_SEED + 1) -> list[dict[str, Any]]:
+def eval_agent(
+    count: int, seed: int = EVAL_SEED + 1, stub_share: float | None = None
+) -> list[dict[str, Any]]:
     rng = random.Random(seed)
     names = list(FAMILIES)
+    share = STUB_SHARE["agent"] if stub_share is None else stub_share
     out: list[dict[str, Any]] = []
     i = 0
     while len(out) < count:
-        spec = agent_task(names[i % len(names)], rng, "eval", len(out))
+        make = stub_agent_task if is_stub(len(out), share) else agent_task
+        spec = make(names[i % len(names)], rng, "eval", len(out))
         i += 1
         if spec is not None:
             out.append(agent_record(spec))
@@ -111,6 +127,7 @@ def repository_record(spec: RepoSpec) -> dict[str, Any]:
     return {
         "task_id": spec.id,
         "family": spec.family,
+        "kind": "stub" if spec.old == STUB else "bugfix",
         "issue": spec.issue,
         "files": spec.files,
         "hidden_tests": spec.hidden_tests,
@@ -120,11 +137,14 @@ def repository_record(spec: RepoSpec) -> dict[str, Any]:
     }
 
 
-def eval_repository(count: int, seed: int = EVAL_SEED + 2) -> list[dict[str, Any]]:
+def eval_repository(
+    count: int, seed: int = EVAL_SEED + 2, stub_share: float | None = None
+) -> list[dict[str, Any]]:
     rng = random.Random(seed)
+    share = STUB_SHARE["repository"] if stub_share is None else stub_share
     out: list[dict[str, Any]] = []
     while len(out) < count:
-        spec = repository_task(rng, "eval", len(out))
+        spec = repository_task(rng, "eval", len(out), stub=is_stub(len(out), share))
         if spec is not None:
             out.append(repository_record(spec))
     return out
@@ -363,7 +383,7 @@ def agent_document(
     path = next(iter(spec.files))
     source = spec.files[path]
     n_tests = len(expected_tests(spec.tests))
-    keys = [digest(t) for t in spec.files.values()]
+    keys = [digest(t) for t in spec.files.values()] + stub_keys(source, path, spec.new)
     head: list[dict[str, Any]] = [
         {"role": "system", "content": SYSTEM_PROMPT},
         {"role": "user", "content": spec.instruction},
@@ -449,7 +469,20 @@ def repository_document(spec: RepoSpec, whole_function: bool = False) -> Documen
         {"role": "assistant", "content": answer},
     ]
     keys = tuple(digest(t) for t in spec.files.values() if t)
+    keys += tuple(stub_keys(spec.files[spec.path], spec.path, spec.new))
     return Document("repository", chat_segments(messages, None), keys)
+
+
+def stub_keys(source: str, path: str, body: str) -> list[str]:
+    """For a stub task, the keys a function document of the same function would have (its
+    prompt, its solution): a stub's answer is a function's solution, and no evaluation
+    function may be trained on that way either. Nothing for a bug fix."""
+    if STUB + "\n" not in source:
+        return []
+    whole = enclosing_function(source, STUB)
+    prompt = whole[: -len(STUB + "\n")]
+    body = body if body.startswith("    ") else "    " + body
+    return [digest(prompt), digest(prompt + body.rstrip("\n") + "\n")]
 
 
 def training_documents(
@@ -459,24 +492,30 @@ def training_documents(
     agent_recovery: float = 0.0,
     repository_single: float = 0.0,
     repository_function: float = 0.0,
+    agent_stub: float = 0.0,
+    repository_stub: float = 0.0,
 ) -> Iterator[Document]:
     """Training documents per stage, none of whose keys is in ``forbidden``. A share
     ``agent_recovery`` of the agent documents are recovery episodes (``agent_document``), drawn
     from their own random stream: the tasks themselves do not change with the share. A share
     ``repository_single`` of the repository documents hold one module with one function (an
     easier form of the task; the evaluation split always has three). A share
-    ``repository_function`` of them answer with the whole function (``tasks.function_answer``)."""
+    ``repository_function`` of them answer with the whole function (``tasks.function_answer``).
+    Shares ``agent_stub`` and ``repository_stub`` of the agent and repository documents are
+    stub tasks (implement a function) instead of bug fixes."""
     names = list(FAMILIES)
     recovery_rng = random.Random(seed + 10)
     single_rng = random.Random(seed + 11)
     answer_rng = random.Random(seed + 12)
+    kind_rng = random.Random(seed + 13)
 
     def function(rng: random.Random, made: int) -> Document | None:
         inst = make_instance(rng.choice(names), rng, "train")
         return function_document(inst) if inst is not None else None
 
     def agent(rng: random.Random, made: int) -> Document | None:
-        spec = agent_task(rng.choice(names), rng, "train", made)
+        stub = agent_stub > 0 and kind_rng.random() < agent_stub
+        spec = (stub_agent_task if stub else agent_task)(rng.choice(names), rng, "train", made)
         if spec is None:
             return None
         if agent_recovery > 0 and recovery_rng.random() < agent_recovery:
@@ -485,7 +524,8 @@ def training_documents(
 
     def repository(rng: random.Random, made: int) -> Document | None:
         single = repository_single > 0 and single_rng.random() < repository_single
-        spec = repository_task(rng, "train", made, 1 if single else 3)
+        stub = repository_stub > 0 and kind_rng.random() < repository_stub
+        spec = repository_task(rng, "train", made, 1 if single else 3, stub)
         if spec is None:
             return None
         whole = repository_function > 0 and answer_rng.random() < repository_function

@@ -1,9 +1,11 @@
-"""Generated bug-fix tasks for the agent and repository stages, built on the function families.
+"""Generated tasks for the agent and repository stages, built on the function families.
 
-A task plants one bug (a mutation of one line) in a canonical function and keeps it only when
-the function's tests catch it and the mutated line occurs once in its file. The agent stage
-gets the function in a one-module workspace with tests and the tools read / replace / run;
-the repository stage gets a small package of several modules and answers with a
+Two kinds of task. A *bug fix* plants one bug (a mutation of one line) in a canonical function
+and keeps it only when the function's tests catch it and the mutated line occurs once in its
+file. A *stub* leaves a function unimplemented (its signature and docstring, then ``raise
+NotImplementedError``) and asks for it to be implemented, as a feature request does. The agent
+stage gets the function in a one-module workspace with tests and the tools read / replace /
+run; the repository stage gets a small package of several modules and answers with a
 search/replace block.
 """
 
@@ -33,6 +35,8 @@ PACKAGES = ("shop", "toolkit", "mylib", "ledger", "inventory", "report", "metric
 _CMP_SWAPS = ((" >= ", " > "), (" <= ", " < "), (" > ", " >= "), (" < ", " <= "), (" == ", " != "))
 _OP_SWAPS = ((" + ", " - "), (" - ", " + "), (" * ", " + "), (" // ", " % "))
 _INT = re.compile(r"(?<![\w.])(\d+)(?![\w.])")
+#: the body of a function left to implement (a stub task)
+STUB = "    raise NotImplementedError"
 
 
 @dataclass(frozen=True)
@@ -171,6 +175,33 @@ def agent_task(family: str, rng: random.Random, split: str, n: int) -> AgentSpec
     )
 
 
+def stub_agent_task(family: str, rng: random.Random, split: str, n: int) -> AgentSpec | None:
+    """Implement a stubbed function so that its tests pass: the edit replaces the stub's
+    ``raise NotImplementedError`` by the body."""
+    instance = make_instance(family, rng, split)
+    if instance is None:
+        return None
+    module = rng.choice(MODULES)
+    path = f"{module}.py"
+    instruction = rng.choice(
+        (
+            f"{instance.name} in {path} is not implemented yet. Implement it so the tests pass.",
+            f"Implement {instance.name} ({path}) as its docstring says; the tests must pass.",
+            f"The tests fail: {instance.name} in {path} raises NotImplementedError. Write it.",
+        )
+    )
+    return AgentSpec(
+        id=f"synth-agent/{split}/{n}",
+        instruction=instruction,
+        module=module,
+        files={path: module_source(instance, STUB + "\n")},
+        tests={f"tests/test_{module}.py": test_source(module, instance)},
+        old=STUB.strip(),
+        new=instance.body.strip(),
+        family=family,
+    )
+
+
 # -- repository tasks -------------------------------------------------------------------------
 
 
@@ -188,14 +219,16 @@ class RepoSpec:
     family: str
 
 
-def repository_task(rng: random.Random, split: str, n: int, functions: int = 3) -> RepoSpec | None:
-    """A package of two modules holding three functions, one with a planted bug; with
-    ``functions=1`` (training documents only, an easier form of the task), one module holding
-    one function."""
+def repository_task(
+    rng: random.Random, split: str, n: int, functions: int = 3, stub: bool = False
+) -> RepoSpec | None:
+    """A package of two modules holding three functions, one with a planted bug (or, with
+    ``stub``, one left to implement); with ``functions=1`` (training documents only, an easier
+    form of the bug fix), one module holding one function."""
     names = list(FAMILIES)
     instances: list[Instance] = []
     used: set[str] = set()
-    if functions == 1:
+    if functions == 1 and not stub:
         return _single_repository_task(rng, split, n)
     while len(instances) < 3:
         inst = make_instance(rng.choice(names), rng, split)
@@ -203,6 +236,8 @@ def repository_task(rng: random.Random, split: str, n: int, functions: int = 3) 
             instances.append(inst)
             used.add(inst.name)
     target = rng.randrange(3)
+    if stub:
+        return _stub_repository_task(rng, split, n, instances, target)
     bug = plant_bug(instances[target], rng)
     if bug is None:
         return None
@@ -321,5 +356,52 @@ def _single_repository_task(rng: random.Random, split: str, n: int) -> RepoSpec 
         new=bug.fixed,
         fail_to_pass=ids,
         pass_to_pass=(),
+        family=inst.family,
+    )
+
+
+def _stub_repository_task(
+    rng: random.Random, split: str, n: int, instances: list[Instance], target: int
+) -> RepoSpec | None:
+    """The package of ``repository_task`` with function ``target`` left to implement: every
+    one of its tests is FAIL_TO_PASS, the other functions' tests PASS_TO_PASS."""
+    pkg = rng.choice(PACKAGES)
+    mod_a, mod_b = rng.sample([m for m in MODULES if m != pkg], 2)
+    placement = [mod_a, mod_a, mod_b]
+    rng.shuffle(placement)
+    files: dict[str, str] = {f"{pkg}/__init__.py": ""}
+    tests: dict[str, str] = {}
+    f2p: list[str] = []
+    p2p: list[str] = []
+    for i, (inst, mod) in enumerate(zip(instances, placement, strict=True)):
+        path = f"{pkg}/{mod}.py"
+        source = module_source(inst, STUB + "\n" if i == target else inst.body)
+        files[path] = files[path] + "\n\n" + source if path in files else source
+        test_path = f"tests/test_{inst.name}.py"
+        tests[test_path] = test_source(f"{pkg}.{mod}", inst)
+        ids = [f"{test_path}::test_{k}" for k in range(1, len(inst.inputs) + 1)]
+        (f2p if i == target else p2p).extend(ids)
+    path = f"{pkg}/{placement[target]}.py"
+    if files[path].count(STUB + "\n") != 1:
+        return None
+    inst = instances[target]
+    issue = rng.choice(
+        (
+            f"`{inst.name}` in {path} is not implemented: it raises NotImplementedError. "
+            "Implement it as its docstring says.",
+            f"Implement {inst.name} ({path}); calling it raises NotImplementedError.",
+            f"Feature request: implement `{inst.name}` in {path} as documented.",
+        )
+    )
+    return RepoSpec(
+        id=f"synth-repository/{split}/{n}",
+        issue=issue,
+        files=files,
+        hidden_tests=tests,
+        path=path,
+        old=STUB,
+        new=inst.body.rstrip("\n"),
+        fail_to_pass=tuple(f2p),
+        pass_to_pass=tuple(p2p),
         family=inst.family,
     )
