@@ -46,7 +46,7 @@ class _Handle:
 
 
 #: on the virtual clock: how quiet a burst of arrivals to an idle engine must fall before its first step
-SETTLE_S = 0.02
+SETTLE_S = 0.05
 
 
 class AsyncEngine:
