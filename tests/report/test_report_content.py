@@ -403,3 +403,26 @@ def test_the_plan_and_the_report_agree_on_what_was_planned(measured: Measured) -
     fingerprints = [r["fingerprint"] for st in data["stages"] for r in st["rows"]]
     assert sorted(fingerprints) == sorted(s.fingerprint for s in plan.runs)
     assert sum(len(st["pairs"]) for st in data["stages"]) == len(plan.pairs)
+
+
+def test_the_report_reads_each_runs_samples_once(measured: Measured) -> None:
+    """Verdicts, run rows, step curves and supplements of one report all read the same runs:
+    each run's samples come from the registry once, and the report is the one written."""
+    from specverdict.report.model import campaign_report
+
+    reads: list[str] = []
+
+    class Counting(SQLiteStore):
+        def samples(self, run_id: str) -> list[SampleRecord]:
+            reads.append(run_id)
+            return super().samples(run_id)
+
+    plan = build_plan(load_campaign(measured.campaign))
+    store = Counting(measured.scored_db)
+    try:
+        data = campaign_report(store, plan)
+    finally:
+        store.close()
+    assert reads and len(reads) == len(set(reads)), sorted(reads)
+    written = json.loads((measured.plain / "report.json").read_text())
+    assert len(data.stages) == len(written["stages"])

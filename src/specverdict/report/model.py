@@ -26,7 +26,7 @@ Definitions used here and nowhere else:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from pydantic import BaseModel, ConfigDict
 
@@ -497,8 +497,32 @@ def _stage(
     )
 
 
+class _ReadOnce:
+    """A store whose runs' samples are read from the registry once for a whole report (its
+    verdicts, run rows, step curves and supplements all read the same runs); every other call
+    goes to the store itself. A report writes nothing, and its store does not change under it."""
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+        self._samples: dict[str, list[SampleRecord]] = {}
+
+    def samples(self, run_id: str) -> list[SampleRecord]:
+        if run_id not in self._samples:
+            self._samples[run_id] = self._store.samples(run_id)
+        return list(self._samples[run_id])
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._store, name)
+
+
+def read_once(store: Store) -> Store:
+    """``store`` with each run's samples read once (``_ReadOnce``)."""
+    return store if isinstance(store, _ReadOnce) else cast(Store, _ReadOnce(store))
+
+
 def campaign_report(store: Store, plan: Plan, source: str = "") -> ReportData:
     """The report of a campaign: every planned run and pair, stage by stage, in plan order."""
+    store = read_once(store)
     gates = plan.campaign.gates
     verdicts = campaign_verdicts(store, plan)
     runs = store.list_runs()
@@ -562,6 +586,7 @@ def runs_report(store: Store, run_ids: Sequence[str], gates: Gates | None = None
     against it as ``specverdict compare`` would; sections follow the candidates' stages."""
     if len(run_ids) < 2:
         raise ValueError("give a baseline run id and at least one candidate run id")
+    store = read_once(store)
     gates = gates or Gates()
     base, *cands = (store.get_run(i) for i in run_ids)
     runs = store.list_runs()
