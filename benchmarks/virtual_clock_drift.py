@@ -147,7 +147,8 @@ def main() -> int:
     lines += [
         "",
         f"Largest spread between executions, with the wait against without: {new:.3%} against "
-        f"{base:.3%}" + (f" ({new / base:.2g}x)." if base > 0 else "."),
+        f"{base:.3%}"
+        + (" (identical executions)." if new == 0 else f" ({new / base:.2g}x)." if base else "."),
     ]
     print("\n".join(lines))
     if args.write is not None:
