@@ -29,7 +29,7 @@ def test_the_card_says_the_run_standard_library_share_and_answer_form() -> None:
     run["repository_function"] = 1.0
     card = render_model_card(report, WEIGHTS)
     assert "(30% of its windows kept as" in card
-    assert "Every repository document answers with one search/replace block" in card
+    assert "Every repository bug-fix document answers with one search/replace block" in card
     run["stdlib_fraction"] = 0.4
     run["repository_function"] = 0.0
     card = render_model_card(report, WEIGHTS)
@@ -38,3 +38,26 @@ def test_the_card_says_the_run_standard_library_share_and_answer_form() -> None:
     run.pop("stdlib_fraction")
     run["command"] = "python -m specverdict.reference.train"
     assert "(50% of its windows kept as" in render_model_card(report, WEIGHTS)
+
+
+def test_the_card_says_the_stub_and_recovery_shares_and_the_pass_rates_by_kind(
+    tmp_path: Path,
+) -> None:
+    report = copy.deepcopy(_report())
+    run = report["run"]
+    run.update(agent_stub=0.6, repository_stub=0.5, agent_recovery=0.3)
+    card = render_model_card(report, WEIGHTS)
+    assert "60% of the agent documents and 50% of the repository documents" in card
+    assert "30% of the agent documents first make a mistake and recover" in card
+    for name in ("target", "draft", "mtp"):
+        (tmp_path / name).mkdir()
+        for f in (WEIGHTS / name).iterdir():
+            (tmp_path / name / f.name).symlink_to(f)
+    quality = json.loads((WEIGHTS / "quality.json").read_text())
+    quality["stages"]["agent"]["none"]["by_kind"] = {
+        "bugfix": {"n": 40, "passed": 1},
+        "stub": {"n": 80, "passed": 34},
+    }
+    (tmp_path / "quality.json").write_text(json.dumps(quality))
+    card = render_model_card(report, tmp_path)
+    assert "The baseline by kind of task: agent bugfix 1 / 40, agent stub 34 / 80." in card

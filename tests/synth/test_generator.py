@@ -25,7 +25,7 @@ from specverdict.suites.synth.functions import (
     held_out,
     make_instance,
 )
-from specverdict.suites.synth.tasks import plant_bug
+from specverdict.suites.synth.tasks import STUB, enclosing_function, plant_bug
 
 
 @pytest.fixture(scope="module")
@@ -116,7 +116,9 @@ def test_no_evaluation_prompt_or_solution_is_in_the_training_split(
     files |= {digest(t) for r in evals["repository"] for t in r["files"].values() if t}
     counts = {"function": 40_000, "agent": 1_000, "repository": 1_000}
     seen = {"function": 0, "agent": 0, "repository": 0}
-    for doc in training_documents(counts, forbidden):
+    # half of the agent and repository documents are stubs, whose answer is a function's body
+    stubs = 0
+    for doc in training_documents(counts, forbidden, agent_stub=0.5, repository_stub=0.5):
         seen[doc.stage] += 1
         text = "".join(t for t, _ in doc.segments)
         if doc.stage == "function":
@@ -127,7 +129,13 @@ def test_no_evaluation_prompt_or_solution_is_in_the_training_split(
             for segment, _ in doc.segments:
                 for block in _code_blocks(segment):
                     assert digest(block) not in files
+                    # a stub's file holds a function's prompt: never an evaluation one
+                    if STUB + "\n" in block:
+                        stubs += 1
+                        whole = enclosing_function(block, STUB)
+                        assert digest(whole[: -len(STUB + "\n")]) not in prompts
     assert seen == counts
+    assert stubs >= 800
 
 
 def _code_blocks(text: str) -> list[str]:
@@ -193,3 +201,41 @@ def test_a_share_of_repository_documents_answer_with_the_whole_function() -> Non
     docs = list(training_documents({"repository": 40}, set(), 5, repository_function=0.5))
     whole = sum("<<<<<<< SEARCH\ndef " in "".join(t for t, _ in d.segments) for d in docs)
     assert 8 <= whole <= 32
+
+
+def test_stub_tasks_fail_every_test_until_the_body_is_written() -> None:
+    """Stub tasks (an evaluation share, ``STUB_SHARE``; a training option): the workspace fails
+    every test of its function, the gold body put in place of the stub line passes them all;
+    a repository stub's every test of that function is FAIL_TO_PASS."""
+    from specverdict.suites.synth.build import eval_agent, eval_repository, is_stub, test_summary
+
+    assert [is_stub(n, 2 / 3) for n in range(6)] == [False, True, True, False, True, True]
+    agent = eval_agent(12, seed=5, stub_share=1.0)
+    assert {r["kind"] for r in agent} == {"stub"}
+    for r in agent:
+        ((path, source),) = r["files"].items()
+        assert r["gold"]["old"] == STUB.strip() and source.count(STUB + "\n") == 1
+        n = len(r["tests"][next(iter(r["tests"]))].split("def test_")) - 1
+        fixed = source.replace(r["gold"]["old"], r["gold"]["new"], 1)
+        assert test_summary(path, source, r["tests"]) is None  # NotImplementedError: no report
+        assert test_summary(path, fixed, r["tests"]) == f"{n} passed, 0 failed"
+    for r in eval_repository(12, seed=5, stub_share=1.0):
+        ((path, old, new),) = r["fix"]
+        assert r["kind"] == "stub" and old == STUB + "\n" and r["files"][path].count(old) == 1
+        assert new.startswith("    ") and "NotImplementedError" not in new
+        target = {t.split("::")[0] for t in r["fail_to_pass"]}
+        assert len(target) == 1 and not target & {t.split("::")[0] for t in r["pass_to_pass"]}
+
+
+def test_stub_documents_write_the_body_and_recover_from_a_wrong_one() -> None:
+    """A stub document's trained edit replaces the stub by the whole body; a recovery episode
+    that writes a wrong body first is shown the failing report and fixes it."""
+    docs = list(training_documents({"agent": 40}, set(), 9, agent_recovery=1.0, agent_stub=1.0))
+    assert len(docs) == 40
+    recovered = 0
+    for doc in docs:
+        text = "".join(t for t, _ in doc.segments)
+        assert STUB + "\n" in text  # the file as read
+        calls = text.count('<tool_call>{"name": "replace_in_file"')
+        recovered += " failed\n" in text and calls == 2
+    assert recovered >= 5

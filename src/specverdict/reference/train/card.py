@@ -72,14 +72,27 @@ Total wall time {run["total_seconds"] / 60:.1f} minutes.
 
 
 def _answers(run: dict[str, Any]) -> str:
+    out = ""
+    stubs = [
+        f"{run[key]:.0%} of the {stage} documents"
+        for key, stage in (("agent_stub", "agent"), ("repository_stub", "repository"))
+        if run.get(key)
+    ]
+    if stubs:
+        out += f" Stub tasks (implement a function from its docstring): {' and '.join(stubs)}."
+    if run.get("agent_recovery"):
+        out += (
+            f" {run['agent_recovery']:.0%} of the agent documents first make a mistake and"
+            " recover from it (the mistaken turns are not trained on)."
+        )
     share = run.get("repository_function", 0.0)
-    if not share:
-        return ""
-    part = "Every" if share >= 1 else f"{share:.0%} of the"
-    return (
-        f" {part} repository document answers with one search/replace block that replaces the"
-        " whole buggy function by the fixed one."
-    )
+    if share:
+        part = "Every" if share >= 1 else f"{share:.0%} of the"
+        out += (
+            f" {part} repository bug-fix document answers with one search/replace block that"
+            " replaces the whole buggy function by the fixed one."
+        )
+    return out
 
 
 def _stdlib_share(run: dict[str, Any]) -> str:
@@ -130,6 +143,15 @@ def _quality(weights: Path) -> str:
                 f"| {stage} | {label} | {row['passed']} / {row['n']} | "
                 f"{row['pass_rate']:.1%} | {parse_text} |"
             )
+    kinds = [
+        f"{stage} {kind} {k['passed']} / {k['n']}"
+        for stage, rows in q["stages"].items()
+        for label, row in rows.items()
+        if label == "none"
+        for kind, k in row.get("by_kind", {}).items()
+    ]
+    if kinds:
+        lines += ["", f"The baseline by kind of task: {', '.join(kinds)}."]
     return "\n".join(lines) + "\n"
 
 

@@ -21,10 +21,17 @@ from typing import Any
 from specverdict.campaign import build_plan, load_campaign
 from specverdict.runner import Runner
 from specverdict.store import SQLiteStore
+from specverdict.suites.synth.build import load_eval
 from specverdict.verdict import campaign_verdicts
 
 WEIGHTS = Path(__file__).resolve().parent.parent / "weights"
 CAMPAIGN = Path("examples/reference-quality.yaml")
+
+
+def task_kinds(stage: str) -> dict[str, str]:
+    """The kind of each generated task of ``stage``: ``stub`` (implement a function) or
+    ``bugfix`` (records written before stubs existed are bug fixes)."""
+    return {r["task_id"]: r.get("kind", "bugfix") for r in load_eval(stage)}
 
 
 def measure(campaign: Path, db: Path) -> dict[str, Any]:
@@ -46,6 +53,14 @@ def measure(campaign: Path, db: Path) -> dict[str, Any]:
                 "pass_rate": round(passed / len(samples), 4) if samples else None,
                 "scored": len(scored),
             }
+            if run.spec.stage in ("agent", "repository"):  # stubs and bug fixes apart
+                labels = task_kinds(run.spec.stage)
+                kinds: dict[str, dict[str, int]] = defaultdict(lambda: {"n": 0, "passed": 0})
+                for s in samples:
+                    kind = kinds[labels.get(s.sample_id, "unknown")]
+                    kind["n"] += 1
+                    kind["passed"] += bool(s.score and s.score.passed)
+                row["by_kind"] = dict(sorted(kinds.items()))
             if run.spec.stage == "agent":
                 calls = failures = 0
                 for s in scored:
@@ -80,9 +95,16 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m specverdict.reference.train.quality")
     p.add_argument("--campaign", type=Path, default=CAMPAIGN)
     p.add_argument("--out", type=Path, default=WEIGHTS / "quality.json")
+    p.add_argument(
+        "--keep", type=Path, default=None, help="keep the registry and runs in this folder"
+    )
     args = p.parse_args(argv)
-    with tempfile.TemporaryDirectory() as tmp:
-        result = measure(args.campaign, Path(tmp) / "runs.db")
+    if args.keep is not None:
+        args.keep.mkdir(parents=True, exist_ok=True)
+        result = measure(args.campaign, args.keep / "runs.db")
+    else:
+        with tempfile.TemporaryDirectory() as tmp:
+            result = measure(args.campaign, Path(tmp) / "runs.db")
     args.out.write_text(json.dumps(result, indent=2) + "\n")
     for stage, rows in result["stages"].items():
         for label, row in rows.items():
