@@ -94,11 +94,15 @@ def is_stub(n: int, share: float) -> bool:
     return int((n + 1) * share) > int(n * share)
 
 
+def kind_of(spec: AgentSpec | RepoSpec) -> str:
+    """``stub`` (implement a function) or ``bugfix``."""
+    return "stub" if spec.old.strip() == STUB.strip() else "bugfix"
+
+
 def agent_record(spec: AgentSpec) -> dict[str, Any]:
     return {
         "task_id": spec.id,
         "family": spec.family,
-        "kind": "stub" if spec.old == STUB.strip() else "bugfix",
         "instruction": spec.instruction,
         "files": spec.files,
         "tests": spec.tests,
@@ -119,7 +123,9 @@ def eval_agent(
         spec = make(names[i % len(names)], rng, "eval", len(out))
         i += 1
         if spec is not None:
-            out.append(agent_record(spec))
+            # a split with stubs says each task's kind (a split of bug fixes only, as shipped
+            # before stubs existed, stays byte for byte what it was)
+            out.append({**agent_record(spec), **({"kind": kind_of(spec)} if share else {})})
     return out
 
 
@@ -127,7 +133,6 @@ def repository_record(spec: RepoSpec) -> dict[str, Any]:
     return {
         "task_id": spec.id,
         "family": spec.family,
-        "kind": "stub" if spec.old == STUB else "bugfix",
         "issue": spec.issue,
         "files": spec.files,
         "hidden_tests": spec.hidden_tests,
@@ -146,7 +151,7 @@ def eval_repository(
     while len(out) < count:
         spec = repository_task(rng, "eval", len(out), stub=is_stub(len(out), share))
         if spec is not None:
-            out.append(repository_record(spec))
+            out.append({**repository_record(spec), **({"kind": kind_of(spec)} if share else {})})
     return out
 
 
