@@ -15,6 +15,7 @@ import json
 import tempfile
 import time
 from collections import defaultdict
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,7 @@ WEIGHTS = Path(__file__).resolve().parent.parent / "weights"
 CAMPAIGN = Path("examples/reference-quality.yaml")
 
 
+@cache
 def task_kinds(stage: str) -> dict[str, str]:
     """The kind of each generated task of ``stage``: ``stub`` (implement a function) or
     ``bugfix`` (records written before stubs existed are bug fixes)."""

@@ -241,30 +241,12 @@ def repository_task(
     bug = plant_bug(instances[target], rng)
     if bug is None:
         return None
-    pkg = rng.choice(PACKAGES)
-    mod_a, mod_b = rng.sample([m for m in MODULES if m != pkg], 2)
-    placement = [mod_a, mod_a, mod_b]
-    rng.shuffle(placement)
-    files: dict[str, str] = {f"{pkg}/__init__.py": ""}
-    tests: dict[str, str] = {}
-    f2p: list[str] = []
-    p2p: list[str] = []
-    for i, (inst, mod) in enumerate(zip(instances, placement, strict=True)):
-        path = f"{pkg}/{mod}.py"
-        body = bug.buggy_body if i == target else inst.body
-        source = module_source(inst, body)
-        files[path] = files[path] + "\n\n" + source if path in files else source
-        test_path = f"tests/test_{inst.name}.py"
-        tests[test_path] = test_source(f"{pkg}.{mod}", inst)
-        ids = [f"{test_path}::test_{k}" for k in range(1, len(inst.inputs) + 1)]
-        (f2p if i == target else p2p).extend(ids)
-    path = f"{pkg}/{placement[target]}.py"
+    files, tests, path, target_tests, p2p = _package(rng, instances, target, bug.buggy_body)
     # only the tests the bug fails are FAIL_TO_PASS; the target's other tests pass either way
     fn = compile_function(_draft(bug.instance))
     bad = compile_function(_draft(bug.instance, bug.buggy_body))
     name = bug.instance.name
-    target_tests = list(f2p)
-    f2p = []
+    f2p: list[str] = []
     still: list[str] = []
     for test_id, args in zip(target_tests, bug.instance.inputs, strict=True):
         try:
@@ -295,6 +277,30 @@ def repository_task(
         pass_to_pass=tuple(p2p + still),
         family=bug.instance.family,
     )
+
+
+def _package(
+    rng: random.Random, instances: list[Instance], target: int, target_body: str
+) -> tuple[dict[str, str], dict[str, str], str, list[str], list[str]]:
+    """Three functions placed in two modules of a package, function ``target`` with
+    ``target_body``: (files, tests, the target's file, its test ids, the other test ids)."""
+    pkg = rng.choice(PACKAGES)
+    mod_a, mod_b = rng.sample([m for m in MODULES if m != pkg], 2)
+    placement = [mod_a, mod_a, mod_b]
+    rng.shuffle(placement)
+    files: dict[str, str] = {f"{pkg}/__init__.py": ""}
+    tests: dict[str, str] = {}
+    mine: list[str] = []
+    others: list[str] = []
+    for i, (inst, mod) in enumerate(zip(instances, placement, strict=True)):
+        path = f"{pkg}/{mod}.py"
+        source = module_source(inst, target_body if i == target else inst.body)
+        files[path] = files[path] + "\n\n" + source if path in files else source
+        test_path = f"tests/test_{inst.name}.py"
+        tests[test_path] = test_source(f"{pkg}.{mod}", inst)
+        ids = [f"{test_path}::test_{k}" for k in range(1, len(inst.inputs) + 1)]
+        (mine if i == target else others).extend(ids)
+    return files, tests, f"{pkg}/{placement[target]}.py", mine, others
 
 
 def search_replace_answer(spec: RepoSpec) -> str:
@@ -365,23 +371,7 @@ def _stub_repository_task(
 ) -> RepoSpec | None:
     """The package of ``repository_task`` with function ``target`` left to implement: every
     one of its tests is FAIL_TO_PASS, the other functions' tests PASS_TO_PASS."""
-    pkg = rng.choice(PACKAGES)
-    mod_a, mod_b = rng.sample([m for m in MODULES if m != pkg], 2)
-    placement = [mod_a, mod_a, mod_b]
-    rng.shuffle(placement)
-    files: dict[str, str] = {f"{pkg}/__init__.py": ""}
-    tests: dict[str, str] = {}
-    f2p: list[str] = []
-    p2p: list[str] = []
-    for i, (inst, mod) in enumerate(zip(instances, placement, strict=True)):
-        path = f"{pkg}/{mod}.py"
-        source = module_source(inst, STUB + "\n" if i == target else inst.body)
-        files[path] = files[path] + "\n\n" + source if path in files else source
-        test_path = f"tests/test_{inst.name}.py"
-        tests[test_path] = test_source(f"{pkg}.{mod}", inst)
-        ids = [f"{test_path}::test_{k}" for k in range(1, len(inst.inputs) + 1)]
-        (f2p if i == target else p2p).extend(ids)
-    path = f"{pkg}/{placement[target]}.py"
+    files, tests, path, f2p, p2p = _package(rng, instances, target, STUB + "\n")
     if files[path].count(STUB + "\n") != 1:
         return None
     inst = instances[target]
