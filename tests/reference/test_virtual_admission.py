@@ -16,7 +16,10 @@ import pytest
 from specverdict.reference.config import EngineConfig
 from specverdict.reference.engine import EngineCore, GenerationRequest, RequestOutput
 from specverdict.reference.sampling import SamplingParams
+from specverdict.reference.server.app import Server
 from specverdict.reference.server.async_engine import AsyncEngine
+from specverdict.reference.server.metrics import PrometheusSink
+from specverdict.reference.server.protocol import ChatCompletionRequest
 from specverdict.reference.weights import shipped
 
 PROMPTS = [
@@ -125,3 +128,67 @@ def test_a_client_that_stops_costs_one_wait_not_one_per_finish() -> None:
         engine.stop()
     assert len(last) == 8
     assert took < 0.4 * 3  # one or two waits (a late finish), never eight
+
+
+def steps_while_a_tool_runs(offers_tools: bool) -> int:
+    """Two episodes on the virtual clock: one long answer, and beside it a short turn whose
+    client then runs a 0.3 s tool before its next turn. How many steps the long answer got
+    while the tool ran."""
+    engine = AsyncEngine(core("virtual"), admission_wait_s=2.0)
+    engine.start()
+    tok = engine.core.tokenizer
+    seen = {"long": 0}
+
+    def request(rid: str, prompt: str, max_tokens: int) -> GenerationRequest:
+        ids = tuple(tok.encode(prompt))
+        sampling = SamplingParams(temperature=0.0)
+        return GenerationRequest(
+            rid, ids, max_tokens, sampling, ignore_eos=True, offers_tools=offers_tools
+        )
+
+    async def long() -> None:
+        async for _ in engine.generate(request("long", PROMPTS[0], 600)):
+            seen["long"] += 1
+
+    async def agent() -> int:
+        await asyncio.sleep(0.05)  # the long answer is under way
+        async for _ in engine.generate(request("turn-1", PROMPTS[1], 4)):
+            pass
+        before = seen["long"]
+        await asyncio.sleep(0.3)  # the client runs its tool
+        during = seen["long"] - before
+        async for _ in engine.generate(request("turn-2", PROMPTS[2], 4)):
+            pass
+        return during
+
+    async def run() -> int:
+        during, _ = await asyncio.gather(agent(), long())
+        return during
+
+    try:
+        return asyncio.run(run())
+    finally:
+        engine.stop()
+
+
+def test_an_agents_tool_call_does_not_stall_the_other_episodes() -> None:
+    """A request that offered tools owes no refill: while its client runs the tool, the other
+    requests keep stepping. A request that offered none is waited for (the closed loop's
+    refill), and nothing steps meanwhile."""
+    assert steps_while_a_tool_runs(offers_tools=True) >= 3
+    assert steps_while_a_tool_runs(offers_tools=False) <= 1
+
+
+def test_a_chat_request_that_offers_tools_is_an_agents_turn() -> None:
+    server = Server(core("virtual"), PrometheusSink("t", None))
+    tool = {"type": "function", "function": {"name": "run_tests", "parameters": {}}}
+
+    def built(**extra: object) -> GenerationRequest:
+        body = ChatCompletionRequest.model_validate(
+            {"model": "t", "messages": [{"role": "user", "content": "hi"}], **extra}
+        )
+        return server.build(body, [1, 2, 3], 4, "chat-1")
+
+    assert built(tools=[tool]).offers_tools
+    assert not built(tools=[tool], tool_choice="none").offers_tools
+    assert not built().offers_tools

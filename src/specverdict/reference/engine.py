@@ -51,6 +51,9 @@ class GenerationRequest:
     seed: int | None = None
     stop: tuple[str, ...] = ()
     ignore_eos: bool = False
+    #: the request offered tools (an agent's turn): its client runs a tool before it asks
+    #: again, so the virtual clock does not wait for that request (``server.async_engine``)
+    offers_tools: bool = False
 
 
 @dataclass(frozen=True)

@@ -154,6 +154,7 @@ class Server:
             seed=body.seed,
             stop=body.stop_strings(),
             ignore_eos=body.ignore_eos,
+            offers_tools=isinstance(body, ChatCompletionRequest) and body.tools_active(),
         )
 
     def encode(self, text: str, param: str) -> list[int]:

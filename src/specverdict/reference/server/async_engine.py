@@ -11,10 +11,16 @@ On the virtual device clock (``--device-clock virtual``) the device waits for no
 closed-loop client refills a slot at the same device instant as the request that freed it. The
 host cannot do that, so the worker waits for it instead (host time only, the device clock does
 not move): after a step that finished requests it takes no further step until as many new
-requests have arrived, or ``admission_wait_s`` has passed (``--virtual-admission-wait``) (then the client is draining, and the
-worker stops waiting until the next arrival); and a burst of arrivals to an idle engine is
-admitted once it has been quiet for ``settle_s``. Which requests share a step then no longer
-depends on how fast the host's client answers.
+requests have arrived, or ``admission_wait_s`` has passed (``--virtual-admission-wait``) (then
+the client is draining, and the worker stops waiting until the next arrival); and a burst of
+arrivals to an idle engine is admitted once it has been quiet for ``settle_s``. Which requests
+share a step then no longer depends on how fast the host's client answers.
+
+A request that offered tools is an agent's turn: its client runs a tool (a sandboxed test run
+can take a second) before it asks again, and that time is the client's, not the device's. The
+worker does not wait for it: waiting would stall every other episode for each tool call, in
+turn. An agent stage's batches therefore follow its tools' host time, as on a real engine, and
+the speed gate's drift term holds what that varies between executions.
 """
 
 from __future__ import annotations
@@ -111,10 +117,10 @@ class AsyncEngine:
         active.append(handle)
         return True
 
-    def _take(self, active: list[_Handle], timeout: float | None) -> tuple[int, int] | None:
+    def _take(self, active: list[_Handle], timeout: float | None) -> bool | None:
         """Admit one arrival, waiting up to ``timeout`` seconds (None: block until one comes;
-        0: only one already waiting). Returns (arrived, failed at once), or None when nothing
-        came or the engine is stopping."""
+        0: only one already waiting). Returns whether it started (False: it failed at once), or
+        None when nothing came or the engine is stopping."""
         if self._stopping.is_set():  # its wake-up may have been taken by an earlier wait
             return None
         try:
@@ -128,7 +134,7 @@ class AsyncEngine:
             return None
         if item is None:  # stop() woke us
             return None
-        return 1, 0 if self._admit(item, active) else 1
+        return self._admit(item, active)
 
     def _admit_arrivals(self, active: list[_Handle], owed: int, draining: bool) -> tuple[int, bool]:
         """Admit what has arrived, waiting on the virtual clock as the module says. ``owed``:
@@ -138,10 +144,10 @@ class AsyncEngine:
 
         def take(timeout: float | None) -> bool:
             nonlocal arrived, failed
-            got = self._take(active, timeout)
-            if got is None:
+            started = self._take(active, timeout)
+            if started is None:
                 return False
-            arrived, failed = arrived + got[0], failed + got[1]
+            arrived, failed = arrived + 1, failed + (not started)
             return True
 
         idle = not active
@@ -175,12 +181,12 @@ class AsyncEngine:
             if self._stopping.is_set():
                 break
             self.running = len(active)
-            finished = 0
+            refills = 0  # finished requests whose client asks again at once
             for handle in [h for h in active if h.cancelled.is_set()]:
                 assert handle.state is not None
                 handle.deliver(handle.state.abort())
                 active.remove(handle)
-                finished += 1
+                refills += 1
             batch = active[: self.max_num_seqs]
             states = [h.state for h in batch if h.state is not None]
             outs = self.core.step_batch(states) if states else []
@@ -189,14 +195,14 @@ class AsyncEngine:
                     self.core.sink.request_finished("error")
                     handle.deliver(out)
                     active.remove(handle)
-                    finished += 1
+                    refills += 1
                     continue
                 handle.deliver(out)
                 if out.finish_reason is not None:
                     active.remove(handle)
-                    finished += 1
+                    refills += not handle.request.offers_tools
             if self.admission_wait_s and not draining:
-                owed += finished
+                owed += refills
             if len(active) > self.max_num_seqs:  # rotate: the rest go first next time
                 served = [h for h in batch if h in active]
                 active[:] = [h for h in active if h not in served] + served
