@@ -29,7 +29,6 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Protocol
 
-import aiohttp
 import httpx
 
 from specverdict import __version__
@@ -38,7 +37,7 @@ from specverdict.campaign.model import Campaign
 from specverdict.campaign.plan import Plan, interleaved
 from specverdict.campaign.spec import RunSpec
 from specverdict.engines.base import EngineAdapter
-from specverdict.engines.client import StreamedResponse, device_clock_extra, stream
+from specverdict.engines.client import StreamedResponse, connections, device_clock_extra, stream
 from specverdict.engines.launcher import LaunchedServer, free_port
 from specverdict.engines.registry import adapter_for
 from specverdict.episodes import run_episode
@@ -519,17 +518,10 @@ class Runner:
         # Open loop (a request rate) lets requests pile up as real traffic does; closed loop
         # keeps `conc` in flight.
         offsets = poisson_offsets(len(todo), rate, spec.sampling.seed or 0) if rate else None
-        limits = httpx.Limits(max_connections=None if rate else conc + 4)
         # Measured and warm-up requests go through aiohttp (a third of httpx's CPU per streamed
-        # token); probes, snapshots and agent episodes through httpx. No session-wide timeout:
-        # each request has its own deadline.
-        async with (
-            httpx.AsyncClient(limits=limits) as client,
-            aiohttp.ClientSession(
-                connector=aiohttp.TCPConnector(limit=0 if rate else conc + 4),
-                timeout=aiohttp.ClientTimeout(),
-            ) as session,
-        ):
+        # token); probes, snapshots and agent episodes through httpx.
+        client, session = connections(None if rate else conc + 4)
+        async with client, session:
             manifest = await self._probe(client, base_url, spec)
             manifest["acceptance_probe"] = await adapter.probe(client, base_url)
             if self.campaign is not None:  # audits run before the measured requests

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import shlex
-import warnings
 from pathlib import Path
 
 import httpx
@@ -118,11 +117,6 @@ def test_acceptance_is_per_request_and_agrees_with_the_counters(
             assert all(s.error for s in failed), failed
             assert acc.drafts is None and acc.why is not None, acc
             assert f"{len(failed)} failed request(s)" in acc.why, acc
-            warnings.warn(
-                f"{method}: {len(failed)} failed request(s) ({failed[0].error}); the counter "
-                "cross-check was not made",
-                stacklevel=1,
-            )
         else:
             # verify steps and per-position counts come from counters that matched the answers
             assert acc.drafts is not None and acc.drafts > 0, acc

@@ -243,6 +243,27 @@ Clock = Callable[[], float]
 # aiohttp's own timeouts off for a request: the whole-request deadline bounds it.
 _NO_TIMEOUT = aiohttp.ClientTimeout()
 
+#: How long an idle connection is kept for reuse, in seconds. The engines' servers close a
+#: connection idle for 5 s: uvicorn's default ``timeout_keep_alive``, which vLLM
+#: (``VLLM_HTTP_TIMEOUT_KEEP_ALIVE``) and the reference server keep, and cpp-httplib's
+#: ``CPPHTTPLIB_KEEPALIVE_TIMEOUT_SECOND``, llama-server's. A client that keeps idle connections
+#: longer (aiohttp's default is 15 s, httpx's 5 s) now and then sends a request on one just as the
+#: server closes it, and the request fails with a disconnect the server never saw coming.
+IDLE_REUSE_S = 2.0
+
+
+def connections(pool: int | None) -> tuple[httpx.AsyncClient, aiohttp.ClientSession]:
+    """The two clients a run sends on: httpx (probes, snapshots, agent episodes) and aiohttp
+    (measured requests), each with at most ``pool`` connections (None: no limit), no
+    session-wide timeout (each request has its own deadline), and idle connections dropped after
+    ``IDLE_REUSE_S``, before any server closes them."""
+    limits = httpx.Limits(max_connections=pool, keepalive_expiry=IDLE_REUSE_S)
+    connector = aiohttp.TCPConnector(limit=pool or 0, keepalive_timeout=IDLE_REUSE_S)
+    return (
+        httpx.AsyncClient(limits=limits),
+        aiohttp.ClientSession(connector=connector, timeout=aiohttp.ClientTimeout()),
+    )
+
 
 async def _read_httpx(
     client: httpx.AsyncClient,
