@@ -129,8 +129,8 @@ SUITES: Registry[type] = Registry(
         "repository-mutants@1": "specverdict.suites.repository.mutants:RepositoryMutants",
         "testgen@1": "specverdict.suites.testgen:TestGen",
         "synth-function@1": "specverdict.suites.synth.suites:SynthFunction",
-        "synth-agent@1": "specverdict.suites.synth.suites:SynthAgent",
-        "synth-repository@1": "specverdict.suites.synth.suites:SynthRepository",
+        "synth-agent@2": "specverdict.suites.synth.suites:SynthAgent",
+        "synth-repository@2": "specverdict.suites.synth.suites:SynthRepository",
     },
 )
 

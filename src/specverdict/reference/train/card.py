@@ -26,7 +26,7 @@ def render_model_card(report: dict[str, Any], weights: Path) -> str:
 Small models trained by specverdict for its embedded reference engine. They exist to make
 speculative decoding real and measurable on a CPU, and to be competent on workloads of their
 own: the generated function, agent and repository suites (`synth-function@1`,
-`synth-agent@1`, `synth-repository@1`), so that quality is measured, not assumed. They pass
+`synth-agent@2`, `synth-repository@2`), so that quality is measured, not assumed. They pass
 almost nothing of the public suites (HumanEval, MBPP, BFCL, repository-mutants).
 
 ## Data

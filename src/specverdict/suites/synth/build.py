@@ -39,7 +39,7 @@ TRAIN_SEED = 20261202
 COUNTS = {"function": 400, "agent": 120, "repository": 120}
 #: share of the agent and repository evaluation tasks that are stubs (implement a function)
 #: rather than bug fixes, spread evenly over the split
-STUB_SHARE = {"agent": 0.0, "repository": 0.0}
+STUB_SHARE = {"agent": 2 / 3, "repository": 2 / 3}
 #: share of held-out combinations among pipeline-family evaluation instances (see functions)
 FILES = {
     "function": "function-eval.jsonl",

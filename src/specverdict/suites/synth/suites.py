@@ -111,7 +111,7 @@ def agent_tasks() -> tuple[AgentTask, ...]:
 
 class SynthAgent(AgentTasks):
     name = "synth-agent"
-    version = 1
+    version = 2
     source = SOURCE
     licence = LICENCE
     data_dir: ClassVar[DataDir | None] = synth_data("agent")
@@ -126,21 +126,20 @@ class SynthAgent(AgentTasks):
 # -- repository -------------------------------------------------------------------------------
 
 REPOSITORY_INSTRUCTION = """\
-Fix the issue below in this Python repository.
+Fix the issue at the end in this Python repository. Reply with search/replace blocks, each
+after a line of ### and the path of its file:
 
-## Issue
-{issue}
-
-## Repository
-{files}
-Reply with search/replace blocks, each after the path of its file:
-
-path/to/file.py
+### path/to/file.py
 <<<<<<< SEARCH
 exact lines to find
 =======
 lines to put instead
 >>>>>>> REPLACE
+
+## Repository
+{files}
+## Issue
+{issue}
 """
 
 
@@ -173,7 +172,7 @@ def repository_tasks() -> tuple[RepoTask, ...]:
 
 class SynthRepository(RepositorySuite):
     name = "synth-repository"
-    version = 1
+    version = 2
     mode = "chat"
     source = SOURCE
     licence = LICENCE

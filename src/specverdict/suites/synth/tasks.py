@@ -257,9 +257,10 @@ def repository_task(
     args, want, got = bug.failing
     issue = rng.choice(
         (
-            f"{call_text(name, args)} returns {got!r}; it should return {want!r}.",
-            f"`{name}` gives wrong results: {call_text(name, args)} is {got!r}, expected {want!r}.",
-            f"Bug in {name}: it does not do what its docstring says "
+            f"{call_text(name, args)} returns {got!r} ({path}); it should return {want!r}.",
+            f"`{name}` in {path} gives wrong results: {call_text(name, args)} is {got!r}, "
+            f"expected {want!r}.",
+            f"Bug in {name} ({path}): it does not do what its docstring says "
             f"({call_text(name, args)} should be {want!r}).",
         )
     )
@@ -304,7 +305,7 @@ def _package(
 
 
 def search_replace_answer(spec: RepoSpec) -> str:
-    return f"{spec.path}\n<<<<<<< SEARCH\n{spec.old}\n=======\n{spec.new}\n>>>>>>> REPLACE\n"
+    return f"### {spec.path}\n<<<<<<< SEARCH\n{spec.old}\n=======\n{spec.new}\n>>>>>>> REPLACE\n"
 
 
 def enclosing_function(source: str, line: str) -> str:
@@ -326,7 +327,7 @@ def function_answer(spec: RepoSpec) -> str:
     scorer take either."""
     old = enclosing_function(spec.files[spec.path], spec.old)
     new = old.replace(spec.old + "\n", spec.new + "\n", 1)
-    return f"{spec.path}\n<<<<<<< SEARCH\n{old}=======\n{new}>>>>>>> REPLACE\n"
+    return f"### {spec.path}\n<<<<<<< SEARCH\n{old}=======\n{new}>>>>>>> REPLACE\n"
 
 
 def _single_repository_task(rng: random.Random, split: str, n: int) -> RepoSpec | None:
