@@ -101,6 +101,6 @@ def test_episode_suites_count_as_scored() -> None:
     from specverdict.checklist import has_scorer
     from specverdict.suites.registry import get_suite
 
-    assert has_scorer(get_suite("agent-tasks@1")) and has_scorer(get_suite("synth-agent@1"))
-    assert has_scorer(get_suite("synth-function@1")) and has_scorer(get_suite("synth-repository@1"))
+    assert has_scorer(get_suite("agent-tasks@1")) and has_scorer(get_suite("synth-agent@2"))
+    assert has_scorer(get_suite("synth-function@1")) and has_scorer(get_suite("synth-repository@2"))
     assert not has_scorer(get_suite("builtin-code@1"))

@@ -144,7 +144,7 @@ baseline: {method: none}
 candidates:
   - {method: mtp, k: 1}
 stages:
-  agent: {suite: synth-agent@1, samples: {first: 3}}
+  agent: {suite: synth-agent@2, samples: {first: 3}}
 sampling: {temperature: 0.0, max_tokens: 48, seed: 0}
 load: {concurrency: [2]}
 """

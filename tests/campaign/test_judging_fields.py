@@ -19,7 +19,7 @@ candidates:
   - {method: mtp, k: 2}
 stages:
   function: {suite: builtin-code@1%s}
-  agent: {suite: synth-agent@1}
+  agent: {suite: synth-agent@2}
 %s"""
 
 

@@ -254,7 +254,7 @@ baseline: {method: none}
 candidates:
   - {method: ngram, k: 8, params: {prompt_lookup_min: 2, prompt_lookup_max: 5}}
 stages:
-  agent: {suite: synth-agent@1, samples: {first: 24}}
+  agent: {suite: synth-agent@2, samples: {first: 24}}
 sampling: {temperature: 0.0, max_tokens: 160, seed: 0}
 load: {concurrency: [8], warmup: 2, baseline_repeats: 2}
 gates: {alpha: 0.05, margin: 0.05, min_speedup: 1.05}
@@ -300,7 +300,7 @@ baseline: {method: none}
 candidates:
   - {method: mtp, k: 2}
 stages:
-  agent: {suite: synth-agent@1, samples: {ids: [synth-agent/eval/13, synth-agent/eval/0]}}
+  agent: {suite: synth-agent@2, samples: {ids: [synth-agent/eval/13, synth-agent/eval/0]}}
 sampling: {temperature: 0.0, max_tokens: 160, seed: 0}
 load: {concurrency: [2], warmup: 0}
 gates: {alpha: 0.05, margin: 0.05, min_speedup: 1.05}

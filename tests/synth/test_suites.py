@@ -20,8 +20,8 @@ def function_suite(sandbox: Sandbox, tmp_path_factory: pytest.TempPathFactory) -
 
 def test_registered_with_their_stages() -> None:
     assert get_suite("synth-function@1").stage == "function"
-    assert get_suite("synth-agent@1").stage == "agent"
-    assert get_suite("synth-repository@1").stage == "repository"
+    assert get_suite("synth-agent@2").stage == "agent"
+    assert get_suite("synth-repository@2").stage == "repository"
 
 
 def test_function_canonical_bodies_pass_and_stubs_fail(function_suite: SynthFunction) -> None:

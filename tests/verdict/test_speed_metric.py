@@ -25,7 +25,7 @@ candidates:
   - {method: mtp, k: 2}
 stages:
   function: {suite: builtin-code@1}
-  agent: {suite: synth-agent@1}
+  agent: {suite: synth-agent@2}
   prose: {suite: builtin-code@1, speed_metric: ttft}
 sampling: {temperature: 0.0, max_tokens: 64}
 load: {concurrency: [1], baseline_repeats: 2}
