@@ -376,12 +376,13 @@ def _stub_repository_task(
     if files[path].count(STUB + "\n") != 1:
         return None
     inst = instances[target]
+    call = f"{inst.name}({', '.join(inst.params)})"
     issue = rng.choice(
         (
-            f"`{inst.name}` in {path} is not implemented: it raises NotImplementedError. "
-            "Implement it as its docstring says.",
-            f"Implement {inst.name} ({path}); calling it raises NotImplementedError.",
-            f"Feature request: implement `{inst.name}` in {path} as documented.",
+            f"`{call}` in {path} is not implemented: it raises NotImplementedError. "
+            f"It should do what its docstring says: {inst.doc}",
+            f"Implement {call} ({path}); calling it raises NotImplementedError. {inst.doc}",
+            f"Feature request: implement `{call}` in {path} as documented. {inst.doc}",
         )
     )
     return RepoSpec(
