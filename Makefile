@@ -85,17 +85,30 @@ bench: $(DEV_STAMP)
 	$(BIN)/python benchmarks/sandbox_throughput.py
 	$(BIN)/python benchmarks/expect_validation.py
 
-# Retrain the shipped models in two phases (the first trains the target only; the second
-# warm-starts it on fresh generated documents and trains draft and MTP head on it), then measure
-# them on the generated suites
-# (weights/quality.json, rendered into MODEL_CARD.md). Phase one goes to .train/phase1.
+# Retrain the shipped models in three phases, then measure them on the generated suites
+# (weights/quality.json, rendered into MODEL_CARD.md):
+#   1. the target from scratch (.train/phase1);
+#   2. the target warm-started on fresh generated documents (.train/phase2);
+#   3. the target fine-tuned on fresh documents with the version-2 agent and repository tasks
+#      (stubs to implement, recovery episodes) in .train/phase3; then the draft model and the MTP
+#      head trained on that target, into the package's weights.
+# --precision auto (the default) trains in fp32 on CPUs without native bf16.
 PHASE2_ARGS ?= --init-target .train/phase1/target --target-steps 700 --target-lr 1e-3 \
-	--synth-seed 20261302 --stdlib-fraction 0.25 --mtp-steps 400
+	--synth-seed 20261302 --stdlib-fraction 0.25 --draft-steps 0 --mtp-steps 0
+PHASE3_DATA ?= --synth-seed 20261303 --stdlib-fraction 0.25 --synth-function 20000 \
+	--synth-agent 3000 --synth-repository 6000 --agent-stub 0.6 --repository-stub 0.6 \
+	--agent-recovery 0.3
 train: $(TRAIN_STAMP)
 	$(BIN)/python -m specverdict.suites.synth.build
 	$(BIN)/python -m specverdict.reference.train --out .train/phase1 --golden .train/phase1/golden.json \
 		--draft-steps 0 --mtp-steps 0
-	$(BIN)/python -m specverdict.reference.train $(PHASE2_ARGS)
+	$(BIN)/python -m specverdict.reference.train --out .train/phase2 --golden .train/phase2/golden.json \
+		$(PHASE2_ARGS)
+	$(BIN)/python -m specverdict.reference.train --out .train/phase3 --golden .train/phase3/golden.json \
+		--init-target .train/phase2/target --target-steps 300 --target-lr 1e-3 \
+		--draft-steps 0 --mtp-steps 0 --eval-every 100000 $(PHASE3_DATA)
+	$(BIN)/python -m specverdict.reference.train --init-target .train/phase3/target \
+		--target-steps 0 --draft-steps 600 --mtp-steps 400 $(PHASE3_DATA)
 	$(BIN)/python -m specverdict.reference.train.quality
 	$(BIN)/python -m specverdict.reference.train.card
 
