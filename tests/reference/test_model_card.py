@@ -73,3 +73,32 @@ def test_the_card_says_the_precision_the_steps_were_computed_in() -> None:
     card = render_model_card(report, WEIGHTS)
     assert "fp32 (chosen by timing both on this CPU: 0.196 s fp32, 1.412 s bf16), AdamW" in card
     assert "bf16 autocast" not in card
+
+
+def test_a_warm_start_records_and_the_card_shows_the_phases_before_it(tmp_path: Path) -> None:
+    """``lineage_of`` reads the report beside the warm start's target: the phases its run
+    recorded, then that run; the card lists them in order."""
+    from specverdict.reference.train.card import lineage_of, phase_summary
+
+    first = copy.deepcopy(_report())
+    first.pop("lineage", None)
+    first["run"]["command"] = "python -m specverdict.reference.train --out one"
+    (tmp_path / "one" / "target").mkdir(parents=True)
+    (tmp_path / "one" / "training_report.json").write_text(json.dumps(first))
+    second = copy.deepcopy(first)
+    second["run"]["command"] = "python -m specverdict.reference.train --out two"
+    second["lineage"] = lineage_of(tmp_path / "one" / "target")
+    assert second["lineage"] == [phase_summary(first)]
+    (tmp_path / "two" / "target").mkdir(parents=True)
+    (tmp_path / "two" / "training_report.json").write_text(json.dumps(second))
+    third = copy.deepcopy(first)
+    third["lineage"] = lineage_of(tmp_path / "two" / "target")
+    assert [p["command"] for p in third["lineage"]] == [
+        "python -m specverdict.reference.train --out one",
+        "python -m specverdict.reference.train --out two",
+    ]
+    card = render_model_card(third, WEIGHTS)
+    assert card.index("| 1 | `python -m specverdict.reference.train --out one`") < card.index(
+        "| 2 | `python -m specverdict.reference.train --out two`"
+    )
+    assert lineage_of(tmp_path / "nowhere" / "target") == [] and lineage_of(None) == []

@@ -24,7 +24,7 @@ import torch.nn.functional as F
 from safetensors.torch import save_file
 
 from specverdict.reference.chat import CHAT_TEMPLATE, EOS_TOKEN, IM_END, IM_START
-from specverdict.reference.train.card import render_model_card
+from specverdict.reference.train.card import lineage_of, render_model_card
 from specverdict.reference.train.corpus import Corpus, build_corpus, train_tokenizer
 from specverdict.reference.train.nets import GPT, GPTShape, MTPHead
 from specverdict.reference.train.precision import CHOICES, Precision, autocast, choose
@@ -679,6 +679,7 @@ def main(argv: list[str] | None = None) -> int:
         "vocab": args.vocab,
         "total_seconds": round(time.perf_counter() - t_start, 1),
     }
+    report["lineage"] = lineage_of(args.init_target)
     (args.out / "training_report.json").write_text(json.dumps(report, indent=2))
     (args.out / "MODEL_CARD.md").write_text(render_model_card(report, args.out))
     log(f"done in {report['run']['total_seconds']} s")

@@ -68,7 +68,7 @@ batches of {run["batch"]} windows of {run["ctx"]} tokens (the full context from 
 Windows start at a document's first token; generated documents are trained on their answers
 only. Greedy pass@1 on 40 function tasks during training: {_progress(t)}.
 Total wall time {run["total_seconds"] / 60:.1f} minutes.
-{_quality(weights)}"""
+{_lineage(report)}{_quality(weights)}"""
 
 
 def _answers(run: dict[str, Any]) -> str:
@@ -122,6 +122,55 @@ def _precision(run: dict[str, Any]) -> str:
     if probed:
         text += f" (chosen by timing both on this CPU: {probed['fp32']} s fp32, {probed['bf16']} s bf16)"
     return text
+
+
+def phase_summary(report: dict[str, Any]) -> dict[str, Any]:
+    """What a later phase records of the run it warm-started from."""
+    run, t = report["run"], report["target"]
+    return {
+        "command": run["command"],
+        "precision": run.get("precision", "bf16"),
+        "target_steps": t["steps"],
+        "target_train_seconds": t["train_seconds"],
+        "target_valid_loss": t["valid_loss"],
+        "function_pass_by_step": t.get("function_pass_by_step", []),
+        "total_seconds": run["total_seconds"],
+    }
+
+
+def lineage_of(init_target: Path | None) -> list[dict[str, Any]]:
+    """The earlier phases of a warm start from ``init_target``: the lineage its run recorded,
+    then that run itself (read from the ``training_report.json`` beside the target's folder;
+    empty when there is none)."""
+    if init_target is None:
+        return []
+    path = init_target.parent / "training_report.json"
+    if not path.exists():
+        return []
+    prior: dict[str, Any] = json.loads(path.read_text())
+    return [*prior.get("lineage", []), phase_summary(prior)]
+
+
+def _lineage(report: dict[str, Any]) -> str:
+    phases = report.get("lineage", [])
+    if not phases:
+        return ""
+    lines = [
+        "",
+        "The target was warm-started; the phases before this run, first to last:",
+        "",
+        "| phase | command | precision | target steps | target train time | validation loss "
+        "| greedy pass@1 during training | wall time |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for n, p in enumerate(phases, 1):
+        lines.append(
+            f"| {n} | `{p['command']}` | {p['precision']} | {p['target_steps']} | "
+            f"{p['target_train_seconds']:.0f} s | {p['target_valid_loss']} | "
+            f"{_progress({'function_pass_by_step': p['function_pass_by_step']})} | "
+            f"{p['total_seconds'] / 60:.1f} min |"
+        )
+    return "\n".join(lines) + "\n"
 
 
 def _progress(t: dict[str, Any]) -> str:
