@@ -27,6 +27,7 @@ from specverdict.reference.chat import CHAT_TEMPLATE, EOS_TOKEN, IM_END, IM_STAR
 from specverdict.reference.train.card import render_model_card
 from specverdict.reference.train.corpus import Corpus, build_corpus, train_tokenizer
 from specverdict.reference.train.nets import GPT, GPTShape, MTPHead
+from specverdict.reference.train.precision import CHOICES, Precision, autocast, choose
 
 PACKAGE_WEIGHTS = Path(__file__).resolve().parent.parent / "weights"
 
@@ -126,6 +127,7 @@ def run_steps(
     peak_lr: float,
     seed: int,
     on_step: Callable[[int], None] | None = None,
+    precision: Precision = "fp32",
 ) -> float:
     opt = make_optimizer(params, peak_lr)
     rng = np.random.default_rng(seed)
@@ -134,7 +136,7 @@ def run_steps(
         for group in opt.param_groups:
             group["lr"] = lr_at(step, steps, peak_lr, warmup=max(1, steps // 20))
         idx, mask = data.batch(rng, batch)
-        with torch.autocast("cpu", dtype=torch.bfloat16):
+        with autocast(precision):
             loss = loss_fn(idx, mask)
         opt.zero_grad(set_to_none=True)
         loss.backward()
@@ -417,6 +419,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--mtp-steps", type=int, default=500)
     p.add_argument("--mtp-depth", type=int, default=3)
     p.add_argument("--threads", type=int, default=2)
+    p.add_argument(
+        "--precision",
+        choices=CHOICES,
+        default="auto",
+        help="bf16 autocast or fp32; auto times both on this CPU and keeps the faster",
+    )
     p.add_argument("--synth-function", type=int, default=40_000)
     p.add_argument("--synth-agent", type=int, default=6_000)
     p.add_argument("--synth-repository", type=int, default=6_000)
@@ -488,6 +496,8 @@ def main(argv: list[str] | None = None) -> int:
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     t_start = time.perf_counter()
+    precision, probed = choose(args.precision)
+    log(f"precision {precision}" + (f" (one MLP pass, seconds: {probed})" if probed else ""))
     log("building corpus")
     corpus: Corpus = build_corpus(args.seed)
     log(f"{corpus.n_files} files, {corpus.n_chat} chat exchanges, sha256 {corpus.sha256[:12]}")
@@ -596,6 +606,7 @@ def main(argv: list[str] | None = None) -> int:
             lr,
             args.seed + len(name),
             hook,
+            precision,
         )
         model.eval()
         report[name] = {
@@ -617,6 +628,7 @@ def main(argv: list[str] | None = None) -> int:
         args.batch,
         3e-3,
         args.seed + 7,
+        precision=precision,
     )
     head.eval()
     report["mtp"] = {
@@ -643,6 +655,8 @@ def main(argv: list[str] | None = None) -> int:
         "python": platform.python_version(),
         "torch": torch.__version__,
         "threads": args.threads,
+        "precision": precision,
+        "precision_probe_seconds": probed,
         "corpus_files": corpus.n_files,
         "corpus_chat_exchanges": corpus.n_chat,
         "corpus_sha256": corpus.sha256,

@@ -63,7 +63,7 @@ documents, the rest of it as fillers of packed windows), {run["valid_tokens"]:,}
 ## Training
 
 `{run["command"]}` with seed {run["seed"]}, torch {run["torch"]} on {run["threads"]} CPU threads,
-bf16 autocast, AdamW (betas 0.9/0.95, weight decay 0.1 on matrices), warm-up then cosine decay,
+{_precision(run)}, AdamW (betas 0.9/0.95, weight decay 0.1 on matrices), warm-up then cosine decay,
 batches of {run["batch"]} windows of {run["ctx"]} tokens (the full context from the first step).
 Windows start at a document's first token; generated documents are trained on their answers
 only. Greedy pass@1 on 40 function tasks during training: {_progress(t)}.
@@ -112,6 +112,16 @@ def _stdlib_share(run: dict[str, Any]) -> str:
 def _docs(run: dict[str, Any]) -> str:
     docs, toks = run.get("synth_documents", {}), run.get("synth_tokens", {})
     return ", ".join(f"{docs[k]:,} {k} ({toks.get(k, 0):,} tokens)" for k in docs) or "none"
+
+
+def _precision(run: dict[str, Any]) -> str:
+    """How the steps were computed; reports written before ``--precision`` existed used bf16."""
+    precision = run.get("precision", "bf16")
+    text = "bf16 autocast" if precision == "bf16" else "fp32"
+    probed = run.get("precision_probe_seconds")
+    if probed:
+        text += f" (chosen by timing both on this CPU: {probed['fp32']} s fp32, {probed['bf16']} s bf16)"
+    return text
 
 
 def _progress(t: dict[str, Any]) -> str:
