@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import click
 from rich.console import Console
 
 from specverdict.campaign import build_plan, load_campaign
+from specverdict.campaign.plan import Plan
 from specverdict.cli.progress import progress_for
 from specverdict.cli.report import verdict_tables
 from specverdict.cli.runs import summary_tables
@@ -42,10 +46,18 @@ DEMO_CAMPAIGNS = (
     show_default=True,
     help="folder for the fresh run registry, engine logs, report.md and demo.json",
 )
-def demo(campaigns: tuple[Path, ...], out: Path) -> None:
+@click.option(
+    "--alongside",
+    is_flag=True,
+    hidden=True,
+    help="run every campaign into OUT/<its name>, one after the other (a demo's second process)",
+)
+def demo(campaigns: tuple[Path, ...], out: Path, alongside: bool) -> None:
     """Run the demo campaigns on the embedded reference engine: baseline and candidates, one
     server per run, then each run's summary and the verdicts, stage by stage. The first
-    campaign's report goes to OUT, each further campaign's to OUT/<its name>.
+    campaign's report goes to OUT, each further campaign's to OUT/<its name>. When every
+    campaign times speed on the modelled device clock, the further campaigns run alongside the
+    first, in a second process, and their output follows the first's.
 
     Example: specverdict demo --out reports/demo
     """
@@ -60,49 +72,105 @@ def demo(campaigns: tuple[Path, ...], out: Path) -> None:
         plans.append((campaign, plan))
     require_extra()  # before the registry is replaced: a one-line error, exit code 2
     console = Console()
-    for n, (campaign, plan) in enumerate(plans):
-        where = out if n == 0 else out / plan.campaign.name
+    if alongside:  # this process runs the further campaigns of a parent demo
+        for campaign, plan in plans:
+            _run_campaign(console, campaign, plan, out / plan.campaign.name)
+        return
+    side = None
+    if len(plans) > 1 and all(_virtual(plan) for _, plan in plans):
+        side = _start_alongside([c for c, _ in plans[1:]], out, console.width)
+        names = ", ".join(str(c) for c, _ in plans[1:])
         console.print(
-            f"[bold]specverdict demo[/]: {len(plan.runs)} runs ({plan.executions} executions) "
-            f"of {campaign}, one reference server per execution"
+            f"[bold]specverdict demo[/]: {names} run alongside, in a second process: every "
+            "campaign times speed on the modelled device clock, so sharing the host's two cores "
+            "does not move its speed figures; their output follows",
+            highlight=False,
         )
-        args = list(plan.runs[0].engine.launch_args)
-        virtual = "--device-clock" in args and args[args.index("--device-clock") + 1 :][:1] == [
-            "virtual"
-        ]
-        if "--device-model" in args and virtual:
-            device = args[args.index("--device-model") + 1]
-            console.print(
-                f"  speed is timed on the modelled device clock of {device} (--device-clock "
-                "virtual): every token is computed for real on this host, and each engine step "
-                "takes the time the device model gives for the work it did, so host load does "
-                "not move the speed verdicts; the verdicts say so",
-                highlight=False,
-            )
-        elif "--device-model" in args:
-            device = args[args.index("--device-model") + 1]
-            console.print(
-                f"  step times are paced to the modelled device {device} (--device-model), so "
-                "that host noise moves speed less; a step the host computes more slowly (long "
-                "prompts' prefill, a loaded machine) still takes the host's time, and the "
-                "baseline's two executions measure that drift",
-                highlight=False,
-            )
-        result = run_demo(
-            plan,
-            where,
-            log=lambda m: console.print(m, highlight=False, soft_wrap=True),
-            progress=progress_for(console),
+        plans = plans[:1]
+    try:
+        for n, (campaign, plan) in enumerate(plans):
+            _run_campaign(console, campaign, plan, out if n == 0 else out / plan.campaign.name)
+    except BaseException:
+        if side is not None:
+            side[0].terminate()
+            side[0].wait()
+        raise
+    if side is not None:
+        process, output = side
+        code = process.wait()
+        console.file.write(output.read_text(errors="replace"))
+        console.file.flush()
+        if code != 0:
+            raise SystemExit(code)
+
+
+def _virtual(plan: Plan) -> bool:
+    """Does the campaign time speed on the modelled device clock (``--device-clock virtual``)?"""
+    args = list(plan.runs[0].engine.launch_args)
+    if "--device-model" not in args or "--device-clock" not in args:
+        return False
+    return args[args.index("--device-clock") + 1 :][:1] == ["virtual"]
+
+
+def _start_alongside(
+    campaigns: list[Path], out: Path, width: int
+) -> tuple[subprocess.Popen[bytes], Path]:
+    """The further campaigns in a second ``specverdict demo --alongside``, its output to a file
+    under OUT (printed when the first campaign is done)."""
+    out.mkdir(parents=True, exist_ok=True)
+    output = out / "alongside.log"
+    command = [sys.executable, "-m", "specverdict", "demo", "--alongside", "--out", str(out)]
+    for campaign in campaigns:
+        command += ["--campaign", str(campaign)]
+    with output.open("wb") as sink:
+        process = subprocess.Popen(
+            command,
+            stdout=sink,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, "COLUMNS": str(width), "PYTHONUNBUFFERED": "1"},
         )
-        for table in summary_tables(result.results):
-            console.print(table)
-        write_report(plan, result, where)  # demo.json (with the acceptance cross-check)
-        store = SQLiteStore(result.db)
-        try:
-            data = campaign_report(store, plan, source=str(campaign))
-        finally:
-            store.close()
-        files = write_report_files(data, where)
-        for table in verdict_tables(data):
-            console.print(table)
-        console.print(f"report: {files.html}")
+    return process, output
+
+
+def _run_campaign(console: Console, campaign: Path, plan: Plan, where: Path) -> None:
+    console.print(
+        f"[bold]specverdict demo[/]: {len(plan.runs)} runs ({plan.executions} executions) "
+        f"of {campaign}, one reference server per execution"
+    )
+    args = list(plan.runs[0].engine.launch_args)
+    if _virtual(plan):
+        device = args[args.index("--device-model") + 1]
+        console.print(
+            f"  speed is timed on the modelled device clock of {device} (--device-clock "
+            "virtual): every token is computed for real on this host, and each engine step "
+            "takes the time the device model gives for the work it did, so host load does "
+            "not move the speed verdicts; the verdicts say so",
+            highlight=False,
+        )
+    elif "--device-model" in args:
+        device = args[args.index("--device-model") + 1]
+        console.print(
+            f"  step times are paced to the modelled device {device} (--device-model), so "
+            "that host noise moves speed less; a step the host computes more slowly (long "
+            "prompts' prefill, a loaded machine) still takes the host's time, and the "
+            "baseline's two executions measure that drift",
+            highlight=False,
+        )
+    result = run_demo(
+        plan,
+        where,
+        log=lambda m: console.print(m, highlight=False, soft_wrap=True),
+        progress=progress_for(console),
+    )
+    for table in summary_tables(result.results):
+        console.print(table)
+    write_report(plan, result, where)  # demo.json (with the acceptance cross-check)
+    store = SQLiteStore(result.db)
+    try:
+        data = campaign_report(store, plan, source=str(campaign))
+    finally:
+        store.close()
+    files = write_report_files(data, where)
+    for table in verdict_tables(data):
+        console.print(table)
+    console.print(f"report: {files.html}", soft_wrap=True)  # a path to copy, never folded
