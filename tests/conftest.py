@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -37,10 +38,18 @@ def core_none() -> EngineCore:
 SPECVERDICT = [sys.executable, "-m", "specverdict"]
 
 
-def specverdict_cli(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
-    """Run ``specverdict ARGS`` as a user would, in a subprocess; output captured as text."""
+def specverdict_cli(
+    *args: str, timeout: float = 300, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """Run ``specverdict ARGS`` as a user would, in a subprocess; output captured as text;
+    ``env`` is added to this process's environment."""
     return subprocess.run(
-        [*SPECVERDICT, *args], capture_output=True, text=True, check=False, timeout=timeout
+        [*SPECVERDICT, *args],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=timeout,
+        env={**os.environ, **env} if env else None,
     )
 
 

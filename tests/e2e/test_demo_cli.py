@@ -12,6 +12,7 @@ import yaml
 from tests.conftest import specverdict_cli
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+NARROW = {"COLUMNS": "60"}  # a narrow terminal: a path rich folded would split in the output
 
 
 def _small(tmp_path: Path, source: str, name: str, args: list[str]) -> Path:
@@ -42,7 +43,7 @@ def test_on_the_device_clock_the_further_campaigns_run_alongside(tmp_path: Path)
     args = ["demo", "--out", str(out)]
     for campaign in (first, second, third):
         args += ["--campaign", str(campaign)]
-    proc = specverdict_cli(*args)
+    proc = specverdict_cli(*args, env=NARROW)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     text = " ".join(proc.stdout.split())  # as printed, less rich's line wrapping
     assert f"{second}, {third} run alongside, in a second process" in text
@@ -65,7 +66,7 @@ def test_on_the_hosts_clock_the_campaigns_run_one_after_the_other(tmp_path: Path
     second = _small(tmp_path, "demo-nvfp4.yaml", "second", paced)
     out = tmp_path / "out"
     proc = specverdict_cli(
-        "demo", "--out", str(out), "--campaign", str(first), "--campaign", str(second)
+        "demo", "--out", str(out), "--campaign", str(first), "--campaign", str(second), env=NARROW
     )
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     text = " ".join(proc.stdout.split())

@@ -85,6 +85,7 @@ def demo(campaigns: tuple[Path, ...], out: Path, alongside: bool) -> None:
             "campaign times speed on the modelled device clock, so sharing the host's two cores "
             "does not move its speed figures; their output follows",
             highlight=False,
+            soft_wrap=True,  # campaign paths to copy, never folded
         )
         plans = plans[:1]
     try:
@@ -135,7 +136,8 @@ def _start_alongside(
 def _run_campaign(console: Console, campaign: Path, plan: Plan, where: Path) -> None:
     console.print(
         f"[bold]specverdict demo[/]: {len(plan.runs)} runs ({plan.executions} executions) "
-        f"of {campaign}, one reference server per execution"
+        f"of {campaign}, one reference server per execution",
+        soft_wrap=True,  # a path to copy, never folded
     )
     args = list(plan.runs[0].engine.launch_args)
     if _virtual(plan):
