@@ -31,7 +31,12 @@ N = 200
 
 
 def campaign(
-    name: str, quantization: str, candidates: str, extra_args: str = "", device: str = "accel-2b"
+    name: str,
+    quantization: str,
+    candidates: str,
+    extra_args: str = "",
+    device: str = "accel-2b",
+    repeats: int = 2,
 ) -> str:
     return f"""\
 name: {name}
@@ -46,7 +51,7 @@ candidates:
 stages:
   function: {{suite: synth-function@1, samples: {{first: {N}}}}}
 sampling: {{temperature: 0.0, max_tokens: 160, seed: 0}}
-load: {{concurrency: [8], warmup: 2, repeats: 2}}
+load: {{concurrency: [8], warmup: 2, repeats: {repeats}, baseline_repeats: 2}}
 gates: {{alpha: 0.05, margin: 0.05, min_speedup: 1.05}}
 """
 
@@ -185,6 +190,7 @@ def quantized(tmp_path_factory: pytest.TempPathFactory) -> dict[str, PairVerdict
             f"  - {{method: mtp, k: 2, draft_quantization: {q}}}\n",
             ', "--verify-numerics", "kernel"',
             device="accel-5b",
+            repeats=1,  # its test asks the speed-up's sign, not a decision at Holm's level
         )
         out[q] = measure(tmp_path_factory.mktemp(q), text)[f"mtp k=2 draft-q={q}"]
     return out
@@ -199,16 +205,17 @@ def test_the_quantization_not_the_method_breaks_mtp(
     # stays memory-bound, and it is faster at both precisions; only nvfp4 loses quality
     for v in (fp8, nvfp4):
         assert v.speedup_interval is not None and v.speedup_interval[0] > 1.0, v.reasons
-    # nvfp4 loses about 5 pp (every verify row is quantized on its own, so the outputs do not
-    # move with the batch): at n = 200 that is a REJECT (the score interval excludes 0) or, just
-    # short of it, an INCONCLUSIVE that says no sample size can pass at these outcomes
+    # nvfp4 loses 4-5 pp (every verify row is quantized on its own, so the outputs do not move
+    # with the batch): at n = 200 that is a REJECT (the score interval excludes 0) or, short of
+    # it, an INCONCLUSIVE whose data decide only a margin wider than 5 pp (the demo decides it
+    # on all 400 functions: REJECT)
     assert nvfp4.cand_pass_rate is not None and nvfp4.base_pass_rate is not None
     assert nvfp4.cand_pass_rate < nvfp4.base_pass_rate
     ni = nvfp4.reason("quality.noninferiority")
     assert ni is not None and ni.status in ("reject", "inconclusive"), ni
     if nvfp4.verdict != "REJECT":
-        assert nvfp4.verdict == "INCONCLUSIVE" and ni.data["n_needed"] is None, ni.message
-        assert ni.data["smallest_margin"] is None or ni.data["smallest_margin"] > 0.05
+        assert nvfp4.verdict == "INCONCLUSIVE", nvfp4.reasons
+        assert ni.data["smallest_margin"] is None or ni.data["smallest_margin"] > 0.05, ni
     # the nvfp4 baseline itself (no verify passes) is about as good as fp32
     base32, base4 = fp32["mtp k=2"].base_pass_rate, nvfp4.base_pass_rate
     assert base32 is not None and base4 is not None and abs(base32 - base4) <= 0.08
@@ -288,7 +295,7 @@ def test_an_episode_that_outgrows_the_context_is_scored_not_a_failed_request(
     """On a real server, an agent conversation past the model's 1024 tokens is refused with
     vLLM's HTTP 400: the episode ends there and is scored, its run's counters still add up
     (the refused turn is no request the server finished), and its timing stays on the device
-    clock. Episode 13 of the generated suite outgrows the context with the shipped models."""
+    clock. Episode 118 of the generated suite outgrows the context with the shipped models."""
     text = """\
 name: e2e-context
 engine:
@@ -300,7 +307,7 @@ baseline: {method: none}
 candidates:
   - {method: mtp, k: 2}
 stages:
-  agent: {suite: synth-agent@2, samples: {ids: [synth-agent/eval/13, synth-agent/eval/0]}}
+  agent: {suite: synth-agent@2, samples: {ids: [synth-agent/eval/118, synth-agent/eval/0]}}
 sampling: {temperature: 0.0, max_tokens: 160, seed: 0}
 load: {concurrency: [2], warmup: 0}
 gates: {alpha: 0.05, margin: 0.05, min_speedup: 1.05}
@@ -311,7 +318,7 @@ gates: {alpha: 0.05, margin: 0.05, min_speedup: 1.05}
     store = SQLiteStore(tmp_path / "runs.db")
     try:
         for run in store.list_runs():
-            (sample,) = [s for s in store.samples(run.run_id) if s.sample_id.endswith("/13")]
+            (sample,) = [s for s in store.samples(run.run_id) if s.sample_id.endswith("/118")]
             assert sample.status == "ok" and sample.score is not None, sample.error
             assert sample.score.outcome == "context_overflow"
             assert sample.extra["episode"]["end"] == "context"

@@ -3,9 +3,10 @@
 - its ``/tokenize`` gives the project tokenizer's ids on code, prose, unicode, CRLF and tabs
   (the GGUF carries llama.cpp's plain ``gpt-2`` pre-tokenizer, not the shipped newline split);
 - greedy, it writes the reference engine's answers token for token, without speculation, with
-  the draft model and with ngram-simple (where a speculative answer differs, the target's two
-  best tokens were tied to within ``NEAR_TIE`` nats at that position: batched verification
-  rounds differently from one-token decode);
+  the draft model and with ngram-simple (where an answer differs, the target's two best tokens
+  were tied to within ``NEAR_TIE`` nats at that position: llama.cpp's f32 kernels sum in
+  another order than PyTorch's, and batched verification rounds differently from one-token
+  decode);
 - each answer's ``timings.draft_n`` / ``draft_n_accepted`` (on ``/completion``,
   ``/v1/completions`` and the last chunk of a streamed completion or chat answer) add up to the
   ``/metrics`` counter deltas, and ``tokens_predicted_total`` grows by the answers' tokens.
@@ -40,8 +41,9 @@ CORPUS = [
     'x = {\'a\': [1, 2, 3], "b": (4.5, -6)}\nprint(f"{x!r:>10}")\n',
     "",
 ]
-#: largest gap (nats) between the target's two best tokens at which a speculative answer may
-#: differ from the non-speculative one; measured: 0.0021 (builtin-code/6 with the draft model)
+#: largest gap (nats) between the target's two best tokens at which llama.cpp's answer may
+#: differ from the reference engine's; measured: 0.0031 (builtin-code/1, token 22, with and
+#: without speculation), 0.0021 (builtin-code/6 with the draft model, earlier weights)
 NEAR_TIE = 0.01
 PROMPTS = [s.prompt for s in BuiltinCode().samples()]
 MAX_TOKENS = 64
@@ -81,15 +83,18 @@ def test_greedy_answers_are_the_reference_engines(llama: LlamaServers, servers: 
     reference = servers.get()
     plain = llama.get()
     expected = [complete(reference, p)["choices"][0]["text"] for p in PROMPTS]
-    assert [complete(plain, p)["choices"][0]["text"] for p in PROMPTS] == expected
-    for speculative in (llama.draft(3), llama.ngram(8)):
+    same = 0
+    for server in (plain, llama.draft(3), llama.ngram(8)):
         for prompt, want in zip(PROMPTS, expected, strict=True):
-            got = complete(speculative, prompt)["choices"][0]["text"]
+            got = complete(server, prompt)["choices"][0]["text"]
             if got == want:
+                same += server == plain
                 continue
             a, b = tokenizer.encode(want), tokenizer.encode(got)
             j = next(i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y)
-            assert top_two_gap(plain, prompt, j) < NEAR_TIE, (prompt, j)
+            assert top_two_gap(plain, prompt, j) < NEAR_TIE, (server, prompt, j)
+    # ties are rare: without speculation nearly every answer is the same token for token
+    assert same >= len(PROMPTS) - 1, same
 
 
 def scrape(base_url: str) -> str:

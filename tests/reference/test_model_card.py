@@ -60,13 +60,14 @@ def test_the_card_says_the_stub_and_recovery_shares_and_the_pass_rates_by_kind(
     }
     (tmp_path / "quality.json").write_text(json.dumps(quality))
     card = render_model_card(report, tmp_path)
-    assert "The baseline by kind of task: agent bugfix 1 / 40, agent stub 34 / 80." in card
+    assert "The baseline by kind of task: agent bugfix 1 / 40, agent stub 34 / 80," in card
 
 
 def test_the_card_says_the_precision_the_steps_were_computed_in() -> None:
     report = copy.deepcopy(_report())
     run = report["run"]
-    run.pop("precision", None)  # a report from before --precision: bf16 autocast
+    run.pop("precision", None)  # a report from before --precision: bf16 autocast, no probe
+    run.pop("precision_probe_seconds", None)
     assert "CPU threads,\nbf16 autocast, AdamW" in render_model_card(report, WEIGHTS)
     run["precision"] = "fp32"
     run["precision_probe_seconds"] = {"fp32": 0.196, "bf16": 1.412}
