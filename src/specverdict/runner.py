@@ -61,6 +61,7 @@ from specverdict.records import (
     SampleRecord,
     Segment,
 )
+from specverdict.score_memo import ScoreMemo
 from specverdict.store.base import Store
 from specverdict.suites import Sample, Suite, suite_for
 
@@ -222,6 +223,8 @@ class Runner:
         self.clock = clock
         self.request_timeout_s = request_timeout_s
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store-writer")
+        #: scores of answers already judged, reused for the same answer in another run
+        self.scores = ScoreMemo()
 
     def run_plan(self, plan: Plan, only: str | None = None) -> list[RunRecord]:
         """Run every planned run and repeat; ``only`` keeps the runs of one stage or one
@@ -410,9 +413,14 @@ class Runner:
                 "samples saved: make room and run the same command again to resume"
             ) from None
         self._stop_engine(server, run.run_id, run_dir)
+        reused = self.scores.reused
         scored = self.score_pending(run.run_id, suite, samples)
         if scored:
-            self.log(f"{run.run_id}: scored {scored} samples with {suite.name}@{suite.version}")
+            reused = self.scores.reused - reused
+            reuse_note = f" ({reused} answers judged before, scores reused)" if reused else ""
+            self.log(
+                f"{run.run_id}: scored {scored} samples with {suite.name}@{suite.version}{reuse_note}"
+            )
         segments = [*self.store.get_run(run.run_id).manifest.segments, segment]
         if health.cause is not None:
             saved = self._saved(run.run_id, samples)
@@ -692,6 +700,8 @@ class Runner:
         Scoring runs after the measured requests, never during them: on a shared host a sandbox
         would take CPU from the engine and bias its speed figures. Scores are written by the
         store's thread as they come (a killed runner loses only scores, which a resume redoes).
+        An answer this runner has judged before, in a suite whose scores are pure, gets the
+        score it got then (``ScoreMemo``) without the sandbox.
         """
         by_id = {s.id: s for s in samples}
         todo = [
@@ -699,14 +709,27 @@ class Runner:
             for r in self.store.samples(run_id)
             if r.status == "ok" and r.score is None and r.sample_id in by_id
         ]
+        keys = {id(r): suite.answer_key(by_id[r.sample_id], r) for r in todo}
+        known = {id(r): self.scores.get(keys[id(r)]) for r in todo}
         scored = 0
         # Batches keep memory bounded and let a killed runner lose at most one batch of scores.
         for start in range(0, len(todo), 64):
             batch = todo[start : start + 64]
-            scores = suite.score_records([(by_id[r.sample_id], r) for r in batch])
-            for record, score in zip(batch, scores, strict=True):
+            fresh = [r for r in batch if known[id(r)] is None]
+            judged = dict(
+                zip(
+                    map(id, fresh),
+                    suite.score_records([(by_id[r.sample_id], r) for r in fresh]),
+                    strict=True,
+                )
+            )
+            for record in batch:
+                score = known[id(record)]
+                if score is None:
+                    score = judged[id(record)]
                 if score is None:
                     continue
+                self.scores.put(keys[id(record)], score)
                 self._writer.submit(
                     self.store.add_score, record.run_id, record.sample_id, record.attempt, score
                 ).result()

@@ -264,6 +264,68 @@ def test_answers_are_scored_after_the_requests_and_resumed_scoring_fills_gaps(
     )
 
 
+class JudgedOnce(ReturnsSomething):
+    """``ReturnsSomething`` whose scores are pure, counting the answers it judges; answers that
+    contain ``slow`` time out."""
+
+    pure_scoring = True
+
+    def __init__(self) -> None:
+        self.judged: list[str] = []
+
+    def score(
+        self, sample: Sample, text: str, tool_calls: Sequence[dict[str, Any]]
+    ) -> Score | None:
+        self.judged.append(text)
+        if "slow" in text:
+            return Score(passed=False, outcome="timeout", detail=None)
+        return super().score(sample, text, tool_calls)
+
+
+def test_an_answer_judged_before_gets_its_score_without_the_scorer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A lossless candidate writes the baseline's answers: with a pure suite each is judged once
+    and the candidate's run gets the same scores; a changed answer, a timeout, or a suite whose
+    scores are not pure is judged again."""
+    suite = JudgedOnce()
+    monkeypatch.setattr("specverdict.runner.suite_for", lambda spec: suite)
+    plan = build_plan(parse_campaign(campaign_text(max_tokens=24), Path("e2e.yaml")))
+    store = SQLiteStore(tmp_path / "runs.db")
+    lines: list[str] = []
+    runner = Runner(store, log=lines.append)
+    base = runner.run_one(plan, plan.runs[0], 0)
+    samples = store.samples(base.run_id)
+    assert len(suite.judged) == 4
+
+    def copy(edit: dict[int, str]) -> str:
+        run = store.create_run(plan.runs[1], repeat=0)
+        for n, s in enumerate(samples):
+            text = edit.get(n, s.text)
+            store.add_sample(
+                s.model_copy(update={"run_id": run.run_id, "score": None, "text": text})
+            )
+        return run.run_id
+
+    same = copy({})
+    assert runner.score_pending(same, suite, suite.samples()) == 4
+    assert len(suite.judged) == 4 and runner.scores.reused == 4
+    assert [s.score for s in store.samples(same)] == [s.score for s in samples]
+    # one answer differs, one times out: both judged, and the timeout is judged again next time
+    edited = {0: "    return 1\n", 1: "slow"}
+    assert runner.score_pending(copy(edited), suite, suite.samples()) == 4
+    assert suite.judged[4:] == ["    return 1\n", "slow"]
+    runner.score_pending(copy(edited), suite, suite.samples())
+    assert suite.judged[6:] == ["slow"]
+    # a suite whose scores are not pure judges every answer
+    plain = ReturnsSomething()
+    calls: list[str] = []
+    monkeypatch.setattr(plain, "score", lambda sample, text, tool_calls: calls.append(text))
+    runner.score_pending(copy({}), plain, plain.samples())
+    assert len(calls) == 4
+    store.close()
+
+
 def run_two_agent_samples(store: SQLiteStore) -> RunRecord:
     """The first two samples of the (patched) suite as agent episodes, one candidate execution."""
     text = campaign_text(samples="{first: 2}", max_tokens=24).replace(

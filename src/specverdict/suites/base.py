@@ -9,6 +9,8 @@ or not) before they run.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
@@ -67,6 +69,11 @@ class Suite(ABC):
     licence: str = "Apache-2.0, as specverdict"
     #: the suite's data folder, when its samples are data shipped with the package
     data_dir: ClassVar[DataDir | None] = None
+    #: a score is a function of the sample and the answer (its text, tool calls, finish reason
+    #: and token count) alone: no outside service, no randomness, no test that passes or fails
+    #: by chance. The runner then scores an answer once and gives a run that wrote the same
+    #: answer to the same sample the same score (``answer_key``). Off unless a suite says so.
+    pure_scoring: ClassVar[bool] = False
 
     @property
     def data_hash(self) -> str | None:
@@ -84,6 +91,24 @@ class Suite(ABC):
     @abstractmethod
     def samples(self) -> list[Sample]:
         """Every sample, in a fixed order."""
+
+    def answer_key(self, sample: Sample, record: SampleRecord) -> str | None:
+        """What a score of ``record`` depends on, hashed: the suite, its scoring, the sample and
+        the answer; None when the suite's scores are not pure (``pure_scoring``)."""
+        if not self.pure_scoring:
+            return None
+        what = [
+            self.name,
+            self.version,
+            self.data_hash,
+            self.scoring,
+            sample.id,
+            record.text,
+            record.finish_reason,
+            record.completion_tokens,
+            record.extra.get("tool_calls", []),
+        ]
+        return hashlib.sha256(json.dumps(what, sort_keys=True).encode()).hexdigest()
 
     def episodic(self) -> Episodic | None:
         """This suite's multi-turn interface, or None when a sample is one request."""

@@ -47,6 +47,8 @@ class FunctionSuite(Suite):
     #: ground truth is shared by suites with the same tasks and inputs (e.g. completion and chat)
     family: ClassVar[str] = ""
     amplify_config: ClassVar[AmplifyConfig | None] = AmplifyConfig()
+    #: the answer's code against fixed tests, each under a time limit (a timeout is re-scored)
+    pure_scoring: ClassVar[bool] = True
 
     def __init__(
         self,

@@ -104,6 +104,8 @@ class Prose(Suite):
     source = "written for specverdict (specverdict.suites.prose_data)"
     licence = "Apache-2.0, as specverdict"
     data_dir: ClassVar[DataDir | None] = DATA
+    #: rules on the text, its finish reason and its length
+    pure_scoring: ClassVar[bool] = True
 
     def samples(self) -> list[Sample]:
         return [

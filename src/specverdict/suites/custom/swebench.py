@@ -30,7 +30,7 @@ import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from specverdict.campaign.spec import DatasetRef
 from specverdict.errors import ConfigError
@@ -234,6 +234,8 @@ class SnapshotSuite(RepositorySuite):
 
     version = 1
     licence = "yours"
+    #: a real project's tests may pass or fail by chance: each answer is judged on its own
+    pure_scoring: ClassVar[bool] = False
 
     def __init__(self, ref: DatasetRef, stage: str, sandbox: Sandbox | None = None) -> None:
         from specverdict.suites.custom.suite import check_digest

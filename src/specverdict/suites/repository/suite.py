@@ -81,6 +81,8 @@ class RepositorySuite(Suite):
     stage = "repository"
     #: how samples are asked (shown by ``suites list``)
     mode: ClassVar[str] = "chat"
+    #: the patch against the task's own small, fixed tests (a timeout is re-scored)
+    pure_scoring: ClassVar[bool] = True
 
     def __init__(
         self, sandbox: Sandbox | None = None, workers: int = 2, limits: Limits = TEST_LIMITS
