@@ -205,7 +205,7 @@ def test_validate_command_exit_codes(tmp_path: Path) -> None:
     ok = run_cli("validate", str(DEMO), "--json")
     assert ok.returncode == 0, ok.stderr
     assert '"executions": 18' in ok.stdout  # 15 runs, the 3 baselines twice
-    assert '"requests": 1200' in ok.stdout  # (4 + 2) executions x (160 + 24 + 16 samples)
+    assert '"requests": 1176' in ok.stdout  # (4 + 2) executions x (160 + 20 + 16 samples)
     bad = tmp_path / "bad.yaml"
     bad.write_text(BASE.replace("quantization: fp8", "quantisation: fp8"))
     res = run_cli("validate", str(bad))
