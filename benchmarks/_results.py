@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import platform
+from datetime import date
 from pathlib import Path
 
 
@@ -20,6 +21,17 @@ def cpu_model() -> str:
 
 def machine() -> str:
     return f"{platform.machine()}, {os.cpu_count()} cores, {cpu_model()}"
+
+
+def section_head(heading: str, command: str) -> list[str]:
+    """A section's first lines: its heading, today's date, this machine and the command."""
+    return [
+        heading,
+        "",
+        f"- date: {date.today().isoformat()}",
+        f"- machine: {machine()}",
+        f"- command: `{command}`",
+    ]
 
 
 def write_section(path: Path, heading: str, section: str) -> None:

@@ -15,10 +15,9 @@ from __future__ import annotations
 
 import argparse
 import time
-from datetime import date
 from pathlib import Path
 
-from _results import machine, write_section
+from _results import section_head, write_section
 from specverdict.reference.config import EngineConfig, SpeculativeConfig
 from specverdict.reference.engine import EngineCore, GenerationRequest
 from specverdict.reference.sampling import SamplingParams
@@ -98,12 +97,11 @@ def main() -> int:
         )
     if args.write:
         lines = [
-            SECTION,
-            "",
-            f"- date: {date.today().isoformat()}",
-            f"- machine: {machine()}",
-            f"- command: `python benchmarks/prefix_cache.py --conversations {args.conversations} "
-            f"--turns {args.turns} --max-tokens {args.max_tokens} --write benchmarks/RESULTS.md`",
+            *section_head(
+                SECTION,
+                f"python benchmarks/prefix_cache.py --conversations {args.conversations} "
+                f"--turns {args.turns} --max-tokens {args.max_tokens} --write benchmarks/RESULTS.md",
+            ),
             "- baseline: prefix caching off (`--no-enable-prefix-caching`); the same conversations, "
             "greedy, concurrent in batched steps, device model accel-2b; answers identical both ways",
             "",

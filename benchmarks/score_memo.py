@@ -24,11 +24,10 @@ import statistics
 import tempfile
 import time
 from collections.abc import Sequence
-from datetime import date
 from pathlib import Path
 from typing import Any, ClassVar
 
-from _results import machine, write_section
+from _results import section_head, write_section
 from specverdict.campaign import build_plan, parse_campaign
 from specverdict.records import SampleRecord, Score
 from specverdict.runner import Runner
@@ -150,12 +149,11 @@ def main() -> int:
         print(f"{label}: median {med:.1f} s, {base / med:.2f}x the baseline")
     if args.write:
         lines = [
-            SECTION,
-            "",
-            f"- date: {date.today().isoformat()}",
-            f"- machine: {machine()}",
-            f"- command: `python benchmarks/score_memo.py --repeat {args.repeat} --lossy "
-            f"{args.lossy} --write benchmarks/RESULTS.md`",
+            *section_head(
+                SECTION,
+                f"python benchmarks/score_memo.py --repeat {args.repeat} --lossy "
+                f"{args.lossy} --write benchmarks/RESULTS.md",
+            ),
             "- workload: four runs of the 400 generated functions (a baseline twice, a candidate "
             f"twice, the candidate's answer wrong on one task in {round(1 / args.lossy)}), scored "
             "by `Runner.score_pending` in the sandbox; baseline: `every answer` (pure scoring "
