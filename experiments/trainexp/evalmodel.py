@@ -16,7 +16,8 @@ from specverdict.store import SQLiteStore
 
 model, out = sys.argv[1], Path(sys.argv[2])
 stages = sys.argv[3].split(",") if len(sys.argv) > 3 else ["function", "agent", "repository"]
-base = yaml.safe_load((Path(__file__).parent / "campaign-base.yaml").read_text())
+base_file = os.environ.get("CAMPAIGN_BASE", str(Path(__file__).parent / "campaign-base.yaml"))
+base = yaml.safe_load(Path(base_file).read_text())
 base["name"] = "trainexp-" + re.sub(r"[^A-Za-z0-9_.-]", "-", out.stem)
 base["model"]["path"] = str(Path(model).resolve())
 base["sampling"]["max_tokens"] = int(os.environ.get("MAX_TOKENS", "160"))

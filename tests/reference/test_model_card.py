@@ -103,3 +103,27 @@ def test_a_warm_start_records_and_the_card_shows_the_phases_before_it(tmp_path: 
         "| 2 | `python -m specverdict.reference.train --out two`"
     )
     assert lineage_of(tmp_path / "nowhere" / "target") == [] and lineage_of(None) == []
+
+
+def test_a_run_that_kept_the_target_shows_the_phases_that_trained_it() -> None:
+    """A run that only trains the draft and the MTP head (``--target-steps 0``) on a warm-started
+    target: the card's target row adds up the phases that trained it, not this run's zero."""
+    report = copy.deepcopy(_report())
+    report["target"].update({"steps": 0, "train_seconds": 0.0})
+    phase = {
+        "command": "python -m specverdict.reference.train",
+        "precision": "fp32",
+        "target_valid_loss": 3.5,
+        "function_pass_by_step": [],
+        "total_seconds": 60.0,
+    }
+    report["lineage"] = [
+        {**phase, "target_steps": 1800, "target_train_seconds": 2306.5},
+        {**phase, "target_steps": 700, "target_train_seconds": 1177.3},
+        {**phase, "target_steps": 300, "target_train_seconds": 763.0},
+    ]
+    card = render_model_card(report, WEIGHTS)
+    assert "| 2,800 (1800 + 700 + 300, 3 phases) | 4247 s |" in card
+    report["lineage"] = []
+    report["target"].update({"steps": 1500, "train_seconds": 1628.2})
+    assert "| 1500 | 1628 s |" in render_model_card(report, WEIGHTS)

@@ -48,7 +48,7 @@ documents, the rest of it as fillers of packed windows), {run["valid_tokens"]:,}
 
 | model | layout | parameters | steps | train time | validation loss (nats/token) |
 |---|---|---|---|---|---|
-| target | GPT-2, {tcfg["n_layer"]} layers, d={tcfg["n_embd"]}, {tcfg["n_head"]} heads of {tcfg["n_embd"] // tcfg["n_head"]}, context {tcfg["n_positions"]} | {t["params"]:,} | {t["steps"]} | {t["train_seconds"]:.0f} s | {t["valid_loss"]} |
+| target | GPT-2, {tcfg["n_layer"]} layers, d={tcfg["n_embd"]}, {tcfg["n_head"]} heads of {tcfg["n_embd"] // tcfg["n_head"]}, context {tcfg["n_positions"]} | {t["params"]:,} | {_target_steps(report)} | {_target_time(report)} | {t["valid_loss"]} |
 | draft | GPT-2, {dcfg["n_layer"]} layer, d={dcfg["n_embd"]}, {dcfg["n_head"]} heads of {dcfg["n_embd"] // dcfg["n_head"]}, context {dcfg["n_positions"]} | {d["params"]:,} | {d["steps"]} | {d["train_seconds"]:.0f} s | {d["valid_loss"]} |
 | mtp | one recurrent MTP module on the frozen target (DeepSeek-style, no attention) | {m["params"]:,} | {m["steps"]} | {m["train_seconds"]:.0f} s | n/a |
 
@@ -69,6 +69,28 @@ Windows start at a document's first token; generated documents are trained on th
 only. Greedy pass@1 on 40 function tasks during training: {_progress(t)}.
 Total wall time {run["total_seconds"] / 60:.1f} minutes.
 {_lineage(report)}{_quality(weights)}"""
+
+
+def _target_phases(report: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every phase that trained the target: the lineage, then this run if it trained it."""
+    t = report["target"]
+    this = [{"target_steps": t["steps"], "target_train_seconds": t["train_seconds"]}]
+    return [*report.get("lineage", []), *(this if t["steps"] else [])]
+
+
+def _target_steps(report: dict[str, Any]) -> str:
+    phases = _target_phases(report)
+    if len(phases) < 2:
+        return str(report["target"]["steps"])
+    steps = " + ".join(str(p["target_steps"]) for p in phases)
+    return f"{sum(p['target_steps'] for p in phases):,} ({steps}, {len(phases)} phases)"
+
+
+def _target_time(report: dict[str, Any]) -> str:
+    phases = _target_phases(report)
+    if len(phases) < 2:
+        return f"{report['target']['train_seconds']:.0f} s"
+    return f"{sum(p['target_train_seconds'] for p in phases):.0f} s"
 
 
 def _answers(run: dict[str, Any]) -> str:
