@@ -87,19 +87,21 @@ bench: $(DEV_STAMP)
 	$(BIN)/python benchmarks/sandbox_throughput.py
 	$(BIN)/python benchmarks/expect_validation.py
 
-# Retrain the shipped models in three phases, then measure them on the generated suites
+# Retrain the shipped models in four phases, then measure them on the generated suites
 # (weights/quality.json, rendered into MODEL_CARD.md):
 #   1. the target from scratch (.train/phase1);
 #   2. the target warm-started on fresh generated documents (.train/phase2);
 #   3. the target fine-tuned on fresh documents with the version-2 agent and repository tasks
-#      (stubs to implement, recovery episodes) in .train/phase3; then the draft model and the MTP
-#      head trained on that target, into the package's weights.
+#      (stubs to implement, recovery episodes) in .train/phase3;
+#   4. the same mix from another seed at a lower peak learning rate (.train/phase4); then the
+#      draft model and the MTP head trained on that target, into the package's weights.
 # --precision auto (the default) trains in fp32 on CPUs without native bf16.
 PHASE2_ARGS ?= --init-target .train/phase1/target --target-steps 700 --target-lr 1e-3 \
 	--synth-seed 20261302 --stdlib-fraction 0.25 --draft-steps 0 --mtp-steps 0
 PHASE3_DATA ?= --synth-seed 20261303 --stdlib-fraction 0.25 --synth-function 20000 \
 	--synth-agent 3000 --synth-repository 6000 --agent-stub 0.6 --repository-stub 0.6 \
 	--agent-recovery 0.3
+PHASE4_DATA ?= $(subst 20261303,20261304,$(PHASE3_DATA))
 train: $(TRAIN_STAMP)
 	$(BIN)/python -m specverdict.suites.synth.build
 	$(BIN)/python -m specverdict.reference.train --out .train/phase1 --golden .train/phase1/golden.json \
@@ -109,8 +111,11 @@ train: $(TRAIN_STAMP)
 	$(BIN)/python -m specverdict.reference.train --out .train/phase3 --golden .train/phase3/golden.json \
 		--init-target .train/phase2/target --target-steps 300 --target-lr 1e-3 \
 		--draft-steps 0 --mtp-steps 0 --eval-every 100000 $(PHASE3_DATA)
-	$(BIN)/python -m specverdict.reference.train --init-target .train/phase3/target \
-		--target-steps 0 --draft-steps 600 --mtp-steps 400 $(PHASE3_DATA)
+	$(BIN)/python -m specverdict.reference.train --out .train/phase4 --golden .train/phase4/golden.json \
+		--init-target .train/phase3/target --target-steps 300 --target-lr 3e-4 \
+		--draft-steps 0 --mtp-steps 0 --eval-every 100000 $(PHASE4_DATA)
+	$(BIN)/python -m specverdict.reference.train --init-target .train/phase4/target \
+		--target-steps 0 --draft-steps 600 --mtp-steps 400 $(PHASE4_DATA)
 	$(BIN)/python -m specverdict.reference.train.quality
 	$(BIN)/python -m specverdict.reference.train.card
 

@@ -83,6 +83,7 @@ def test_a_warm_start_records_and_the_card_shows_the_phases_before_it(tmp_path: 
 
     first = copy.deepcopy(_report())
     first.pop("lineage", None)
+    first["target"]["steps"] = 300
     first["run"]["command"] = "python -m specverdict.reference.train --out one"
     (tmp_path / "one" / "target").mkdir(parents=True)
     (tmp_path / "one" / "training_report.json").write_text(json.dumps(first))
@@ -103,6 +104,12 @@ def test_a_warm_start_records_and_the_card_shows_the_phases_before_it(tmp_path: 
         "| 2 | `python -m specverdict.reference.train --out two`"
     )
     assert lineage_of(tmp_path / "nowhere" / "target") == [] and lineage_of(None) == []
+    # a run that kept its target (draft and MTP head only) is no phase of the target
+    kept = copy.deepcopy(second)
+    kept["target"]["steps"] = 0
+    (tmp_path / "kept" / "target").mkdir(parents=True)
+    (tmp_path / "kept" / "training_report.json").write_text(json.dumps(kept))
+    assert lineage_of(tmp_path / "kept" / "target") == second["lineage"]
 
 
 def test_a_run_that_kept_the_target_shows_the_phases_that_trained_it() -> None:

@@ -162,15 +162,17 @@ def phase_summary(report: dict[str, Any]) -> dict[str, Any]:
 
 def lineage_of(init_target: Path | None) -> list[dict[str, Any]]:
     """The earlier phases of a warm start from ``init_target``: the lineage its run recorded,
-    then that run itself (read from the ``training_report.json`` beside the target's folder;
-    empty when there is none)."""
+    then that run itself unless it kept its target as it was (``--target-steps 0``: a run that
+    only trained the draft and the MTP head is no phase of the target). Read from the
+    ``training_report.json`` beside the target's folder; empty when there is none."""
     if init_target is None:
         return []
     path = init_target.parent / "training_report.json"
     if not path.exists():
         return []
     prior: dict[str, Any] = json.loads(path.read_text())
-    return [*prior.get("lineage", []), phase_summary(prior)]
+    this = [phase_summary(prior)] if prior["target"]["steps"] else []
+    return [*prior.get("lineage", []), *this]
 
 
 def _lineage(report: dict[str, Any]) -> str:
