@@ -252,7 +252,7 @@ def test_an_episode_that_outgrows_the_context_is_scored_not_a_failed_request(
     """On a real server, an agent conversation past the model's 1024 tokens is refused with
     vLLM's HTTP 400: the episode ends there and is scored, its run's counters still add up
     (the refused turn is no request the server finished), and its timing stays on the device
-    clock. Episode 118 of the generated suite outgrows the context with the shipped models."""
+    clock. Episode 119 of the generated suite outgrows the context with the shipped models."""
     text = """\
 name: e2e-context
 engine:
@@ -264,7 +264,7 @@ baseline: {method: none}
 candidates:
   - {method: mtp, k: 2}
 stages:
-  agent: {suite: synth-agent@2, samples: {ids: [synth-agent/eval/118, synth-agent/eval/0]}}
+  agent: {suite: synth-agent@2, samples: {ids: [synth-agent/eval/119, synth-agent/eval/0]}}
 sampling: {temperature: 0.0, max_tokens: 160, seed: 0}
 load: {concurrency: [2], warmup: 0}
 gates: {alpha: 0.05, margin: 0.05, min_speedup: 1.05}
@@ -275,7 +275,7 @@ gates: {alpha: 0.05, margin: 0.05, min_speedup: 1.05}
     store = SQLiteStore(tmp_path / "runs.db")
     try:
         for run in store.list_runs():
-            (sample,) = [s for s in store.samples(run.run_id) if s.sample_id.endswith("/118")]
+            (sample,) = [s for s in store.samples(run.run_id) if s.sample_id.endswith("/119")]
             assert sample.status == "ok" and sample.score is not None, sample.error
             assert sample.score.outcome == "context_overflow"
             assert sample.extra["episode"]["end"] == "context"

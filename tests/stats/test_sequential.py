@@ -62,3 +62,24 @@ def test_exact_at_small_n() -> None:
 def test_bad_input(args: tuple[list[int], float, float], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         betting_noninferiority(*args)
+
+
+def test_a_sample_size_past_any_use_is_not_named() -> None:
+    """A drop exactly at the margin can never pass (its bet grows at rate 0), and neither can
+    outcomes whose growth rate is near 0: the projection is then "none" (None), not a 34-digit
+    count of samples that a floating-point rounding of the mean would otherwise produce."""
+    import specverdict.stats.sequential as sequential
+
+    at_margin = [-1] + [0] * 19  # drop 5 pp at a 5 pp margin: mean of d + margin rounds to 8e-18
+    assert betting_noninferiority(at_margin, 0.05, 0.025).n_needed is None
+    near = betting_noninferiority([0] * 40, 0.05, 0.025)
+    assert near.n_needed is not None and near.n_needed <= sequential.MAX_NEEDED
+    # a slow but real lean towards the candidate: named only up to MAX_NEEDED
+    slow = [1] + [-1] * 9 + [0] * 190  # drop 4 pp at a 5 pp margin
+    needed = betting_noninferiority(slow, 0.05, 0.025).n_needed
+    assert needed is not None and needed > 200
+    try:
+        sequential.MAX_NEEDED = needed - 1
+        assert betting_noninferiority(slow, 0.05, 0.025).n_needed is None
+    finally:
+        sequential.MAX_NEEDED = 1_000_000

@@ -35,6 +35,9 @@ BET_CAP = 0.9
 #: the prior pseudo-observation's variance
 PRIOR_VARIANCE = 0.25
 #: margins searched for the smallest decidable one
+# The largest projected sample size worth naming: past it a projection is "none" in practice
+# (outcomes with a growth rate of 1e-35 per sample would otherwise ask for 10^36 samples).
+MAX_NEEDED = 1_000_000
 MARGIN_GRID = np.round(np.arange(0.001, 0.501, 0.001), 3)
 
 
@@ -48,7 +51,7 @@ class BettingTest:
     decided: bool  # max_wealth >= 1 / level: non-inferior at this margin
     p_value: float  # min(1, 1 / max_wealth), anytime-valid
     smallest_margin: float | None  # the smallest grid margin these data decide, if any
-    n_needed: int | None  # projected samples for ``margin`` at the observed outcomes
+    n_needed: int | None  # projected samples for ``margin`` at the observed outcomes, at most MAX_NEEDED
 
 
 def _paths(d: np.ndarray, margins: np.ndarray) -> np.ndarray:
@@ -108,14 +111,16 @@ def betting_noninferiority(differences: Sequence[int], margin: float, level: flo
 
 def _needed(d: np.ndarray, margin: float, level: float, peak: float) -> int | None:
     """Samples to reach 1/level from here at the growth rate of the bet the observed outcomes
-    call for (None when they call for none: at this margin the data lean to H0)."""
+    call for (None when they call for none, at this margin the data lean to H0, or when more
+    than ``MAX_NEEDED`` would be needed)."""
     y = d + margin
     mean, var = float(y.mean()), float(y.var())
-    if mean <= 0:
+    if mean <= 1e-12:  # a drop equal to the margin leaves a rounding error, not a lean to H1
         return None
     bet = min(mean / (var + mean**2), BET_CAP / (1.0 - margin))
     growth = float(np.mean(np.log1p(bet * y)))
     if growth <= 0:
         return None
     more = math.log(1.0 / level) - math.log(max(peak, 1.0))
-    return len(d) + max(0, math.ceil(more / growth))
+    needed = len(d) + max(0, math.ceil(more / growth))
+    return needed if needed <= MAX_NEEDED else None

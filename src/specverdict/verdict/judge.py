@@ -59,7 +59,7 @@ from specverdict.stats import (
 )
 from specverdict.stats.acceptance import acceptance_interval, mal_interval
 from specverdict.stats.looks import LookShare
-from specverdict.stats.sequential import betting_noninferiority
+from specverdict.stats.sequential import MAX_NEEDED, betting_noninferiority
 from specverdict.stats.speed import ExecutionDrift, execution_drift, interval_with_drift
 from specverdict.verdict.model import DiscordantSample, PairVerdict, Reason, Verdict
 
@@ -550,7 +550,7 @@ def _quality(
         need = (
             f"about {bet.n_needed} samples needed at these outcomes"
             if bet.n_needed is not None
-            else "no sample size can pass at these outcomes"
+            else f"no sample size up to {MAX_NEEDED:,} can pass at these outcomes"
         )
         decidable = (
             f"these data decide a margin of {_pp(bet.smallest_margin)}"
