@@ -68,7 +68,7 @@ def test_a_sample_size_past_any_use_is_not_named() -> None:
     """A drop exactly at the margin can never pass (its bet grows at rate 0), and neither can
     outcomes whose growth rate is near 0: the projection is then "none" (None), not a 34-digit
     count of samples that a floating-point rounding of the mean would otherwise produce."""
-    import specverdict.stats.sequential as sequential
+    from specverdict.stats import sequential
 
     at_margin = [-1] + [0] * 19  # drop 5 pp at a 5 pp margin: mean of d + margin rounds to 8e-18
     assert betting_noninferiority(at_margin, 0.05, 0.025).n_needed is None
