@@ -51,7 +51,8 @@ class BettingTest:
     decided: bool  # max_wealth >= 1 / level: non-inferior at this margin
     p_value: float  # min(1, 1 / max_wealth), anytime-valid
     smallest_margin: float | None  # the smallest grid margin these data decide, if any
-    n_needed: int | None  # projected samples for ``margin`` at the observed outcomes, at most MAX_NEEDED
+    # projected samples for ``margin`` at the observed outcomes (None past MAX_NEEDED)
+    n_needed: int | None
 
 
 def _paths(d: np.ndarray, margins: np.ndarray) -> np.ndarray:
