@@ -15,6 +15,7 @@ from specverdict.reference.engine import EngineCore, GenerationRequest, RequestO
 from specverdict.reference.model import MoESpec
 from specverdict.reference.sampling import SamplingParams
 from specverdict.reference.weights import shipped
+from specverdict.suites.synth.build import load_eval
 
 PROMPTS = (
     'def flatten(items):\n    """Flatten a list of lists into one list."""\n',
@@ -43,10 +44,12 @@ def tokens(outs: list[RequestOutput]) -> list[int]:
     return [t for o in outs for t in o.token_ids]
 
 
-def run(c: EngineCore, n: int = 24) -> tuple[list[list[int]], float]:
+def run(
+    c: EngineCore, n: int = 24, prompts: tuple[str, ...] = PROMPTS
+) -> tuple[list[list[int]], float]:
     """Greedy tokens per prompt, and the acceptance rate over all prompts."""
     out, drafted, accepted = [], 0, 0
-    for p in PROMPTS:
+    for p in prompts:
         o = generate(c, req(c, p, n))
         out.append(tokens(o))
         if o[-1].spec is not None:
@@ -112,12 +115,17 @@ def test_batched_steps_return_what_each_request_returns_alone() -> None:
 
 
 def test_a_skipped_draft_tensor_keeps_outputs_and_drops_acceptance() -> None:
+    """On the draft's own workload (generated functions: it accepts about a quarter of its
+    drafts there, against under a tenth on raw standard-library openings, where a damaged
+    draft does as well as the trained one), a draft whose MLP was left at its initial values
+    loses its acceptance while the target keeps every output."""
+    prompts = tuple(r["prompt"] for r in load_eval("function")[:3])
     spec = {"method": "draft_model", "num_speculative_tokens": 3}
-    good_out, good_rate = run(core(spec), n=40)
+    good_out, good_rate = run(core(spec), n=40, prompts=prompts)
     faulty = core(spec, fault_draft_skip="transformer.h.0.mlp.*")
-    bad_out, bad_rate = run(faulty, n=40)
+    bad_out, bad_rate = run(faulty, n=40, prompts=prompts)
     assert bad_out == good_out  # the target verifies: outputs stay correct
-    assert bad_rate < good_rate  # the symptom is only acceptance
+    assert good_rate > 0.15 and bad_rate < good_rate / 2  # the symptom is only acceptance
     report = faulty.load_report()
     (draft,) = [m for m in report["models"] if m["role"] == "draft"]  # type: ignore[index]
     skipped = sorted(t["name"] for t in draft["left_at_init"])
