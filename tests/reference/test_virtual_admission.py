@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-import time
 from collections import Counter
 from typing import Literal
 
@@ -120,14 +119,13 @@ def test_a_client_that_stops_costs_one_wait_not_one_per_finish() -> None:
     engine = AsyncEngine(core("virtual"), admission_wait_s=0.4)
     engine.start()
     try:
-        t0 = time.monotonic()
         # eight requests at once, finishing at different steps, none refilled
         last = asyncio.run(closed_loop(engine, 8, 8, None))
-        took = time.monotonic() - t0
     finally:
         engine.stop()
     assert len(last) == 8
-    assert took < 0.4 * 3  # one or two waits (a late finish), never eight
+    # counted, not timed: one or two waits ran out (a late finish), never eight
+    assert 1 <= engine.admission_timeouts <= 2
 
 
 def steps_while_a_tool_runs(offers_tools: bool) -> int:

@@ -75,6 +75,8 @@ class AsyncEngine:
         self._thread = threading.Thread(target=self._run, name="reference-engine", daemon=True)
         self._stopping = threading.Event()
         self.running = 0
+        #: waits for the client that ran out (host time spent on a client that sent no more)
+        self.admission_timeouts = 0
 
     @property
     def waiting(self) -> int:
@@ -161,6 +163,7 @@ class AsyncEngine:
                 if not take(deadline - time.monotonic()):
                     # the client sends no more (its run's tail): stop waiting for it
                     owed, draining = arrived, True
+                    self.admission_timeouts += 1
                     break
         if not active and not failed:  # nothing to step: block for the next arrival
             if not take(None):
