@@ -34,10 +34,10 @@ import numpy as np
 BET_CAP = 0.9
 #: the prior pseudo-observation's variance
 PRIOR_VARIANCE = 0.25
-#: margins searched for the smallest decidable one
-# The largest projected sample size worth naming: past it a projection is "none" in practice
-# (outcomes with a growth rate of 1e-35 per sample would otherwise ask for 10^36 samples).
+#: the largest projected sample size worth naming: past it a projection is "none" in practice
+#: (outcomes with a growth rate of 1e-35 per sample would otherwise ask for 10^36 samples)
 MAX_NEEDED = 1_000_000
+#: margins searched for the smallest decidable one
 MARGIN_GRID = np.round(np.arange(0.001, 0.501, 0.001), 3)
 
 
