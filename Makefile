@@ -10,7 +10,7 @@ RUN_STAMP := $(VENV)/.stamp-run
 DEV_STAMP := $(VENV)/.stamp-dev
 TRAIN_STAMP := $(VENV)/.stamp-train
 
-.PHONY: demo test lint typecheck pytest bench train clean vllm test-vllm demo-vllm chromium postgresql promtool
+.PHONY: demo test lint typecheck pytest bench train train-base clean vllm test-vllm demo-vllm chromium postgresql promtool
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -87,29 +87,37 @@ bench: $(DEV_STAMP)
 	$(BIN)/python benchmarks/sandbox_throughput.py
 	$(BIN)/python benchmarks/expect_validation.py
 
-# Retrain the shipped models in four phases, then measure them on the generated suites
-# (weights/quality.json, rendered into MODEL_CARD.md):
-#   1. the target from scratch (.train/phase1);
-#   2. the target warm-started on fresh generated documents (.train/phase2);
-#   3. the target fine-tuned on fresh documents with the version-2 agent and repository tasks
-#      (stubs to implement, recovery episodes) in .train/phase3;
-#   4. the same mix from another seed at a lower peak learning rate (.train/phase4); then the
-#      draft model and the MTP head trained on that target, into the package's weights.
-# --precision auto (the default) trains in fp32 on CPUs without native bf16.
+# Retrain the shipped models (weights/quality.json, rendered into MODEL_CARD.md). Two stages, as
+# language models are built: a base target trained from scratch on the standard-library corpus
+# and the version-1 generated documents, then fine-tunes of it on the current generated tasks.
+#
+#   make train        fine-tunes the base in models/base (about 55 minutes on 2 cores, fp32):
+#     3. the target on fresh documents with the version-2 agent and repository tasks (stubs to
+#        implement, recovery episodes), in .train/phase3;
+#     4. the same mix from another seed at a lower peak learning rate (.train/phase4); then the
+#        draft model and the MTP head trained on that target, into the package's weights;
+#     then the quality campaign on every evaluation instance and the model card.
+#   make train-base   the base itself, from scratch (about 2 hours on 2 cores in fp32):
+#     1. the target from scratch (.train/phase1);
+#     2. the target warm-started on fresh generated documents (.train/phase2).
+#   make train-base && make train TRAIN_BASE=.train/phase2/target   the whole lineage from scratch.
+# models/base holds the base that make train-base produced for the shipped weights, with its own
+# training report (the lineage the model card lists). --precision auto (the default) trains in
+# fp32 on CPUs without native bf16; on one host and thread count every phase is deterministic.
+TRAIN_BASE ?= models/base/target
 PHASE2_ARGS ?= --init-target .train/phase1/target --target-steps 700 --target-lr 1e-3 \
 	--synth-seed 20261302 --stdlib-fraction 0.25 --draft-steps 0 --mtp-steps 0
 PHASE3_DATA ?= --synth-seed 20261303 --stdlib-fraction 0.25 --synth-function 20000 \
 	--synth-agent 3000 --synth-repository 6000 --agent-stub 0.6 --repository-stub 0.6 \
 	--agent-recovery 0.3
 PHASE4_DATA ?= $(subst 20261303,20261304,$(PHASE3_DATA))
+
 train: $(TRAIN_STAMP)
+	@test -f $(TRAIN_BASE)/model.safetensors || \
+	    (echo "TRAIN_BASE=$(TRAIN_BASE): no model.safetensors there (expected the base target; make train-base writes .train/phase2/target)" >&2; exit 2)
 	$(BIN)/python -m specverdict.suites.synth.build
-	$(BIN)/python -m specverdict.reference.train --out .train/phase1 --golden .train/phase1/golden.json \
-		--draft-steps 0 --mtp-steps 0
-	$(BIN)/python -m specverdict.reference.train --out .train/phase2 --golden .train/phase2/golden.json \
-		$(PHASE2_ARGS)
 	$(BIN)/python -m specverdict.reference.train --out .train/phase3 --golden .train/phase3/golden.json \
-		--init-target .train/phase2/target --target-steps 300 --target-lr 1e-3 \
+		--init-target $(TRAIN_BASE) --target-steps 300 --target-lr 1e-3 \
 		--draft-steps 0 --mtp-steps 0 --eval-every 100000 $(PHASE3_DATA)
 	$(BIN)/python -m specverdict.reference.train --out .train/phase4 --golden .train/phase4/golden.json \
 		--init-target .train/phase3/target --target-steps 300 --target-lr 3e-4 \
@@ -118,6 +126,13 @@ train: $(TRAIN_STAMP)
 		--target-steps 0 --draft-steps 600 --mtp-steps 400 $(PHASE4_DATA)
 	$(BIN)/python -m specverdict.reference.train.quality
 	$(BIN)/python -m specverdict.reference.train.card
+
+train-base: $(TRAIN_STAMP)
+	$(BIN)/python -m specverdict.suites.synth.build
+	$(BIN)/python -m specverdict.reference.train --out .train/phase1 --golden .train/phase1/golden.json \
+		--draft-steps 0 --mtp-steps 0
+	$(BIN)/python -m specverdict.reference.train --out .train/phase2 --golden .train/phase2/golden.json \
+		$(PHASE2_ARGS)
 
 clean:
 	rm -rf $(VENV) reports .pytest_cache .mypy_cache .ruff_cache
