@@ -134,3 +134,19 @@ def test_a_run_that_kept_the_target_shows_the_phases_that_trained_it() -> None:
     report["lineage"] = []
     report["target"].update({"steps": 1500, "train_seconds": 1628.2})
     assert "| 1500 | 1628 s |" in render_model_card(report, WEIGHTS)
+
+
+def test_the_shipped_weights_descend_from_the_shipped_base() -> None:
+    """``make train`` fine-tunes ``models/base`` (what ``make train-base`` trained from scratch):
+    the shipped report's first phases are the base's own lineage, the base was trained from
+    scratch and then warm-started once, and the fine-tunes kept its tokenizer and its shape."""
+    from specverdict.reference.train.card import lineage_of
+
+    base = WEIGHTS.parents[3] / "models" / "base" / "target"
+    lineage = lineage_of(base)
+    assert [p["target_steps"] for p in lineage] == [1800, 700]
+    assert "--init-target" not in lineage[0]["command"]
+    assert "--init-target .train/phase1/target" in lineage[1]["command"]
+    assert _report()["lineage"][:2] == lineage
+    for name in ("tokenizer.json", "config.json"):
+        assert (base / name).read_bytes() == (WEIGHTS / "target" / name).read_bytes(), name
