@@ -91,13 +91,14 @@ bench: $(DEV_STAMP)
 # language models are built: a base target trained from scratch on the standard-library corpus
 # and the version-1 generated documents, then fine-tunes of it on the current generated tasks.
 #
-#   make train        fine-tunes the base in models/base (about 55 minutes on 2 cores, fp32):
+#   make train        fine-tunes the base in models/base (52 min 29 s measured on 2 cores, fp32):
 #     3. the target on fresh documents with the version-2 agent and repository tasks (stubs to
 #        implement, recovery episodes), in .train/phase3;
 #     4. the same mix from another seed at a lower peak learning rate (.train/phase4); then the
 #        draft model and the MTP head trained on that target, into the package's weights;
 #     then the quality campaign on every evaluation instance and the model card.
-#   make train-base   the base itself, from scratch (about 2 hours on 2 cores in fp32):
+#   make train-base   the base itself, from scratch (83 min measured on 2 bf16 cores; about 2
+#                     hours estimated in fp32 from 2.2 s per target step):
 #     1. the target from scratch (.train/phase1);
 #     2. the target warm-started on fresh generated documents (.train/phase2).
 #   make train-base && make train TRAIN_BASE=.train/phase2/target   the whole lineage from scratch.

@@ -64,7 +64,7 @@ def test_bad_input(args: tuple[list[int], float, float], message: str) -> None:
         betting_noninferiority(*args)
 
 
-def test_a_sample_size_past_any_use_is_not_named() -> None:
+def test_a_sample_size_past_any_use_is_not_named(monkeypatch: pytest.MonkeyPatch) -> None:
     """A drop exactly at the margin can never pass (its bet grows at rate 0), and neither can
     outcomes whose growth rate is near 0: the projection is then "none" (None), not a 34-digit
     count of samples that a floating-point rounding of the mean would otherwise produce."""
@@ -78,8 +78,5 @@ def test_a_sample_size_past_any_use_is_not_named() -> None:
     slow = [1] + [-1] * 9 + [0] * 190  # drop 4 pp at a 5 pp margin
     needed = betting_noninferiority(slow, 0.05, 0.025).n_needed
     assert needed is not None and needed > 200
-    try:
-        sequential.MAX_NEEDED = needed - 1
-        assert betting_noninferiority(slow, 0.05, 0.025).n_needed is None
-    finally:
-        sequential.MAX_NEEDED = 1_000_000
+    monkeypatch.setattr(sequential, "MAX_NEEDED", needed - 1)
+    assert betting_noninferiority(slow, 0.05, 0.025).n_needed is None
