@@ -6,12 +6,14 @@ from __future__ import annotations
 import json
 import os
 import signal
+import warnings
 from pathlib import Path
 
 import pytest
 
 from specverdict.campaign import build_plan, parse_campaign
 from specverdict.errors import RunInterruptedError
+from specverdict.failures import retryable
 from specverdict.runner import Runner
 from specverdict.store import SQLiteStore
 from tests.e2e.test_faults import when_stored
@@ -43,8 +45,19 @@ def test_a_launched_llama_server_killed_mid_run_stops_the_run(
     assert run.status == "interrupted", run.manifest.interruption
     kept = {s.sample_id: s.text for s in store.samples(run.run_id) if s.status == "ok"}
     assert len(kept) >= 3
-    (done,) = Runner(store, log=lambda _: None).run_plan(plan, "none")
-    assert done.status == "completed"
+    log: list[str] = []
+    (done,) = Runner(store, log=log.append).run_plan(plan, "none")
+    assert done.status == "completed", log
+    again = {s.sample_id: s for s in store.samples(run.run_id) if s.status != "ok"}
+    if again:
+        # A request of the new server can fail on a loaded host like any request: data, kept,
+        # and sent once more by the next re-run, as a user would run it. A failure the runner
+        # would not retry (an HTTP 4xx) is a fault of the resume itself and fails here.
+        assert all(retryable(s) for s in again.values()), {i: s.error for i, s in again.items()}
+        warnings.warn(f"re-run left failed requests: { {i: s.error for i, s in again.items()} }")
+        (done,) = Runner(store, log=log.append).run_plan(plan, "none")
     final = {s.sample_id: s for s in store.samples(run.run_id)}
-    assert len(final) == 16 and all(s.status == "ok" for s in final.values())
+    failed = {i: (s.attempt, s.status, s.error) for i, s in final.items() if s.status != "ok"}
+    assert len(final) == 16 and not failed, (failed, log)
     assert {i: final[i].text for i in kept} == kept
+    assert all(final[i].attempt == 0 for i in kept)  # a kept answer is never sent again
