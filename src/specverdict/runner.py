@@ -129,6 +129,7 @@ def to_record(
         extra={
             **({"tool_calls": list(resp.tool_calls)} if resp.tool_calls else {}),
             **device_clock_extra([resp]),
+            **({"reconnects": resp.reconnects} if resp.reconnects else {}),
         },
     )
 

@@ -17,10 +17,11 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import aiohttp
 import httpx
 import pytest
 
-from specverdict.engines.client import stream
+from specverdict.engines.client import StreamedResponse, connections, stream
 from specverdict.engines.llamacpp import LlamaCppAdapter, counter_delta
 from specverdict.reference.tokenizer import RefTokenizer
 from specverdict.reference.weights import shipped
@@ -210,3 +211,33 @@ def test_watch_reads_the_llama_cpp_counters_window_by_window(llama: LlamaServers
     assert window.drafts == after.drafts - before.drafts > 0
     assert sum(a["num_draft_tokens"] for a, _ in got if a is not None) == window.draft_tokens
     assert not any(e.kind == "alarm" for e in events), lines
+
+
+def test_back_to_back_streams_survive_the_connection_it_closes_after_each(
+    llama: LlamaServers,
+) -> None:
+    """llama-server closes the connection after every streamed answer, while its headers offer
+    keep-alive (``Keep-Alive: timeout=5, max=100``, no ``Connection: close``). A request sent at
+    once on the pooled connection then finds it closed before any answer; the client sends it
+    again on a new one. Without that resend about half of these requests failed."""
+    base = llama.get()
+
+    async def main() -> tuple[list[StreamedResponse], dict[str, str]]:
+        client, session = connections(2)  # the runner's pools, at concurrency 1
+        async with client, session:
+            url = base + "/v1/completions"
+            body = {"model": "reference-target", "prompt": "def f(x):", "max_tokens": 4}
+            got = [await stream(session, url, body, timeout_s=60) for _ in range(40)]
+        # the headers, read on a new connection
+        async with (
+            aiohttp.ClientSession() as fresh,
+            fresh.post(url, json={**body, "stream": True}) as resp,
+        ):
+            await resp.read()
+            headers = dict(resp.headers)
+        return got, headers
+
+    got, headers = asyncio.run(main())
+    assert [r.status for r in got] == ["ok"] * 40, [r.error for r in got if r.error]
+    assert "close" not in headers.get("Connection", "").lower()  # keep-alive offered...
+    assert sum(r.reconnects for r in got) > 0  # ... and the connection closed all the same

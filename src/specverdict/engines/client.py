@@ -60,6 +60,9 @@ class StreamedResponse:
     clock: Literal["host", "device"] = "host"
     #: the device clock at the request's arrival, when the server sent it
     device_arrival_s: float | None = None
+    #: how often the request was sent again because the connection it went out on had been
+    #: closed by the server before it answered (its times start at the last sending)
+    reconnects: int = 0
 
     @property
     def metrics(self) -> dict[str, Any] | None:
@@ -135,7 +138,9 @@ class _Events:
         "extras",
         "finish",
         "parts",
+        "reconnects",
         "rest",
+        "start",
         "ttft",
         "usage",
     )
@@ -155,6 +160,10 @@ class _Events:
         #: the last device time a chunk carried (None: a host-clocked stream)
         self.device: float | None = None
         self.device_arrival: float | None = None
+        #: when the request was sent (the clock's reading), and how often it was sent again
+        #: because its connection had gone stale (``_reconnect``)
+        self.start = 0.0
+        self.reconnects = 0
 
     def feed(self, piece: bytes, now: float) -> bool:
         """Parse the lines ``piece`` completes, all arrived at ``now``; True once the stream is
@@ -220,6 +229,7 @@ class _Events:
             done,
             "host" if self.device is None else "device",
             self.device_arrival,
+            self.reconnects,
         )
 
 
@@ -242,6 +252,8 @@ def device_clock_extra(responses: Sequence[StreamedResponse]) -> dict[str, Any]:
 Clock = Callable[[], float]
 # aiohttp's own timeouts off for a request: the whole-request deadline bounds it.
 _NO_TIMEOUT = aiohttp.ClientTimeout()
+#: how often a request whose connection turned out closed before any answer is sent again
+STALE_RETRIES = 3
 
 #: How long an idle connection is kept for reuse, in seconds. The engines' servers close a
 #: connection idle for 5 s: uvicorn's default ``timeout_keep_alive``, which vLLM
@@ -271,12 +283,18 @@ async def _read_httpx(
     body: dict[str, Any],
     events: _Events,
     clock: Clock,
-    t0: float,
 ) -> StreamedResponse | None:
     """Send the request on httpx and feed the body to ``events``; a non-200 answer is returned."""
     # httpx's own timeouts (timeout=None here) would arm and cancel a timer around every socket
     # read; the caller's deadline bounds those reads as well.
-    async with client.stream("POST", url, json=body, timeout=None) as resp:
+    request = client.build_request("POST", url, json=body, timeout=None)
+    while True:
+        try:
+            resp = await client.send(request, stream=True)
+            break
+        except (httpx.RemoteProtocolError, httpx.WriteError, httpx.ReadError) as exc:
+            _reconnect(events, exc, clock)
+    try:
         if resp.status_code != 200:
             raw = (await resp.aread()).decode(errors="replace")
             return StreamedResponse("error", error=f"HTTP {resp.status_code}: {raw[:500]}")
@@ -286,12 +304,14 @@ async def _read_httpx(
         decoded = "content-encoding" in resp.headers or resp.is_stream_consumed
         pieces = resp.aiter_bytes() if decoded else resp.aiter_raw()
         async for piece in pieces:
-            if events.feed(piece, clock() - t0):
+            if events.feed(piece, clock() - events.start):
                 # Not read to its end, the response closes its connection; reading on would
                 # keep it for reuse, but httpcore's pool scans every pooled connection at each
                 # request's start and end, and with hundreds of them that costs more than
                 # opening a new connection.
                 break
+    finally:
+        await resp.aclose()
     return None
 
 
@@ -301,21 +321,42 @@ async def _read_aiohttp(
     body: dict[str, Any],
     events: _Events,
     clock: Clock,
-    t0: float,
 ) -> StreamedResponse | None:
     """Send the request on aiohttp and feed the body to ``events``; a non-200 answer is
     returned. The body comes decompressed. When ``[DONE]`` came with the end of the body, as it
     usually does, leaving the response returns its connection to the pool; otherwise the
     connection is closed."""
-    async with session.post(url, json=body, timeout=_NO_TIMEOUT) as resp:
+    while True:
+        try:
+            resp = await session.post(url, json=body, timeout=_NO_TIMEOUT)
+            break
+        except aiohttp.ClientConnectorError:
+            raise  # nothing listens: the engine is gone, not a connection gone stale
+        except (aiohttp.ServerDisconnectedError, aiohttp.ClientOSError) as exc:
+            _reconnect(events, exc, clock)
+    async with resp:
         if resp.status != 200:
             raw = (await resp.read()).decode(errors="replace")
             return StreamedResponse("error", error=f"HTTP {resp.status}: {raw[:500]}")
         events.encoding = resp.charset or "utf-8"
         async for piece in resp.content.iter_any():
-            if events.feed(piece, clock() - t0):
+            if events.feed(piece, clock() - events.start):
                 break
     return None
+
+
+def _reconnect(events: _Events, exc: Exception, clock: Clock) -> None:
+    """A connection failed before any byte of the answer. Almost always the pool handed out a
+    connection the server had already closed: llama-server closes one after each streamed
+    answer while its headers still offer keep-alive, and any server closes an idle one. Such a
+    server never read the request, so it is sent again, on another connection, up to
+    ``STALE_RETRIES`` times; its clock restarts and the answer counts the resends. A server that
+    died holding the request fails the resend too (nothing listens), and that failure is the
+    request's, as is ``exc`` past the resends."""
+    if events.reconnects >= STALE_RETRIES:
+        raise exc
+    events.reconnects += 1
+    events.start = clock()
 
 
 async def stream(
@@ -329,13 +370,13 @@ async def stream(
     ``timeout_s`` bounds the whole request, from connecting to the end of the stream."""
     body = {**payload, "stream": True, "stream_options": {"include_usage": True}}
     events = _Events()
-    t0 = clock()
+    events.start = clock()
     try:
         async with asyncio.timeout(timeout_s):
             if isinstance(client, httpx.AsyncClient):
-                failed = await _read_httpx(client, url, body, events, clock, t0)
+                failed = await _read_httpx(client, url, body, events, clock)
             else:
-                failed = await _read_aiohttp(client, url, body, events, clock, t0)
+                failed = await _read_aiohttp(client, url, body, events, clock)
         if failed is not None:
             return failed
     except (httpx.TimeoutException, TimeoutError) as exc:  # aiohttp's timeouts are TimeoutErrors
@@ -348,4 +389,4 @@ async def stream(
         if events.done is None:
             error = f"{type(exc).__name__}: {exc}"
             return StreamedResponse("error", text="".join(events.parts), error=error)
-    return events.response(clock() - t0 if events.done is None else events.done)
+    return events.response(clock() - events.start if events.done is None else events.done)
