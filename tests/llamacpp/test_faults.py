@@ -53,8 +53,8 @@ def test_a_launched_llama_server_killed_mid_run_stops_the_run(
         # A request of the new server can fail on a loaded host like any request: data, kept,
         # and sent once more by the next re-run, as a user would run it. A failure the runner
         # would not retry (an HTTP 4xx) is a fault of the resume itself and fails here.
-        assert all(retryable(s) for s in again.values()), {i: s.error for i, s in again.items()}
         errors = {i: s.error for i, s in again.items()}
+        assert all(retryable(s) for s in again.values()), errors
         warnings.warn(f"re-run left failed requests: {errors}", stacklevel=1)
         (done,) = Runner(store, log=log.append).run_plan(plan, "none")
     final = {s.sample_id: s for s in store.samples(run.run_id)}

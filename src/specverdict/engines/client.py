@@ -26,9 +26,9 @@ import asyncio
 import itertools
 import json
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 import aiohttp
 import httpx
@@ -252,6 +252,7 @@ def device_clock_extra(responses: Sequence[StreamedResponse]) -> dict[str, Any]:
 Clock = Callable[[], float]
 # aiohttp's own timeouts off for a request: the whole-request deadline bounds it.
 _NO_TIMEOUT = aiohttp.ClientTimeout()
+_R = TypeVar("_R")
 #: how often a request whose connection turned out closed before any answer is sent again
 STALE_RETRIES = 3
 
@@ -288,12 +289,12 @@ async def _read_httpx(
     # httpx's own timeouts (timeout=None here) would arm and cancel a timer around every socket
     # read; the caller's deadline bounds those reads as well.
     request = client.build_request("POST", url, json=body, timeout=None)
-    while True:
-        try:
-            resp = await client.send(request, stream=True)
-            break
-        except (httpx.RemoteProtocolError, httpx.WriteError, httpx.ReadError) as exc:
-            _reconnect(events, exc, clock)
+    resp = await _sent(
+        lambda: client.send(request, stream=True),
+        (httpx.RemoteProtocolError, httpx.WriteError, httpx.ReadError),
+        events,
+        clock,
+    )
     try:
         if resp.status_code != 200:
             raw = (await resp.aread()).decode(errors="replace")
@@ -326,14 +327,14 @@ async def _read_aiohttp(
     returned. The body comes decompressed. When ``[DONE]`` came with the end of the body, as it
     usually does, leaving the response returns its connection to the pool; otherwise the
     connection is closed."""
-    while True:
-        try:
-            resp = await session.post(url, json=body, timeout=_NO_TIMEOUT)
-            break
-        except aiohttp.ClientConnectorError:
-            raise  # nothing listens: the engine is gone, not a connection gone stale
-        except (aiohttp.ServerDisconnectedError, aiohttp.ClientOSError) as exc:
-            _reconnect(events, exc, clock)
+    resp = await _sent(
+        lambda: session.post(url, json=body, timeout=_NO_TIMEOUT),
+        (aiohttp.ServerDisconnectedError, aiohttp.ClientOSError),
+        events,
+        clock,
+        # nothing listens: the engine is gone, not a connection gone stale
+        gone=(aiohttp.ClientConnectorError,),
+    )
     async with resp:
         if resp.status != 200:
             raw = (await resp.read()).decode(errors="replace")
@@ -343,6 +344,24 @@ async def _read_aiohttp(
             if events.feed(piece, clock() - events.start):
                 break
     return None
+
+
+async def _sent(
+    send: Callable[[], Awaitable[_R]],
+    stale: tuple[type[Exception], ...],
+    events: _Events,
+    clock: Clock,
+    gone: tuple[type[Exception], ...] = (),
+) -> _R:
+    """``send()``'s response once its head came, sending again (``_reconnect``) while it fails
+    with one of ``stale`` (and none of ``gone``) before any byte of the answer."""
+    while True:
+        try:
+            return await send()
+        except gone:
+            raise
+        except stale as exc:
+            _reconnect(events, exc, clock)
 
 
 def _reconnect(events: _Events, exc: Exception, clock: Clock) -> None:
