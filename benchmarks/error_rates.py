@@ -40,7 +40,7 @@ from specverdict.campaign import build_plan, parse_campaign
 from specverdict.campaign.model import Gates
 from specverdict.campaign.spec import RunSpec
 from specverdict.engines.base import AcceptanceSummary
-from specverdict.records import SampleRecord, Score
+from specverdict.records import BlockDesign, RunManifest, SampleRecord, Score
 from specverdict.stats.looks import LookShare, look_share, look_sizes
 from specverdict.stats.resampled import stratified_drop
 from specverdict.stats.speed import ExecutionDrift, execution_drift
@@ -696,6 +696,189 @@ def rows(sims: int) -> list[Row]:
     return out
 
 
+# --- the blocked design (attach mode, wall clock: design note 029) ---------------------------
+
+#: noise models of a wall-clock campaign whose configurations take turns in blocks
+NOISE_MODELS = ("per-block drift", "AR(1) drift in time", "heavy-tailed requests")
+
+
+@dataclass(frozen=True)
+class BlockTruth:
+    """A pair measured in ABBA blocks on a wall clock. ``drift``: the log-sd of the noise model
+    (``model``); per-block drift is a log-normal factor per (arm, block) segment, the
+    conservative analogue of a whole execution's drift; AR(1) drift is one slow path over the
+    campaign's timeline (rho 0.995 per request), shared by whichever arm is running; heavy
+    tails are Student t (3 df) request noise plus a 2% chance of a stall that doubles a
+    request's TPOT. At concurrency > 1 requests also share engine steps (``steps``)."""
+
+    n: int
+    speedup: float
+    model: str
+    drift: float = 0.02
+    concurrency: int = 1
+
+    @property
+    def block(self) -> int:
+        return max(8, 2 * self.concurrency)  # load.blocks: auto
+
+
+def blocked_tpots(truth: BlockTruth, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """(baseline, candidate) TPOT per sample, measured block by block in ABBA order."""
+    n, size = truth.n, truth.block
+    level = np.exp(rng.normal(np.log(0.02), 0.1, n))
+    out = {0: np.empty(n), 1: np.empty(n)}
+    blocks = -(-n // size)
+    path = np.zeros(2 * n)
+    if truth.model == "AR(1) drift in time":
+        rho = 0.995
+        path[0] = rng.normal(0.0, truth.drift)
+        shocks = rng.normal(0.0, truth.drift * np.sqrt(1 - rho**2), 2 * n)
+        for t in range(1, 2 * n):
+            path[t] = rho * path[t - 1] + shocks[t]
+    t = 0
+    shared = replace(Truth(n=0), concurrency=truth.concurrency, step_sd=0.05)
+    for j in range(blocks):
+        part = slice(j * size, min((j + 1) * size, n))
+        m = part.stop - part.start
+        for arm in (0, 1) if j % 2 == 0 else (1, 0):
+            if truth.model == "per-block drift":
+                factor = np.exp(rng.normal(0.0, truth.drift))
+            else:
+                factor = 1.0
+            if truth.model == "heavy-tailed requests":
+                noise = np.exp(0.03 * rng.standard_t(3, m)) * np.where(
+                    rng.random(m) < 0.02, 2.0, 1.0
+                )
+            else:
+                noise = np.exp(rng.normal(0.0, 0.02, m))
+            speed = truth.speedup if arm == 1 else 1.0
+            out[arm][part] = (
+                level[part]
+                / speed
+                * factor
+                * np.exp(path[t : t + m])
+                * steps(shared, m, rng)
+                * noise
+            )
+            t += m
+    return out[0], out[1]
+
+
+def _blocked_arm(spec: RunSpec, run_id: str, tpots: np.ndarray, size: int) -> Arm:
+    n = len(tpots)
+    passed = np.ones(n, dtype=bool)
+    finish = np.ones(n, dtype=bool)
+    records = tuple(
+        r.model_copy(update={"extra": {"block": i // size}})
+        for i, r in enumerate(_records(run_id, tpots, passed, finish))
+    )
+    manifest = RunManifest(blocks=BlockDesign(size=size))
+    return Arm(
+        spec=spec,
+        run_ids=(run_id,),
+        samples=(records,),
+        acceptance=_acc(spec, n),
+        acceptances=(_acc(spec, n),),
+        manifests=(manifest,),
+    )
+
+
+def judge_blocked(
+    base: np.ndarray, cand: np.ndarray, size: int, seed: int, look: LookShare | None = None
+) -> PairVerdict:
+    return judge_pair(
+        _blocked_arm(BASE_SPEC, "b0", base, size),
+        _blocked_arm(CAND_SPEC, "c0", cand, size),
+        GATES,
+        seed,
+        look=look,
+    )
+
+
+def blocked_fixed(truth: BlockTruth, sims: int, want: str) -> int:
+    """Pairs whose verdict at n is ``want`` (or, for "ADOPT false", ADOPT at a null)."""
+    rng = np.random.default_rng(11)
+    hits = 0
+    for s in range(sims):
+        b, c = blocked_tpots(truth, rng)
+        hits += judge_blocked(b, c, truth.block, s).verdict == want
+    return hits
+
+
+def blocked_sequential(truth: BlockTruth, batch: int, sims: int) -> tuple[int, float]:
+    """``--until-decided`` on blocks: looks every ``batch`` samples up to n, each at its
+    share of alpha; ADOPTs counted at any look, and the mean samples per arm used."""
+    rng = np.random.default_rng(12)
+    sizes = look_sizes(truth.n, batch)
+    hits, used = 0, 0
+    for s in range(sims):
+        b, c = blocked_tpots(truth, rng)
+        for j, n in enumerate(sizes, 1):
+            v = judge_blocked(b[:n], c[:n], truth.block, s, look_share(j, len(sizes)))
+            if v.verdict in ("ADOPT", "REJECT"):
+                break
+        hits += v.verdict == "ADOPT"
+        used += n
+    return hits, used / sims
+
+
+def blocked_rows(sims: int) -> list[Row]:
+    """The blocked design's rows: false ADOPT at the bar, power at a true 1.12x from 400
+    requests per arm (fixed-n and until-decided), REJECT of a true 0.8x from 100, under each
+    noise model at concurrency 1 and 16."""
+    out: list[Row] = []
+    one_sided = GATES.alpha / 2
+    for conc in (1, 16):
+        for model in NOISE_MODELS:
+            where = f"{model} {{d}}%, concurrency {conc}, blocks of {max(8, 2 * conc)}"
+            null = BlockTruth(
+                n=400, speedup=GATES.min_speedup, model=model, drift=0.05, concurrency=conc
+            )
+            hits = blocked_fixed(null, sims, "ADOPT")
+            out.append(
+                Row(
+                    "blocks: false speed ADOPT at the bar",
+                    f"true S = {GATES.min_speedup:g}, n = 400, " + where.format(d=5),
+                    rate(hits, sims),
+                    f"<= {100 * one_sided:g}%",
+                    hits / sims <= one_sided,
+                )
+            )
+            fast = BlockTruth(n=400, speedup=1.12, model=model, drift=0.02, concurrency=conc)
+            hits = blocked_fixed(fast, sims, "ADOPT")
+            out.append(
+                Row(
+                    "blocks: power, a true 1.12x ADOPT",
+                    "n = 400, " + where.format(d=2),
+                    rate(hits, sims),
+                    ">= 80%",
+                    hits / sims >= 0.8,
+                )
+            )
+            seq_hits, mean_n = blocked_sequential(fast, 80, sims)
+            out.append(
+                Row(
+                    "blocks: power, a true 1.12x ADOPT, until-decided",
+                    f"batches of 80 up to 400 (mean {mean_n:.0f} per arm), " + where.format(d=2),
+                    rate(seq_hits, sims),
+                    ">= 80%",
+                    seq_hits / sims >= 0.8,
+                )
+            )
+            slow = BlockTruth(n=100, speedup=0.8, model=model, drift=0.02, concurrency=conc)
+            hits = blocked_fixed(slow, sims, "REJECT")
+            out.append(
+                Row(
+                    "blocks: a true 0.8x REJECT",
+                    "n = 100, " + where.format(d=2),
+                    rate(hits, sims),
+                    ">= 95%",
+                    hits / sims >= 0.95,
+                )
+            )
+    return out
+
+
 #: what the table does not say by itself (before/after, and why the rows marked NO are)
 NOTE = """
 Under the rules before design note 014 (same simulation, 400 pairs per row): peeking 6.8%
@@ -737,6 +920,18 @@ fixed design adopts end INCONCLUSIVE.
 """
 
 
+BLOCKED_NOTE = """
+Design note 029: in attach mode the configurations of a stage and load level take turns in
+blocks of B requests (B = max(8, 2 x concurrency)), AB BA AB ..., and the speed gate is the
+paired t interval over the blocks' log ratios (df = blocks - 1). The noise models: a
+log-normal factor per (arm, block) segment, the conservative analogue of a whole execution's
+drift; an AR(1) drift over the campaign's timeline (rho 0.995 per request), shared by whichever
+arm runs; Student t (3 df) request noise with 2% stalls that double a request's TPOT. At
+concurrency 16 requests also share engine steps (an AR(1) log step time of sd 5%). The false
+ADOPT rows take 5% drift, the power and REJECT rows 2%.
+"""
+
+
 def table(found: Sequence[Row]) -> str:
     lines = ["| property | setting | figure | target | met |", "|---|---|---|---|---|"]
     lines += [
@@ -751,8 +946,29 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sims", type=int, default=400, help="simulated pairs per row")
     parser.add_argument("--write", type=Path, help="rewrite this file's section")
+    parser.add_argument(
+        "--blocked",
+        action="store_true",
+        help="only the blocked design's rows (attach mode on a wall clock), in their own section",
+    )
     args = parser.parse_args()
     t0 = time.perf_counter()
+    if args.blocked:
+        text = table(blocked_rows(args.sims))
+        took = time.perf_counter() - t0
+        print(text)
+        print(f"{took:.0f} s")
+        if args.write:
+            title = "## Error rates of the blocked speed design (simulated)"
+            section = (
+                f"{title}\n\n{date.today().isoformat()}, {machine()}, "
+                f"`python benchmarks/error_rates.py --blocked --sims {args.sims} --write "
+                f"benchmarks/RESULTS.md` ({took:.0f} s). Gates as above (min_speedup "
+                f"{GATES.min_speedup:g}, ADOPT one-sided at {GATES.alpha / 2:g}); identical outputs, "
+                f"so that the speed gate alone decides.\n\n{text}\n{BLOCKED_NOTE}"
+            )
+            write_section(args.write, title, section)
+        return
     found = rows(args.sims)
     took = time.perf_counter() - t0
     text = table(found)

@@ -8,7 +8,9 @@
     ├── EngineError                 the engine failed the run (exit code 5)
     │   ├── EngineStartError        an engine did not come up (names the command, its output)
     │   ├── EngineUnreachableError  an attached engine did not answer before a run
-    │   └── RunInterruptedError     an engine died or stopped answering mid-run; samples saved
+    │   ├── RunInterruptedError     an engine died or stopped answering mid-run; samples saved
+    │   └── RunFailedError          more of a run's requests failed than the campaign allows
+    │                               (names the count, the first error and the URL); samples saved
     ├── StoreError                  the run registry could not be written (exit code 5)
     └── UserInterruptError          the user pressed Ctrl-C (exit code 130); samples saved
 
@@ -43,6 +45,10 @@ class EngineUnreachableError(EngineError):
 
 
 class RunInterruptedError(EngineError):
+    pass
+
+
+class RunFailedError(EngineError):
     pass
 
 

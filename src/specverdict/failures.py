@@ -8,6 +8,8 @@ runner (is the engine gone? is the sample worth another attempt?) and ``runs err
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from specverdict.records import SampleRecord, SampleStatus
 
 #: exception classes (aiohttp, httpx, the standard library) that mean the connection to the
@@ -100,3 +102,28 @@ def retryable(sample: SampleRecord) -> bool:
     than the context, a bad request) repeats itself, so it stays data and is not retried."""
     kind = failure_kind(sample.status, sample.error)
     return kind is not None and not (kind.startswith("HTTP 4"))
+
+
+def failed_share(samples: Sequence[SampleRecord]) -> tuple[int, int, SampleRecord | None]:
+    """(failed, total, the first failed sample in id order) of one run's latest answers."""
+    failed = sorted((s for s in samples if s.status != "ok"), key=lambda s: s.sample_id)
+    return len(failed), len(samples), failed[0] if failed else None
+
+
+def failed_run_message(
+    run_id: str, label: str, url: str | None, samples: Sequence[SampleRecord], limit: float
+) -> str | None:
+    """One line for a run whose failed requests exceed ``limit`` (the campaign's
+    ``gates.max_failure_rate``): the count, the first error and where it was sent; None when
+    the run is within the limit."""
+    failed, total, first = failed_share(samples)
+    if total == 0 or failed / total <= limit or first is None:
+        return None
+    error = " ".join((first.error or first.status).split())
+    if len(error) > 200:
+        error = error[:200] + "..."
+    where = f" from {url}" if url else ""
+    return (
+        f"run {run_id} ({label}): {failed} of {total} requests failed, above max_failure_rate "
+        f"{100 * limit:g}%; first ({first.sample_id}){where}: {error}"
+    )

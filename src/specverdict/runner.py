@@ -34,7 +34,7 @@ import httpx
 from specverdict import __version__
 from specverdict.audit.preflight import run_audits
 from specverdict.campaign.model import Campaign
-from specverdict.campaign.plan import Plan, interleaved
+from specverdict.campaign.plan import Execution, Plan, Step, blocked, interleaved
 from specverdict.campaign.spec import RunSpec
 from specverdict.engines.base import EngineAdapter
 from specverdict.engines.client import StreamedResponse, connections, device_clock_extra, stream
@@ -45,13 +45,15 @@ from specverdict.errors import (
     ConfigError,
     EngineStartError,
     EngineUnreachableError,
+    RunFailedError,
     RunInterruptedError,
     StoreError,
     UserInterruptError,
 )
-from specverdict.failures import HARNESS_ERROR, engine_fault, retryable
+from specverdict.failures import HARNESS_ERROR, engine_fault, failed_run_message, retryable
 from specverdict.loadgen import poisson_offsets
 from specverdict.records import (
+    BlockDesign,
     ExecutionOrder,
     Interruption,
     ManifestUpdate,
@@ -195,6 +197,32 @@ class _Health:
             await asyncio.sleep(PROCESS_CHECK_S)  # pacing of a liveness check
 
 
+def failed_runs(store: Store, records: list[RunRecord], limit: float) -> RunFailedError | None:
+    """The error that ends a command whose runs failed more requests than the campaign's
+    ``gates.max_failure_rate`` allows (every request answered 404, say): the first such run's
+    count, first error and URL, and how many others; None when every run is within it. The
+    samples are stored either way (``specverdict runs errors`` lists them)."""
+    lines = []
+    for record in {r.run_id: r for r in records}.values():
+        latest = {s.sample_id: s for s in store.samples(record.run_id)}
+        line = failed_run_message(
+            record.run_id,
+            _short(record.spec),
+            record.spec.engine.base_url,
+            list(latest.values()),
+            limit,
+        )
+        if line is not None:
+            lines.append(line)
+    if not lines:
+        return None
+    more = f" (and {len(lines) - 1} more run(s) like it)" if len(lines) > 1 else ""
+    return RunFailedError(
+        f"{lines[0]}{more}; every answer is stored (specverdict runs errors RUN_ID): fix the "
+        "server or base_url and run the same command again"
+    )
+
+
 class Runner:
     def __init__(
         self,
@@ -226,6 +254,9 @@ class Runner:
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store-writer")
         #: scores of answers already judged, reused for the same answer in another run
         self.scores = ScoreMemo()
+        #: runs this runner has sent to (warmed up, audited): a block after the first does
+        #: neither again
+        self._opened: set[str] = set()
 
     def run_plan(self, plan: Plan, only: str | None = None) -> list[RunRecord]:
         """Run every planned run and repeat; ``only`` keeps the runs of one stage or one
@@ -236,10 +267,40 @@ class Runner:
         if plan.campaign.engine.reconfigure != "between-runs":
             for url in dict.fromkeys(r.engine.base_url for r in specs if r.engine.base_url):
                 self.check_reachable(next(r for r in specs if r.engine.base_url == url))
-        return [
-            self.run_one(plan, e.spec, e.repeat, order=(e.repeat, e.position))
-            for e in interleaved(specs, plan.repeats_of)
-        ]
+        records: dict[str, RunRecord] = {}
+        for step in self.schedule(plan, specs):
+            if isinstance(step, Step):
+                e = step.execution
+                size = plan.campaign.block_size(e.spec.load.level)
+                record = self.run_one(
+                    plan, e.spec, e.repeat, order=(e.repeat, e.position), limit=step.limit,
+                    block=step.block, block_size=size,
+                )  # fmt: skip
+            else:
+                record = self.run_one(
+                    plan, step.spec, step.repeat, order=(step.repeat, step.position)
+                )
+            records[record.run_id] = record
+        return list(records.values())
+
+    @staticmethod
+    def schedule(plan: Plan, specs: list[RunSpec]) -> list[Execution | Step]:
+        """The campaign's order of executions, in blocks where the design has them."""
+        if not plan.campaign.blocked():
+            return list(interleaved(specs, plan.repeats_of))
+
+        def samples_of(spec: RunSpec) -> int:
+            try:
+                return len(suite_for(spec).select(spec.samples))
+            except ValueError as exc:
+                raise ConfigError(str(exc)) from None
+
+        return blocked(
+            specs,
+            plan.repeats_of,
+            lambda s: plan.campaign.block_size(s.load.level),
+            samples_of,
+        )
 
     def _run_dir(self, run_id: str) -> Path:
         """The run's folder: engine logs and launch files. Without ``runs_dir``, a temporary
@@ -271,11 +332,16 @@ class Runner:
         repeat: int,
         order: tuple[int, int] | None = None,
         limit: int | None = None,
+        block: int | None = None,
+        block_size: int | None = None,
     ) -> RunRecord:
         """One execution; ``order`` (round, position in its group) is recorded in the manifest
         when the execution is part of a campaign's interleaved order. ``limit``: only the first
         this many samples of the selection (a sequential campaign's batch; the next call with a
-        larger limit sends the samples after them, as a resume does)."""
+        larger limit sends the samples after them, as a resume does). ``block``: the samples
+        sent form this block of a blocked design of ``block_size`` (recorded on each sample
+        and in the manifest); a block after the first this runner sent to the run neither
+        warms the server up again nor re-runs the audits."""
         self.campaign = plan.campaign
         try:
             suite = suite_for(spec)
@@ -303,7 +369,16 @@ class Runner:
             )
         latest = {r.sample_id: r for r in self.store.samples(run.run_id)} if run else {}
         missing = [s for s in samples if s.id not in latest]
-        again = [s for s in samples if s.id in latest and self._retry(latest[s.id])]
+        # a run none of whose requests was answered (a wrong base_url, a server that refused
+        # everything) says nothing about its prompts: a re-run sends every sample again, the
+        # client errors (HTTP 4xx) included
+        dead = run is not None and run.status == "failed" and self.retry_failed
+        again = [
+            s
+            for s in samples
+            if s.id in latest
+            and (self._retry(latest[s.id]) or (dead and latest[s.id].status != "ok"))
+        ]
         redo = {s.id for s in missing} | {s.id for s in again}
         todo = [s for s in samples if s.id in redo]
         if run is None:
@@ -316,12 +391,14 @@ class Runner:
                 self.score_pending(run.run_id, suite, samples)
                 run = self.store.update_run(run.run_id, status="completed" if ok else "failed")
             note = f", {failed} failed (not retried)" if failed else ""
+            if block:  # a later block of a blocked design: said once, at its first block
+                return run
             self.log(
                 f"{run.run_id} ({_short(spec)}, repeat {repeat}): {run.status}, {ok} of "
                 f"{len(samples)} samples ok{note}; nothing to send"
             )
             return run
-        else:
+        elif not block or again:
             parts = [f"{len(missing)} missing"] if missing else []
             if again:
                 parts.append(f"{len(again)} failed before, retried")
@@ -338,6 +415,7 @@ class Runner:
                 "suite_data_sha256": suite.data_hash if suite is not None else None,
                 "suite_scoring": suite.scoring if suite is not None else None,
                 **({"order": ExecutionOrder(round=order[0], position=order[1])} if order else {}),
+                **({"blocks": BlockDesign(size=block_size)} if block_size else {}),
             },
         )
         engine = plan.campaign.engine
@@ -387,9 +465,14 @@ class Runner:
         base_url = spec.engine.base_url or (server.base_url if server else "")
         health = _Health(server)
         try:
+            opened = block is not None and run.run_id in self._opened
+            self._opened.add(run.run_id)
             segment = asyncio.run(
-                self._measure(run, spec, adapter, base_url, todo, suite, health, attempts)
-            )
+                self._measure(
+                    run, spec, adapter, base_url, todo, suite, health, attempts,
+                    block=block, fresh=not opened,
+                )
+            )  # fmt: skip
         except KeyboardInterrupt:
             self._stop_engine(server, run.run_id, run_dir)
             saved = self._saved(run.run_id, samples)
@@ -516,10 +599,15 @@ class Runner:
         suite: Suite | None = None,
         health: _Health | None = None,
         attempts: dict[str, int] | None = None,
+        *,
+        block: int | None = None,
+        fresh: bool = True,
     ) -> Segment:
         """Send ``todo`` (warm-up first) and store each answer; return the segment's counts.
         ``attempts``: the attempt number of a retried sample (0 when absent). Stops sending when
-        ``health`` trips; the samples not sent stay missing, for a resume."""
+        ``health`` trips; the samples not sent stay missing, for a resume. ``block``: recorded
+        on each sample (``extra["block"]``); ``fresh`` False: a later block of a run already
+        warmed up and audited, which skips both."""
         health = health or _Health(None)
         attempts = attempts or {}
         rate = spec.load.request_rate
@@ -533,7 +621,7 @@ class Runner:
         async with client, session:
             manifest = await self._probe(client, base_url, spec)
             manifest["acceptance_probe"] = await adapter.probe(client, base_url)
-            if self.campaign is not None:  # audits run before the measured requests
+            if self.campaign is not None and fresh:  # audits run before the measured requests
                 loop = asyncio.get_running_loop()
                 manifest["audits"] = await loop.run_in_executor(
                     None, run_audits, self.campaign, spec, base_url
@@ -541,7 +629,7 @@ class Runner:
             self.store.update_run(run.run_id, manifest=manifest)
             extras = adapter.request_extras(spec)
             watcher = asyncio.create_task(health.watch_process())
-            for sample in todo[: spec.load.warmup]:  # warm-up: same requests, never stored
+            for sample in todo[: spec.load.warmup if fresh else 0]:  # never stored
                 path, body = request_payload(spec, sample, extras)
                 warm = await stream(
                     session, base_url + path, body, self.clock, self.request_timeout_s
@@ -610,6 +698,10 @@ class Runner:
                             adapter.per_request_acceptance(resp.extras),
                             attempts.get(sample.id, 0),
                         )
+                    if block is not None:
+                        record = record.model_copy(
+                            update={"extra": {**record.extra, "block": block}}
+                        )
                     # judged before the slot is released, so that the next request is not
                     # sent into an engine already known to be gone
                     health.observe(record)
@@ -668,8 +760,9 @@ class Runner:
             request_rate=rate or None,
             concurrency=None if rate else conc,
         )
+        where = f" (block {block})" if block is not None else ""
         self.log(
-            f"{run.run_id}: {sent_samples} samples sent, {failures} failed, {wall:.1f} s"
+            f"{run.run_id}{where}: {sent_samples} samples sent, {failures} failed, {wall:.1f} s"
             + (f"; {len(todo) - sent_samples} not sent" if sent_samples < len(todo) else "")
         )
         return segment

@@ -87,10 +87,23 @@ class FieldError(ValueError):
 URL_PATTERN = r"^https?://[^\s/]+"
 
 
+#: OpenAI-client paths users write after a server's address (the OpenAI SDK's ``base_url``
+#: habit): the runner adds the path itself, so they are taken off
+OPENAI_SUFFIXES = ("/v1/chat/completions", "/v1/completions", "/v1")
+
+
 def _url(v: str | None) -> str | None:
-    if v is not None and not re.match(URL_PATTERN, v):
+    """A server's root URL: ``http://host:port`` (a path prefix of a proxy kept), with an
+    OpenAI path suffix (``/v1``, ``/v1/completions``, ``/v1/chat/completions``) taken off."""
+    if v is None:
+        return None
+    if not re.match(URL_PATTERN, v):
         raise ValueError(f"base_url {v!r} must look like http://host:port")
-    return v.rstrip("/") if v is not None else None
+    v = v.rstrip("/")
+    for suffix in OPENAI_SUFFIXES:
+        if v.endswith(suffix):
+            return v[: -len(suffix)]
+    return v
 
 
 AttachUrl = Annotated[str | None, AfterValidator(_url)]
@@ -443,15 +456,39 @@ class Load(Strict):
         "decision (unless another configuration is executed twice)",
     )
 
-    def baseline_executions(self) -> int:
+    blocks: int | Literal["auto", "off"] = Field(
+        default="auto",
+        description="attach mode: the configurations of a stage and load level take turns in "
+        "blocks of this many requests (ABBA...), so that the speed gate's units are blocks "
+        "and a drift slower than a block cancels; 'auto' (default): blocks of max(8, "
+        "2 x concurrency) requests (16 at a request rate) when every configuration has its "
+        "own attached server, whole executions otherwise; 'off': whole executions",
+    )
+
+    def baseline_executions(self, blocked: bool = False) -> int:
+        """Executions of the baseline: its own count, else ``repeats``, and at least 2 unless
+        the design is ``blocked`` (the blocks then hold the drift)."""
         if self.baseline_repeats is not None:
             return self.baseline_repeats
-        return max(2, self.repeats)
+        return self.repeats if blocked else max(2, self.repeats)
+
+    def block_size(self, level: float) -> int | None:
+        """Requests per block at one load level (concurrency or request rate) when blocks
+        are asked for, before the campaign says whether its servers allow them."""
+        if self.blocks == "off":
+            return None
+        if isinstance(self.blocks, int):
+            return self.blocks
+        if self.request_rate is not None:
+            return 16
+        return max(8, 2 * int(level))
 
     @model_validator(mode="after")
     def _one_load(self) -> Load:
         if self.concurrency is not None and self.request_rate is not None:
             raise ValueError("give concurrency or request_rate, not both")
+        if isinstance(self.blocks, int) and self.blocks < 2:
+            raise ValueError(f"blocks {self.blocks}: a block is at least 2 requests")
         for v in self.levels():
             if v <= 0:
                 raise ValueError("load levels must be positive")
@@ -631,6 +668,19 @@ class Campaign(Strict):
     def candidate_url(self, candidate: Candidate) -> str | None:
         return candidate.base_url or self.engine.base_url
 
+    def blocked(self) -> bool:
+        """Whether the configurations take turns in blocks (``load.blocks``): only in attach
+        mode with a server per configuration, where switching costs nothing; launched
+        servers (a start per block) and one shared server reconfigured by hand run whole
+        executions."""
+        if self.load.blocks == "off" or self.engine.reconfigure == "between-runs":
+            return False
+        return self.baseline_url() is not None
+
+    def block_size(self, level: float) -> int | None:
+        """Requests per block at load ``level``, None when the design is whole executions."""
+        return self.load.block_size(level) if self.blocked() else None
+
     @model_validator(mode="after")
     def _servers(self) -> Campaign:
         """Attach mode must be able to be right: each configuration on a server started with
@@ -642,6 +692,13 @@ class Campaign(Strict):
                 "give either base_url (attach) or engine.launch (start per run), not both"
             )
         if not attached:
+            if isinstance(self.load.blocks, int):
+                raise FieldError(
+                    ("load", "blocks"),
+                    f"blocks of {self.load.blocks} take turns between running servers: a "
+                    "launched campaign would start a server per block (attach with base_url, "
+                    "or remove load.blocks)",
+                )
             from specverdict.engines.registry import adapter_for  # the adapter knows
 
             if self.engine.launch is None and not adapter_for(self.engine.kind).self_launching:
@@ -652,6 +709,13 @@ class Campaign(Strict):
         for i, c in enumerate(self.candidates):
             if self.candidate_url(c) is None:
                 raise FieldError(("candidates", i), "no base_url (give it one, or engine.base_url)")
+        if isinstance(self.load.blocks, int) and self.engine.reconfigure == "between-runs":
+            raise FieldError(
+                ("load", "blocks"),
+                f"blocks of {self.load.blocks} need a server per configuration; with "
+                "engine.reconfigure: between-runs the configurations run whole executions "
+                "(remove load.blocks, or give each configuration its own base_url)",
+            )
         if self.engine.reconfigure == "between-runs" or self.baseline is None:
             return self
         for i, c in enumerate(self.candidates):

@@ -51,7 +51,7 @@ class Plan(BaseModel):
         """Executions of one run: the baseline's own count (its drift is the noise floor),
         every other run ``load.repeats``."""
         if spec.speculation.method == "none" and self.campaign.baseline is not None:
-            return self.campaign.load.baseline_executions()
+            return self.campaign.load.baseline_executions(self.campaign.blocked())
         return self.repeats
 
     @property
@@ -90,6 +90,55 @@ def interleaved(runs: Sequence[RunSpec], repeats_of: Callable[[RunSpec], int]) -
         for r in range(max(repeats_of(s) for s in group)):
             ordered = [s for s in (group if r % 2 == 0 else group[::-1]) if r < repeats_of(s)]
             out += [Execution(spec=s, repeat=r, position=i) for i, s in enumerate(ordered)]
+    return out
+
+
+class Step(BaseModel):
+    """One call of the runner in a blocked design: extend ``execution`` to the first
+    ``limit`` samples of its selection; ``block`` is the block these samples form."""
+
+    model_config = ConfigDict(frozen=True)
+
+    execution: Execution
+    block: int
+    limit: int
+
+
+def blocked(
+    runs: Sequence[RunSpec],
+    repeats_of: Callable[[RunSpec], int],
+    block_of: Callable[[RunSpec], int | None],
+    samples_of: Callable[[RunSpec], int],
+) -> list[Execution | Step]:
+    """The campaign's order when its configurations take turns in blocks (``load.blocks``):
+    per group (stage and load level, the baseline first) and round, block j of the selection
+    (samples jB .. (j+1)B - 1) is sent to every configuration of the group in turn, forwards
+    when j + round is even and backwards when odd (AB BA AB ...), so that a drift slower
+    than a block lands on both sides of every pair, and every block is a unit of the speed
+    gate. A group whose runs have no block size (``block_of`` None) keeps ``interleaved``'s
+    whole executions."""
+    groups: dict[tuple[str, LoadPoint], list[RunSpec]] = {}
+    for run in runs:
+        groups.setdefault((run.stage, run.load), []).append(run)
+    out: list[Execution | Step] = []
+    for group in groups.values():
+        size = block_of(group[0])
+        if size is None:
+            out += interleaved(group, repeats_of)
+            continue
+        n = max(samples_of(s) for s in group)
+        for r in range(max(repeats_of(s) for s in group)):
+            for j in range(max(1, -(-n // size))):
+                forwards = (j + r) % 2 == 0
+                ordered = [s for s in (group if forwards else group[::-1]) if r < repeats_of(s)]
+                out += [
+                    Step(
+                        execution=Execution(spec=s, repeat=r, position=i),
+                        block=j,
+                        limit=min((j + 1) * size, n),
+                    )
+                    for i, s in enumerate(ordered)
+                ]
     return out
 
 

@@ -98,6 +98,13 @@ class LoadPoint(Frozen):
     warmup: int = 0
 
     @property
+    def level(self) -> float:
+        """The load as one number: the request rate, else the concurrency."""
+        if self.request_rate is not None:
+            return self.request_rate
+        return float(self.concurrency or 1)
+
+    @property
     def label(self) -> str:
         if self.request_rate is not None:
             return f"rate={self.request_rate:g}/s"

@@ -28,6 +28,7 @@ from specverdict.cli.verdict import FAIL_ON, JSON, _finish, parse_fail_on
 from specverdict.errors import ConfigError
 from specverdict.plugins import ENGINES
 from specverdict.results import run_results
+from specverdict.runner import failed_runs
 from specverdict.store import open_store
 from specverdict.verdict import campaign_verdicts
 
@@ -46,6 +47,12 @@ FLAGS = {
     "max_tokens": "--max-tokens",
     "temperature": "--temperature",
     "baseline_repeats": "--baseline-repeats",
+    "blocks": "--blocks",
+    "margin": "--margin",
+    "min_speedup": "--min-speedup",
+    "alpha": "--alpha",
+    "candidates": "--candidate",
+    "baseline": "--baseline",
     "stages": "--stage",
 }
 
@@ -76,7 +83,11 @@ def live_campaign(
     concurrency: int = 1,
     max_tokens: int = 256,
     temperature: float = 0.0,
-    baseline_repeats: int = 2,
+    baseline_repeats: int | None = None,
+    margin: float | None = None,
+    min_speedup: float | None = None,
+    alpha: float | None = None,
+    blocks: str = "auto",
 ) -> Campaign:
     """The in-memory campaign of ``compare-live``; a bad value is a ``ConfigError`` naming its
     flag."""
@@ -89,7 +100,16 @@ def live_campaign(
         "candidates": [{"method": method, "k": k, "base_url": candidate}],
         "stages": {stage: {"suite": suite, "samples": {"first": samples}}},
         "sampling": {"temperature": temperature, "max_tokens": max_tokens, "seed": 0},
-        "load": {"concurrency": [concurrency], "baseline_repeats": baseline_repeats},
+        "load": {
+            "concurrency": [concurrency],
+            "baseline_repeats": baseline_repeats,
+            "blocks": int(blocks) if blocks.isdigit() else blocks,
+        },
+        "gates": {
+            k: v
+            for k, v in (("margin", margin), ("min_speedup", min_speedup), ("alpha", alpha))
+            if v is not None
+        },
     }
     try:
         return Campaign.model_validate(data)
@@ -144,10 +164,19 @@ def served_model(base_url: str) -> str:
 @click.option(
     "--baseline-repeats",
     type=int,
-    default=2,
-    show_default=True,
-    help="executions of the baseline (its run-to-run drift is the speed noise floor)",
+    default=None,
+    help="executions of the baseline (default 1 in blocks, 2 in whole executions)",
 )
+@click.option(
+    "--blocks",
+    default="auto",
+    show_default=True,
+    help="requests per block the two servers take turns in (the speed gate's units), or off "
+    "(whole executions); auto: max(8, 2 x concurrency)",
+)
+@click.option("--margin", type=float, default=None, help="quality margin (default 0.02)")
+@click.option("--min-speedup", type=float, default=None, help="speed bar (default 1.05)")
+@click.option("--alpha", type=float, default=None, help="error level (default 0.05)")
 @DB_OPTION
 @JSON
 @FAIL_ON
@@ -165,7 +194,11 @@ def compare_live(
     concurrency: int,
     max_tokens: int,
     temperature: float,
-    baseline_repeats: int,
+    baseline_repeats: int | None,
+    blocks: str,
+    margin: float | None,
+    min_speedup: float | None,
+    alpha: float | None,
     db: Path,
     as_json: bool,
     fail_on: str,
@@ -190,6 +223,10 @@ def compare_live(
         max_tokens=max_tokens,
         temperature=temperature,
         baseline_repeats=baseline_repeats,
+        margin=margin,
+        min_speedup=min_speedup,
+        alpha=alpha,
+        blocks=blocks,
     )
     plan = build_plan(campaign)
     check_feasible(plan, Path("compare-live"))
@@ -200,4 +237,8 @@ def compare_live(
         records = runner.run_plan(plan)
     for table in summary_tables([run_results(store, r.run_id) for r in records]):
         console.print(table)
-    _finish(campaign_verdicts(store, plan), as_json, fail_on)
+    verdicts = campaign_verdicts(store, plan)
+    failed = failed_runs(store, records, campaign.gates.max_failure_rate)
+    if failed is not None:
+        raise failed
+    _finish(verdicts, as_json, fail_on)

@@ -22,7 +22,7 @@ from specverdict.errors import SpecverdictError
 from specverdict.executors.claims import ClaimingRunner
 from specverdict.records import RunRecord
 from specverdict.results import run_results
-from specverdict.runner import select_runs
+from specverdict.runner import failed_runs, select_runs
 from specverdict.sequential import run_until_decided
 from specverdict.store import Store, open_store
 from specverdict.verdict import campaign_verdicts
@@ -203,6 +203,9 @@ def run(
         )
     db_flag = "" if db == DEFAULT_DB else f" --db {db}"
     print_verdict_matrix(store, plan, console)
+    failed = failed_runs(store, records, plan.campaign.gates.max_failure_rate)
+    if failed is not None:
+        raise failed
     for command, what in (
         (f"specverdict verdict {campaign}{db_flag}", "each pair's reasons"),
         (f"specverdict report {campaign}{db_flag} --out report", "the HTML report"),

@@ -163,6 +163,8 @@ class ClaimingRunner(Runner):
         repeat: int,
         order: tuple[int, int] | None = None,
         limit: int | None = None,
+        block: int | None = None,
+        block_size: int | None = None,
     ) -> RunRecord:
         with self._claimed(spec, repeat):
-            return super().run_one(plan, spec, repeat, order, limit)
+            return super().run_one(plan, spec, repeat, order, limit, block, block_size)

@@ -21,6 +21,7 @@ from specverdict.records.core import (
 )
 from specverdict.records.manifest import (
     Audits,
+    BlockDesign,
     ExecutionOrder,
     Interruption,
     LoaderOutcome,
@@ -36,6 +37,7 @@ __all__ = [
     "OUTPUT_SCHEMA_VERSION",
     "SCHEMA_VERSION",
     "Audits",
+    "BlockDesign",
     "ExecutionOrder",
     "Interruption",
     "LoaderAudit",

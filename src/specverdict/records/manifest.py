@@ -13,7 +13,7 @@ Raw engine JSON stays raw where it is received (``engine_version``, ``models``,
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, TypedDict
+from typing import Any, Literal, TypedDict
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
@@ -29,6 +29,15 @@ class ExecutionOrder(_Frozen):
 
     round: int = Field(ge=0)
     position: int = Field(ge=0)
+
+
+class BlockDesign(_Frozen):
+    """The execution took turns with the other configurations of its stage and load level in
+    blocks of ``size`` requests (``load.blocks``); each sample records its block in
+    ``extra["block"]``, and the speed gate's units are the blocks."""
+
+    size: int = Field(ge=2)
+    order: Literal["ABBA"] = "ABBA"
 
 
 class Interruption(_Frozen):
@@ -145,6 +154,9 @@ class RunManifest(_Frozen):
         default=(), description="the engine's own flags for the speculation axis, as sent"
     )
     order: ExecutionOrder | None = None
+    blocks: BlockDesign | None = Field(
+        default=None, description="the blocks this execution took turns in, if any"
+    )
     suite_data_sha256: str | None = Field(
         default=None, description="the content hash of the suite's shipped data, as it ran"
     )
@@ -192,6 +204,7 @@ class ManifestUpdate(TypedDict, total=False):
     acceptance_probe: dict[str, Any]
     speculative_args: list[str] | tuple[str, ...]
     order: ExecutionOrder
+    blocks: BlockDesign
     suite_data_sha256: str | None
     suite_scoring: str | None
     launch_command: list[str] | tuple[str, ...]

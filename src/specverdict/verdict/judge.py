@@ -60,7 +60,14 @@ from specverdict.stats import (
 from specverdict.stats.acceptance import acceptance_interval, mal_interval
 from specverdict.stats.looks import LookShare
 from specverdict.stats.sequential import MAX_NEEDED, betting_noninferiority
-from specverdict.stats.speed import ExecutionDrift, execution_drift, interval_with_drift
+from specverdict.stats.speed import (
+    BlockedEstimate,
+    ExecutionDrift,
+    blocked_speedup,
+    blocks_needed,
+    execution_drift,
+    interval_with_drift,
+)
 from specverdict.verdict.model import DiscordantSample, PairVerdict, Reason, Verdict
 
 #: methods whose greedy outputs must equal the baseline's (exact verification)
@@ -649,6 +656,10 @@ def _speed(
     b, c = _mean_speeds(base, ids, metric), _mean_speeds(cand, ids, metric)
     words = SPEED_METRIC_WORDS[metric]
     gate = f"speed.{metric}"
+    units = _blocks(base, cand, ids)
+    if units is not None:
+        size, block_of = units
+        return _speed_blocked(base, cand, gates, rng, ids, b, c, size, block_of, look, metric)
     est = speedup_ratio_of_means(b, c, rng)
     # The noise floor: the spread of the baseline's own repeats over the samples all measured.
     noise = None
@@ -801,6 +812,165 @@ def _speed(
     if thr is not None:
         reasons.append(thr)
     return status, reasons, est.point, interval, means
+
+
+def _blocks(base: Arm, cand: Arm, ids: Sequence[str]) -> tuple[int, dict[str, int]] | None:
+    """The pair's blocked design, when both arms ran one (``load.blocks``): the block size
+    and each sample's block (as the baseline's first execution sent it, else the candidate's).
+    None when either arm has an execution in whole executions, or the sizes differ."""
+    manifests = [*base.manifests, *cand.manifests]
+    if len(base.manifests) != len(base.samples) or len(cand.manifests) != len(cand.samples):
+        return None
+    sizes = {m.blocks.size if m.blocks is not None else None for m in manifests}
+    if len(sizes) != 1 or None in sizes:
+        return None
+    size = sizes.pop()
+    assert size is not None
+    block_of: dict[str, int] = {}
+    for arm in (cand, base):  # the baseline's tags win
+        for s in arm.first:
+            tag = s.extra.get("block")
+            if isinstance(tag, int) and not isinstance(tag, bool):
+                block_of[s.sample_id] = tag
+    if any(i not in block_of for i in ids):
+        return None
+    return size, block_of
+
+
+def _speed_blocked(
+    base: Arm,
+    cand: Arm,
+    gates: Gates,
+    rng: np.random.Generator,
+    ids: Sequence[str],
+    b: np.ndarray,
+    c: np.ndarray,
+    size: int,
+    block_of: dict[str, int],
+    look: LookShare | None,
+    metric: str,
+) -> tuple[str, list[Reason], float | None, tuple[float, float] | None, tuple[float, float] | None]:
+    """The speed gate of a blocked design (``stats.speed.blocked_speedup``): the units are the
+    blocks the arms took turns in, so the interval's degrees of freedom are the blocks' minus
+    one, and a drift slower than a block cancels in each block's pair. Same rules as
+    ``_speed``: the lower bound must clear max(1, ``min_speedup``), the upper bound under
+    ``min_speedup`` rejects; at a look of a sequential campaign the level is the look's share
+    of alpha."""
+    words = SPEED_METRIC_WORDS[metric]
+    gate = f"speed.{metric}"
+    spend = 1.0 if look is None else look.share
+    confidence = 1.0 - gates.alpha * (spend if spend > 0 else 1.0)
+    order = sorted(set(block_of[i] for i in ids))
+    where = {j: k for k, j in enumerate(order)}
+    per: list[tuple[list[float], list[float]]] = [([], []) for _ in order]
+    for i, bv, cv in zip(ids, b, c, strict=True):
+        k = where[block_of[i]]
+        per[k][0].append(float(bv))
+        per[k][1].append(float(cv))
+    est = blocked_speedup(per, confidence)
+    tb, tc = (b, c) if metric == "tpot" else (_mean_speeds(base, ids), _mean_speeds(cand, ids))
+    finite = np.isfinite(tb) & np.isfinite(tc)
+    means = (float(np.mean(tb[finite])), float(np.mean(tc[finite]))) if finite.any() else None
+    interval = None if est.interval is None else (est.interval.lower, est.interval.upper)
+    data: dict[str, object] = {
+        "metric": metric,
+        "design": "blocks",
+        "point": est.point,
+        "interval": None if interval is None else list(interval),
+        "n": est.n,
+        "blocks": est.blocks,
+        "block_size": size,
+        "df": est.df,
+        "block_sd": est.sd_log,
+        "min_speedup": gates.min_speedup,
+        "confidence": confidence,
+    }
+    reasons: list[Reason] = []
+    design = f"{est.blocks} interleaved blocks of {size} requests (df {est.df}"
+    if est.sd_log is not None:
+        design += f", blocks' spread {100 * est.sd_log:.1f}%"
+    design += ")"
+    if look is not None:
+        data["look"] = {"index": look.index, "declared": look.declared, "share": look.share}
+        data["futile"] = look.index >= look.declared
+        design += f" ({look.describe()}, interval at {100 * confidence:.2f}%)"
+    if est.point is None or interval is None:
+        msg = f"no speed-up interval on {words}: {est.blocks} block(s) with paired samples"
+        reasons.append(Reason(gate=gate, status="inconclusive", message=msg, data=data))
+        return "inconclusive", reasons, est.point, interval, means
+    bar = max(1.0, gates.min_speedup)
+    lo, hi = interval
+    ci = f"{est.point:.3f}x [{lo:.3f}, {hi:.3f}] on {words} from {design}"
+    if est.se_log is not None and est.se_log > 0 and spend > 0:
+        t = (np.log(est.point) - np.log(bar)) / est.se_log
+        data["look_p_value"] = float(student_t.sf(t, est.df))
+        data["p_value"] = min(1.0, data["look_p_value"] / spend)  # type: ignore[operator]
+    if look is not None and spend <= 0:
+        status, msg = "inconclusive", f"speed-up {ci}: no speed decision at {look.describe()}"
+    elif est.n < MIN_SPEED_SAMPLES:
+        status, msg = (
+            "inconclusive",
+            f"speed-up {ci} from n = {est.n} < {MIN_SPEED_SAMPLES} paired samples: too few, no "
+            "speed decision",
+        )
+    elif hi < gates.min_speedup:
+        what = (
+            "slower than the baseline"
+            if hi < 1.0
+            else f"gain under min_speedup {gates.min_speedup:g}"
+        )
+        status, msg = "reject", f"no worthwhile speed-up: {ci}, {what}"
+    elif lo > bar:
+        status, msg = "pass", f"speed-up {ci} clears {bar:g}"
+    else:
+        status = "inconclusive"
+        msg = f"speed-up {ci} " + (
+            f"is above 1, but its lower bound does not clear min_speedup {gates.min_speedup:g}"
+            if lo > 1.0
+            else "not established: it includes 1"
+        )
+        msg += _blocks_advice(est, size, bar, gates.min_speedup, confidence)
+    reasons.append(Reason(gate=gate, status=status, message=msg, data=data))
+    geo = speedup_geometric_mean(b, c, rng)
+    if geo.point is not None:
+        geo_ci = (
+            "" if geo.interval is None else f" [{geo.interval.lower:.3f}, {geo.interval.upper:.3f}]"
+        )
+        reasons.append(
+            Reason(
+                gate="speed.geometric_mean",
+                status="info",
+                message=f"per-sample {words} ratios: geometric mean {geo.point:.3f}x{geo_ci}",
+                data={"metric": metric, "point": geo.point},
+            )
+        )
+    thr = _throughput(base, cand, ids, rng)
+    if thr is not None:
+        reasons.append(thr)
+    return status, reasons, est.point, interval, means
+
+
+def _blocks_advice(
+    est: BlockedEstimate, size: int, bar: float, min_speedup: float, confidence: float
+) -> str:
+    """What would decide an undecided blocked speed gate: the blocks (and samples per arm)
+    whose interval, at the spread measured, would clear the bar or fall under min_speedup if
+    the estimate held."""
+    if est.point is None or est.sd_log is None:
+        return ""
+    log_point = float(np.log(est.point))
+    gap = log_point - np.log(bar) if est.point > bar else np.log(min_speedup) - log_point
+    need = blocks_needed(est.sd_log, float(gap), confidence)
+    if need is None:
+        return (
+            f"; at {est.point:.3f}x the estimate sits on the bar: no number of blocks would "
+            "decide it"
+        )
+    what = "clear the bar" if est.point > bar else f"fall under min_speedup {min_speedup:g}"
+    return (
+        f"; at the blocks' spread measured, about {need} blocks ({need * size} samples per "
+        f"arm, {max(0, need - est.blocks)} more blocks) would {what} if the estimate held"
+    )
 
 
 def _throughput(
