@@ -123,7 +123,8 @@ def failed_run_message(
     if len(error) > 200:
         error = error[:200] + "..."
     where = f" from {url}" if url else ""
+    above = f", above max_failure_rate {100 * limit:g}%" if limit > 0 else ""
     return (
-        f"run {run_id} ({label}): {failed} of {total} requests failed, above max_failure_rate "
-        f"{100 * limit:g}%; first ({first.sample_id}){where}: {error}"
+        f"run {run_id} ({label}): {failed} of {total} requests failed{above}; first "
+        f"({first.sample_id}){where}: {error}"
     )

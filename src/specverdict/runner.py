@@ -346,6 +346,7 @@ class Runner:
         try:
             suite = suite_for(spec)
             samples = suite.select(spec.samples)
+            whole = len(samples)
             if limit is not None:
                 samples = samples[:limit]
             adapter = adapter_for(spec.engine.kind)
@@ -379,6 +380,10 @@ class Runner:
             if s.id in latest
             and (self._retry(latest[s.id]) or (dead and latest[s.id].status != "ok"))
         ]
+        if block is not None and run is not None and run.run_id in self._opened:
+            # a later block of this command: failures of its earlier blocks are retried on a
+            # re-run, as in whole executions, not sent again into another block's time
+            again = []
         redo = {s.id for s in missing} | {s.id for s in again}
         todo = [s for s in samples if s.id in redo]
         if run is None:
@@ -391,8 +396,8 @@ class Runner:
                 self.score_pending(run.run_id, suite, samples)
                 run = self.store.update_run(run.run_id, status="completed" if ok else "failed")
             note = f", {failed} failed (not retried)" if failed else ""
-            if block:  # a later block of a blocked design: said once, at its first block
-                return run
+            if block is not None and len(samples) < whole:
+                return run  # a block of a blocked design: said once, at the last block
             self.log(
                 f"{run.run_id} ({_short(spec)}, repeat {repeat}): {run.status}, {ok} of "
                 f"{len(samples)} samples ok{note}; nothing to send"

@@ -23,7 +23,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from specverdict.campaign.plan import Pair, Plan, interleaved
+from specverdict.campaign.plan import Pair, Plan, Step, blocked, interleaved
 from specverdict.campaign.spec import RunSpec
 from specverdict.errors import ConfigError
 from specverdict.records import RunRecord
@@ -167,11 +167,33 @@ def run_until_decided(
             + ", ".join(sorted({f"{s.stage} to {n} samples" for s, n in specs.values()}, key=str))
         )
         order = [s for s in chosen if s.fingerprint in specs]
-        for e in interleaved(order, plan.repeats_of):
-            n = specs[e.spec.fingerprint][1]
-            records.append(
-                runner.run_one(plan, e.spec, e.repeat, order=(e.repeat, e.position), limit=n)
+        if plan.campaign.blocked():  # the look's samples in blocks, the arms taking turns
+            steps = blocked(
+                order,
+                plan.repeats_of,
+                lambda s: plan.campaign.block_size(s.load.level),
+                lambda s, n_of=specs: n_of[s.fingerprint][1],  # type: ignore[misc]
             )
+            for step in steps:
+                assert isinstance(step, Step)
+                e = step.execution
+                records.append(
+                    runner.run_one(
+                        plan,
+                        e.spec,
+                        e.repeat,
+                        order=(e.repeat, e.position),
+                        limit=step.limit,
+                        block=step.block,
+                        block_size=plan.campaign.block_size(e.spec.load.level),
+                    )
+                )
+        else:
+            for e in interleaved(order, plan.repeats_of):
+                n = specs[e.spec.fingerprint][1]
+                records.append(
+                    runner.run_one(plan, e.spec, e.repeat, order=(e.repeat, e.position), limit=n)
+                )
         at = clock()
         for p in open_pairs:
             design = designs[p.candidate.fingerprint]

@@ -57,8 +57,11 @@ def test_two_live_servers_are_measured_and_judged(measured: tuple[Path, dict[str
     (v,) = out["verdicts"]
     assert v["verdict"] in ("INCONCLUSIVE", "REJECT")
     assert v["candidate"] == "mtp k=2" and v["stage"] == "function"
-    assert len(v["baseline_run_ids"]) == 2 and len(v["candidate_run_ids"]) == 1
+    # the two servers took turns in blocks: one execution each, the blocks the speed units
+    assert len(v["baseline_run_ids"]) == 1 and len(v["candidate_run_ids"]) == 1
     gates = {r["gate"]: r for r in v["reasons"]}
+    assert gates["speed.tpot"]["data"]["design"] == "blocks"
+    assert gates["speed.tpot"]["data"]["block_size"] == 8
     assert gates["pairing"]["status"] == "pass"
     assert gates["speculation"]["status"] == "pass"  # the candidate server did draft
     assert gates["acceptance"]["data"]["source"] == "per-request"

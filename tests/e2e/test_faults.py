@@ -183,6 +183,41 @@ def test_a_hung_engine_times_out_and_stops_the_run(tmp_path: Path) -> None:
     assert [s.status for s in store.samples(run.run_id)].count("timeout") == 3
 
 
+def test_a_run_whose_every_request_failed_is_loud_and_its_pair_invalid(tmp_path: Path) -> None:
+    """The candidate's server answers 404 to every request (a wrong path in its base_url):
+    ``run`` exits 5 naming the count, the first error and the URL, and ``verdict`` says
+    INVALID with the HTTP error, never "run the campaign first"."""
+    db = tmp_path / "runs.db"
+    with reference_server() as server:
+        wrong = f"{server.base_url}/wrong"
+        campaign = tmp_path / "c.yaml"
+        campaign.write_text(
+            campaign_text(
+                candidates=f"  - {{method: mtp, k: 2, base_url: '{wrong}'}}",
+                samples="{first: 8}",
+                engine_extra=f", base_url: '{server.base_url}/v1'",  # the OpenAI-client habit
+            )
+        )
+        proc = specverdict_cli("run", str(campaign), "--db", str(db), "--force")
+        assert proc.returncode == 5, proc.stderr
+        assert "(mtp k=2, function, concurrency=1): 8 of 8 requests failed" in proc.stderr
+        assert f"from {wrong}: HTTP 404" in proc.stderr
+        store = SQLiteStore(db)
+        runs = {r.spec.speculation.method: r for r in store.list_runs()}
+        # the baseline's /v1 was taken off, and it was measured
+        assert runs["none"].spec.engine.base_url == server.base_url
+        assert runs["none"].status == "completed" and runs["mtp"].status == "failed"
+        verdict = specverdict_cli("verdict", str(campaign), "--db", str(db))
+        assert "INVALID" in verdict.stdout, verdict.stdout
+        assert "HTTP 404" in verdict.stdout and "run the campaign first" not in verdict.stdout
+        # fixed (another server: another execution), the campaign measures it
+        with reference_server() as other:
+            campaign.write_text(campaign.read_text().replace(wrong, other.base_url))
+            again = specverdict_cli("run", str(campaign), "--db", str(db), "--force")
+    assert again.returncode == 0, again.stderr
+    assert "(mtp k=2, function, concurrency=1, repeat 0): started" in again.stdout
+
+
 def test_server_errors_and_broken_streams_are_data_and_retried_on_a_rerun(
     tmp_path: Path,
 ) -> None:
@@ -195,7 +230,11 @@ def test_server_errors_and_broken_streams_are_data_and_retried_on_a_rerun(
         campaign = tmp_path / "c.yaml"
         campaign.write_text(attached(proxy.base_url, max_tokens=24))
         first = specverdict_cli("run", str(campaign), "--db", str(db), "--force", "--only", "none")
-        assert first.returncode == 0, first.stderr
+        # 3 of 16 failed, above the campaign's max_failure_rate: a failed run, said loudly,
+        # its answers stored
+        assert first.returncode == 5, first.stderr
+        assert "3 of 16 requests failed, above max_failure_rate 5%" in first.stderr
+        assert f"from {proxy.base_url}: HTTP 500" in first.stderr
         assert f"next: specverdict verdict {campaign} --db {db}" in first.stdout
         store = SQLiteStore(db)
         (run,) = store.list_runs()
@@ -212,7 +251,7 @@ def test_server_errors_and_broken_streams_are_data_and_retried_on_a_rerun(
         no_retry = specverdict_cli(
             "run", str(campaign), "--db", str(db), "--force", "--no-retry", "--only", "none"
         )
-        assert no_retry.returncode == 0, no_retry.stderr
+        assert no_retry.returncode == 5, no_retry.stderr
         assert "13 of 16 samples ok, 3 failed (not retried); nothing to send" in no_retry.stdout
 
         broken.clear()

@@ -203,15 +203,15 @@ def run(
         )
     db_flag = "" if db == DEFAULT_DB else f" --db {db}"
     print_verdict_matrix(store, plan, console)
-    failed = failed_runs(store, records, plan.campaign.gates.max_failure_rate)
-    if failed is not None:
-        raise failed
     for command, what in (
         (f"specverdict verdict {campaign}{db_flag}", "each pair's reasons"),
         (f"specverdict report {campaign}{db_flag} --out report", "the HTML report"),
         (f"specverdict policy {campaign}{db_flag}", "what to deploy, from the ADOPTs"),
     ):
         console.print(f"next: {command}   ({what})", highlight=False, soft_wrap=True)
+    failed = failed_runs(store, records, plan.campaign.gates.max_failure_rate)
+    if failed is not None:
+        raise failed
 
 
 def print_verdict_matrix(store: Store, plan: Plan, console: Console) -> None:

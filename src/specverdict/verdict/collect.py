@@ -18,6 +18,7 @@ from dataclasses import replace
 from specverdict.campaign.model import Gates
 from specverdict.campaign.plan import Pair, Plan, speculations
 from specverdict.campaign.spec import RunSpec
+from specverdict.failures import failed_run_message
 from specverdict.records import RunRecord
 from specverdict.records.manifest import Look, SequentialDesign
 from specverdict.results import run_acceptance, run_results
@@ -46,6 +47,23 @@ def arm_from_runs(store: Store, runs: Sequence[RunRecord]) -> Arm | None:
         acceptances=acceptances,
         manifests=tuple(r.manifest for r in done),
     )
+
+
+def _failed(store: Store, runs: Sequence[RunRecord], spec: RunSpec, role: str) -> str | None:
+    """Why the ``role`` arm has no completed run, when its last execution failed (no request
+    answered): the count and first error, or None."""
+    failed = [r for r in runs if r.fingerprint == spec.fingerprint and r.status == "failed"]
+    if not failed:
+        return None
+    run = failed[-1]
+    latest = {s.sample_id: s for s in store.samples(run.run_id)}
+    line = failed_run_message(
+        run.run_id, spec.speculation.label, spec.engine.base_url, list(latest.values()), 0.0
+    )
+    if line is None:
+        why = run.manifest.error or "no request answered"
+        line = f"run {run.run_id} ({spec.speculation.label}) failed: {why}"
+    return f"the {role}'s {line}; fix the server or base_url and run the campaign again"
 
 
 def arm_for(store: Store, spec: RunSpec, runs: Sequence[RunRecord] | None = None) -> Arm | None:
@@ -165,7 +183,19 @@ def campaign_verdicts(store: Store, plan: Plan) -> list[PairVerdict]:
                 speed_metric=metric,
             )
 
-        out.append(judge(base_arm, cand_arm))
+        verdict = judge(base_arm, cand_arm)
+        failed = [
+            line
+            for role, spec, a in (
+                ("baseline", pair.baseline, base_arm),
+                ("candidate", pair.candidate, cand_arm),
+            )
+            if a is None and (line := _failed(store, runs, spec, role)) is not None
+        ]
+        if failed:  # a run that got no answer is a failure to say, not a run to start
+            reason = Reason(gate="runs", status="invalid", message="; ".join(failed))
+            verdict = verdict.model_copy(update={"verdict": "INVALID", "reasons": (reason,)})
+        out.append(verdict)
         wanted = plan.campaign.stages[pair.candidate.stage].slices
         if not wanted or base_arm is None or cand_arm is None:
             continue
