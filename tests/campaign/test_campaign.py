@@ -17,7 +17,7 @@ from specverdict.campaign import (
     differing_axes,
     parse_campaign,
 )
-from specverdict.campaign.plan import interleaved
+from specverdict.campaign.plan import Step, blocked, interleaved
 from specverdict.errors import ConfigError
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -242,3 +242,62 @@ def test_executions_are_interleaved_so_run_order_cannot_make_a_speed_up() -> Non
     )
     # and a cold server is never one arm's handicap: two warm-up requests unless asked
     assert {r.load.warmup for r in plan.runs} == {2}
+
+
+def test_attached_configurations_take_turns_in_abba_blocks() -> None:
+    own = ATTACHED.replace("draft: d}", "draft: d, base_url: 'http://127.0.0.1:8081/v1'}")
+    campaign = parse_campaign(own + "load: {concurrency: [1, 6]}\n", Path("c.yaml"))
+    # the OpenAI-client path is taken off: the runner adds its own
+    assert campaign.candidate_url(campaign.candidates[0]) == "http://127.0.0.1:8081"
+    assert campaign.blocked() and campaign.block_size(1) == 8 and campaign.block_size(6) == 12
+    plan = build_plan(campaign)
+    # the blocks hold the drift: the baseline runs once, like every configuration
+    assert plan.executions == 4
+    steps = blocked(
+        plan.runs, plan.repeats_of, lambda s: campaign.block_size(s.load.level), lambda s: 20
+    )
+    conc1 = [s for s in steps if isinstance(s, Step) and s.execution.spec.load.concurrency == 1]
+    order = [(s.block, s.execution.spec.speculation.method, s.limit) for s in conc1]
+    assert order == [
+        (0, "none", 8), (0, "draft_model", 8),
+        (1, "draft_model", 16), (1, "none", 16),
+        (2, "none", 20), (2, "draft_model", 20),
+    ]  # fmt: skip
+    conc6 = [s for s in steps if isinstance(s, Step) and s.execution.spec.load.concurrency == 6]
+    assert [s.limit for s in conc6] == [12, 12, 20, 20]
+    # whole executions where a block would cost a server start, or a person's reconfiguring
+    launched = parse_campaign(LAUNCHED, Path("c.yaml"))
+    shared = parse_campaign(BASE, Path("c.yaml"))
+    assert not launched.blocked() and not shared.blocked()
+    assert build_plan(shared).repeats_of(build_plan(shared).runs[0]) == 2
+    off = parse_campaign(own + "load: {blocks: 'off'}\n", Path("c.yaml"))
+    assert not off.blocked() and build_plan(off).executions == 3
+
+
+LAUNCHED = BASE.replace(
+    "reconfigure: between-runs,\n   base_url: http://127.0.0.1:8000", "launch: {}"
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            BASE.replace("repeats: 2}", "repeats: 2, blocks: 8}"),
+            "load.blocks: blocks of 8 need a server per configuration",
+        ),
+        (
+            LAUNCHED.replace("repeats: 2}", "repeats: 2, blocks: 8}"),
+            "load.blocks: blocks of 8 take turns between running servers",
+        ),
+        (BASE.replace("repeats: 2}", "repeats: 2, blocks: 1}"), "a block is at least 2 requests"),
+    ],
+)
+def test_blocks_where_they_cannot_be_are_refused(text: str, expected: str) -> None:
+    if "  blocks: 8\n" in text:
+        text = text.replace(
+            "load: {concurrency: [1, 8], repeats: 2}\n  blocks: 8\n",
+            "load: {concurrency: [1, 8], repeats: 2, blocks: 8}\n",
+        )
+    with pytest.raises(ConfigError, match=expected):
+        parse(text)

@@ -1,0 +1,60 @@
+"""Speed decided on the host's wall clock: two real reference servers paced to a modelled
+device (``--device-model accel-8b``, the default paced clock), attached, taking turns in blocks
+with the campaign's default load settings."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from specverdict.store import SQLiteStore
+from tests.conftest import Servers, specverdict_cli
+
+PACED = ("--device-model", "accel-8b")
+MTP = json.dumps({"method": "mtp", "num_speculative_tokens": 2}, sort_keys=True)
+
+CAMPAIGN = """\
+name: paced
+engine: {{kind: reference, base_url: '{base}'}}
+model: {{family: specverdict-reference, served_name: reference-target}}
+quantization: fp32
+candidates:
+  - {{method: mtp, k: 2, base_url: '{cand}'}}
+stages:
+  function: {{suite: synth-function@1, samples: {{first: 120}}}}
+sampling: {{temperature: 0.0, max_tokens: 128, seed: 0}}
+load: {{concurrency: 4}}
+gates: {{margin: 0.05}}
+"""
+
+
+def test_a_faster_lossless_candidate_is_adopted_on_the_wall_clock(
+    servers: Servers, tmp_path: Path
+) -> None:
+    base = servers.get(*PACED)
+    cand = servers.get(*PACED, "--speculative-config", MTP)
+    campaign = tmp_path / "paced.yaml"
+    campaign.write_text(CAMPAIGN.format(base=base, cand=cand))
+    db = tmp_path / "runs.db"
+    proc = specverdict_cli("run", str(campaign), "--db", str(db), "--force")
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    out = specverdict_cli("verdict", str(campaign), "--db", str(db), "--json")
+    (v,) = json.loads(out.stdout)["verdicts"]
+    gates = {r["gate"]: r for r in v["reasons"]}
+    speed = gates["speed.tpot"]
+    assert v["verdict"] == "ADOPT", speed["message"]
+    # the blocks are the units: 15 blocks of 8 (max(8, 2 x 4)), df 14, not one execution pair
+    assert speed["data"]["design"] == "blocks"
+    assert (speed["data"]["blocks"], speed["data"]["block_size"], speed["data"]["df"]) == (
+        15,
+        8,
+        14,
+    )
+    assert speed["data"]["interval"][0] > 1.05
+    # one execution per configuration, its samples tagged with their block in time order
+    store = SQLiteStore(db)
+    for run in store.list_runs():
+        assert run.manifest.blocks is not None and run.manifest.blocks.size == 8
+        assert len(run.manifest.segments) == 15
+        blocks = {s.sample_id: s.extra["block"] for s in store.samples(run.run_id)}
+        assert sorted(set(blocks.values())) == list(range(15))

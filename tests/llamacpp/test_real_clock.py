@@ -1,0 +1,65 @@
+"""Speed decided on the host's wall clock on real llama.cpp servers, attached, with the
+campaign's default load settings: a draft model that is slower on this CPU is REJECT, and a
+server against an identical one (A/A) is never ADOPT."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import specverdict_cli
+from tests.llamacpp.conftest import LlamaServers
+
+CAMPAIGN = """\
+name: llamacpp-wall-clock
+engine: {{kind: llamacpp, base_url: '{base}'}}
+model: {{family: specverdict-reference, served_name: reference-target, path: '{target}'}}
+quantization: fp32
+candidates:
+  - {candidate}
+stages:
+  function: {{suite: synth-function@1, samples: {{first: 120}}}}
+sampling: {{temperature: 0.0, max_tokens: 64, seed: 0}}
+"""
+
+
+def judged(tmp_path: Path, base: str, candidate: str, models: Path) -> dict[str, Any]:
+    campaign = tmp_path / "c.yaml"
+    campaign.write_text(
+        CAMPAIGN.format(base=base, candidate=candidate, target=models / "target.gguf")
+    )
+    db = tmp_path / "runs.db"
+    proc = specverdict_cli("run", str(campaign), "--db", str(db), "--force")
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    out = specverdict_cli("verdict", str(campaign), "--db", str(db), "--json")
+    (v,) = json.loads(out.stdout)["verdicts"]
+    return dict(v)
+
+
+def test_a_slower_draft_model_is_rejected(
+    llama: LlamaServers, gguf_dir: Path, tmp_path: Path
+) -> None:
+    draft = gguf_dir / "draft.gguf"
+    cand = f"{{method: draft_model, k: 3, draft: '{draft}', base_url: '{llama.draft(3)}'}}"
+    v = judged(tmp_path, llama.get(), cand, gguf_dir)
+    speed = {r["gate"]: r for r in v["reasons"]}["speed.tpot"]
+    assert v["verdict"] == "REJECT", speed["message"]
+    assert speed["status"] == "reject" and speed["data"]["interval"][1] < 1.0
+    assert speed["data"]["design"] == "blocks" and speed["data"]["df"] == 14
+
+
+@pytest.mark.parametrize("method", ["ngram"])
+def test_a_server_against_its_twin_is_never_adopted(
+    llama: LlamaServers, gguf_dir: Path, tmp_path: Path, method: str
+) -> None:
+    """Two servers started alike (no speculation), the second declared as a candidate: the
+    speed interval has no lower bound over the bar, and the declared speculation that the
+    server does not run makes the pair INVALID."""
+    twin = llama.get("--alias", "reference-target")  # the same flags in another process
+    v = judged(tmp_path, llama.get(), f"{{method: {method}, k: 8, base_url: '{twin}'}}", gguf_dir)
+    speed = {r["gate"]: r for r in v["reasons"]}["speed.tpot"]
+    assert v["verdict"] == "INVALID", v["reasons"]
+    assert speed["data"]["interval"][0] < 1.05, speed["message"]
