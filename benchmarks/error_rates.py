@@ -41,6 +41,7 @@ from specverdict.campaign.model import Gates
 from specverdict.campaign.spec import RunSpec
 from specverdict.engines.base import AcceptanceSummary
 from specverdict.records import BlockDesign, RunManifest, SampleRecord, Score
+from specverdict.sequential import look_batch
 from specverdict.stats.looks import LookShare, look_share, look_sizes
 from specverdict.stats.resampled import stratified_drop
 from specverdict.stats.speed import ExecutionDrift, execution_drift
@@ -855,11 +856,13 @@ def blocked_rows(sims: int) -> list[Row]:
                     hits / sims >= 0.8,
                 )
             )
-            seq_hits, mean_n = blocked_sequential(fast, 80, sims)
+            batch = look_batch(80, fast.block)
+            seq_hits, mean_n = blocked_sequential(fast, batch, sims)
             out.append(
                 Row(
                     "blocks: power, a true 1.12x ADOPT, until-decided",
-                    f"batches of 80 up to 400 (mean {mean_n:.0f} per arm), " + where.format(d=2),
+                    f"--batch 80: looks of {batch} up to 400 (mean {mean_n:.0f} per arm), "
+                    + where.format(d=2),
                     rate(seq_hits, sims),
                     ">= 80%",
                     seq_hits / sims >= 0.8,

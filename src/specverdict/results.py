@@ -26,8 +26,10 @@ def run_acceptance(
 ) -> AcceptanceSummary:
     """A run's acceptance from its already loaded samples and its stored snapshots."""
     segments = run.manifest.segments
-    # the requests the server finished in the last segment (the counters' window)
-    last_requests = segments[-1].answered if segments else 0
+    # the requests the server finished in the counters' window: from the last segment that
+    # read the counters before it (every segment, unless later blocks continued a window)
+    start = max((i for i, seg in enumerate(segments) if seg.window), default=0)
+    last_requests = sum(seg.answered for seg in segments[start:])
     try:
         return adapter_for(run.spec.engine.kind).summarize_acceptance(
             run.spec, samples, store.snapshots(run.run_id), last_requests

@@ -642,9 +642,15 @@ class Runner:
                 if engine_fault(warm.status, warm.error):
                     health.trip(f"a warm-up request failed: {warm.error}")
                     break
-            for source in adapter.snapshot_paths:
-                await self._snapshot(client, base_url, run.run_id, "before", source)
-            poller, polls = None, [0]
+            # a later block continues its run's counter window: the server served nothing
+            # else in between (it is this configuration's own), so one window spans the blocks
+            if fresh:
+                for source in adapter.snapshot_paths:
+                    await self._snapshot(client, base_url, run.run_id, "before", source)
+            taken = (
+                0 if fresh else sum(k.startswith("poll-") for k in self.store.snapshots(run.run_id))
+            )
+            poller, polls = None, [taken]
             if adapter.poll_paths:
                 poller = asyncio.create_task(
                     self._poll(client, base_url, run.run_id, adapter, polls)
@@ -764,6 +770,7 @@ class Runner:
             wall_s=wall,
             request_rate=rate or None,
             concurrency=None if rate else conc,
+            window=fresh,
         )
         where = f" (block {block})" if block is not None else ""
         self.log(

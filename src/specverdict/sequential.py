@@ -84,6 +84,21 @@ def _recorded(store: Store, spec: RunSpec) -> SequentialDesign | None:
     return max(found, key=lambda d: len(d.taken)) if found else None
 
 
+#: the fewest blocks a look of a blocked design adds: a look on two or three blocks has one or
+#: two degrees of freedom, spends its share of alpha and decides nothing (simulated at
+#: concurrency 16: 74.5% power for a true 1.12x with looks of 80 samples in blocks of 32,
+#: 85.5% with looks of 4 blocks)
+MIN_LOOK_BLOCKS = 4
+
+
+def look_batch(batch: int, block: int | None) -> int:
+    """A sequential design's batch for a pair measured in blocks of ``block``: rounded up to
+    whole blocks, at least ``MIN_LOOK_BLOCKS`` of them (the batch asked for without blocks)."""
+    if block is None:
+        return batch
+    return max(-(-batch // block), MIN_LOOK_BLOCKS) * block
+
+
 def plan_designs(
     store: Store, plan: Plan, pairs: list[Pair], max_samples: int | None, batch: int
 ) -> dict[str, SequentialDesign]:
@@ -103,7 +118,8 @@ def plan_designs(
             except ValueError as exc:
                 raise ConfigError(str(exc)) from None
         n = sizes[spec.stage] if max_samples is None else min(max_samples, sizes[spec.stage])
-        new = SequentialDesign(batch=batch, max_samples=n, looks=declared_looks(n, batch))
+        size = look_batch(batch, plan.campaign.block_size(spec.load.level))
+        new = SequentialDesign(batch=size, max_samples=n, looks=declared_looks(n, size))
         old = _recorded(store, spec)
         if old is not None and (old.batch, old.max_samples) != (new.batch, new.max_samples):
             raise ConfigError(

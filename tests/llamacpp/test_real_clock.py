@@ -63,3 +63,20 @@ def test_a_server_against_its_twin_is_never_adopted(
     speed = {r["gate"]: r for r in v["reasons"]}["speed.tpot"]
     assert v["verdict"] == "INVALID", v["reasons"]
     assert speed["data"]["interval"][0] < 1.05, speed["message"]
+
+
+@pytest.mark.parametrize("declared", [8, 2])
+def test_a_declared_k_the_server_does_not_run_is_invalid(
+    llama: LlamaServers, gguf_dir: Path, tmp_path: Path, declared: int
+) -> None:
+    """The server drafts up to 3 tokens (--spec-draft-n-max 3); the campaign says k=8 or k=2:
+    the engine's own counts (3 drafted tokens per verify step, 3 position counters) make the
+    pair INVALID, naming both."""
+    draft = gguf_dir / "draft.gguf"
+    cand = f"{{method: draft_model, k: {declared}, draft: '{draft}', base_url: '{llama.draft(3)}'}}"
+    v = judged(tmp_path, llama.get(), cand, gguf_dir)
+    k = {r["gate"]: r for r in v["reasons"]}.get("speculation.k")
+    assert v["verdict"] == "INVALID", v["reasons"]
+    assert k is not None and k["status"] == "invalid", v["reasons"]
+    assert k["data"]["declared_k"] == declared and k["data"]["engine_k"] == 3, k
+    assert f"declared draft_model k={declared}" in k["message"]

@@ -56,6 +56,12 @@ class Segment(_Frozen):
     wall_s: float = Field(ge=0)
     concurrency: int | None = None
     request_rate: float | None = None
+    window: bool = Field(
+        default=True,
+        description="the engine's counters were read before this segment: a counter window "
+        "starts here and runs to the last segment (a later block of a blocked design "
+        "continues its run's window)",
+    )
 
 
 class Look(_Frozen):

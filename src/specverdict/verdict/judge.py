@@ -272,6 +272,7 @@ def _actual_speculation(base: Arm, cand: Arm) -> list[Reason]:
                 if findings:
                     msg += "; audits: " + "; ".join(findings)
                 reasons.append(Reason(gate="speculation", status="invalid", message=msg, data=data))
+    reasons += _declared_k(cand)
     if not reasons:
         checked = len(base.run_ids) + len(cand.run_ids) - len(unknown)
         msg = f"actual speculation matches the declared one in {checked} execution(s)"
@@ -283,6 +284,69 @@ def _actual_speculation(base: Arm, cand: Arm) -> list[Reason]:
                 status="pass" if checked else "info",
                 message=msg,
                 data={"checked": checked, "unverified": unknown},
+            )
+        )
+    return reasons
+
+
+#: methods whose engines draft exactly k tokens at every verify step (short of an output's end)
+#: unless a parameter (a k schedule, adaptive verification) says otherwise; n-gram, suffix and
+#: DSpark draft up to k, and llama.cpp's draft model stops at its p_min
+FIXED_K = frozenset({"mtp", "eagle", "eagle3", "medusa", "draft_model", "dflash"})
+#: a fixed-k engine drafting fewer than this share of k per step on average runs another k
+FIXED_K_FLOOR = 0.75
+
+
+def _declared_k(cand: Arm) -> list[Reason]:
+    """Declared against actual k, from the engine's own counts in each execution: drafted
+    tokens per verify step (draft tokens / drafts) and the per-position counters. INVALID when
+    the server drafts more per step, or counts more positions, than the declared k; when a
+    fixed-k method drafts well under k per step; and when every step drafted the same number
+    of tokens as there are position counters, below k (the server's cap is that number, as a
+    llama.cpp server started with a smaller --spec-draft-n-max shows)."""
+    sp = cand.spec.speculation
+    if sp.method == "none" or sp.k is None:
+        return []
+    k = sp.k
+    accs = cand.acceptances or (cand.acceptance,)
+    reasons = []
+    for run_id, acc in zip(cand.run_ids, accs, strict=False):
+        if acc is None or acc.polluted or not acc.drafts or not acc.draft_tokens:
+            continue
+        per_step = acc.draft_tokens / acc.drafts
+        positions = len(acc.accepted_per_pos)
+        data = {
+            "run_id": run_id,
+            "declared_k": k,
+            "per_step": per_step,
+            "positions": positions,
+            "source": acc.source,
+        }
+        what = (
+            f"candidate run {run_id} declared {sp.label} but its engine drafted "
+            f"{per_step:.2f} tokens per verify step ({acc.draft_tokens:g} in {acc.drafts:g} "
+            f"steps, {positions} per-position counters)"
+        )
+        if per_step > k + 1e-6 or positions > k:
+            why = "more than the declared k: the server runs a larger k"
+        elif positions and positions < k and abs(per_step - positions) < 0.05:
+            why = f"every step drafted {positions}: the server's draft cap is {positions}, not {k}"
+        elif (
+            sp.method in FIXED_K
+            and cand.spec.engine.kind != "llamacpp"
+            and not sp.params
+            and per_step < FIXED_K_FLOOR * k
+        ):
+            why = f"{sp.method} drafts k tokens per step: the server runs a smaller k"
+        else:
+            continue
+        data["engine_k"] = positions or per_step
+        reasons.append(
+            Reason(
+                gate="speculation.k",
+                status="invalid",
+                message=f"{what}, {why}; declare the k the server runs, or restart it with k={k}",
+                data=data,
             )
         )
     return reasons
