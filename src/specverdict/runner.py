@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import platform
 import shutil
 import subprocess
@@ -195,6 +196,14 @@ class _Health:
                 self.trip(cause)
                 return
             await asyncio.sleep(PROCESS_CHECK_S)  # pacing of a liveness check
+
+
+def host_load() -> float | None:
+    """The host's 1-minute load average per core (None where the platform has none)."""
+    try:
+        return round(os.getloadavg()[0] / (os.cpu_count() or 1), 3)
+    except OSError:
+        return None
 
 
 def failed_runs(store: Store, records: list[RunRecord], limit: float) -> RunFailedError | None:
@@ -771,6 +780,7 @@ class Runner:
             request_rate=rate or None,
             concurrency=None if rate else conc,
             window=fresh,
+            host_load=host_load(),
         )
         where = f" (block {block})" if block is not None else ""
         self.log(

@@ -38,11 +38,15 @@ def test_a_faster_lossless_candidate_is_adopted_on_the_wall_clock(
     db = tmp_path / "runs.db"
     proc = specverdict_cli("run", str(campaign), "--db", str(db), "--force")
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    # the clock is said: in the run tables and the verdict table's title
+    assert "runs: stage function, concurrency=4, host wall clock" in proc.stdout
+    assert "speed on TPOT, host wall clock" in proc.stdout
     out = specverdict_cli("verdict", str(campaign), "--db", str(db), "--json")
     (v,) = json.loads(out.stdout)["verdicts"]
     gates = {r["gate"]: r for r in v["reasons"]}
     speed = gates["speed.tpot"]
     assert v["verdict"] == "ADOPT", speed["message"]
+    assert v["clock"] == "host"
     # the blocks are the units: 15 blocks of 8 (max(8, 2 x 4)), df 14, not one execution pair
     assert speed["data"]["design"] == "blocks"
     assert (speed["data"]["blocks"], speed["data"]["block_size"], speed["data"]["df"]) == (

@@ -109,6 +109,12 @@ def summary_table(results: Sequence[RunResults]) -> Table:
     if len(groups) == 1:
         stage, load = next(iter(groups))
         title = f"runs: stage {stage}, {load}"
+    clocks = {r.summary.clock for r in results}
+    title += (
+        ", mixed clocks"
+        if len(clocks) > 1
+        else (", modelled device clock" if clocks == {"device"} else ", host wall clock")
+    )
     table = Table(
         title=title,
         box=box.SIMPLE_HEAD,

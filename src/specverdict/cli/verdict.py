@@ -78,12 +78,21 @@ def short_load(load: str) -> str:
     return load
 
 
+#: how a verdict table's title names the clock its speeds were timed on
+CLOCK_WORDS = {
+    "host": ", host wall clock",
+    "device": ", modelled device clock",
+    "mixed": ", mixed clocks",
+}
+
+
 def verdict_table(stage: str, rows: Sequence[PairVerdict]) -> Table:
     """One stage's pairs in 80 columns: the verdict and the figures never truncated, the
     candidate's label wrapped when it is long."""
     table = Table(
         title=f"stage {stage} ({rows[0].suite}), speed on "
-        f"{SPEED_METRIC_WORDS.get(rows[0].speed_metric, rows[0].speed_metric)}",
+        f"{SPEED_METRIC_WORDS.get(rows[0].speed_metric, rows[0].speed_metric)}"
+        + CLOCK_WORDS.get(next((v.clock for v in rows if v.clock), ""), ""),
         title_justify="left",
         box=box.SIMPLE_HEAD,
         pad_edge=False,

@@ -56,6 +56,11 @@ class Segment(_Frozen):
     wall_s: float = Field(ge=0)
     concurrency: int | None = None
     request_rate: float | None = None
+    host_load: float | None = Field(
+        default=None,
+        description="the host's 1-minute load average per core when the segment ended: above "
+        "1 the client and engine shared the CPU with other work while timed",
+    )
     window: bool = Field(
         default=True,
         description="the engine's counters were read before this segment: a counter window "

@@ -141,7 +141,8 @@ TEMPLATE = """<!doctype html>
 <h1>{{ data.title }}</h1>
 <p class="meta">source: <code>{{ data.source }}</code> · specverdict {{ data.specverdict_version }}
 · gates: alpha {{ data.gates.alpha }}, margin {{ data.gates.margin }},
-min_speedup {{ data.gates.min_speedup }}, max_failure_rate {{ data.gates.max_failure_rate }}</p>
+min_speedup {{ data.gates.min_speedup }}, max_failure_rate {{ data.gates.max_failure_rate }}
+· speeds timed on the {{ data.clock }}</p>
 <nav aria-label="Stages"><ul>
 {% for st in stages %}<li><a href="#{{ st.anchor }}">Stage {{ st.s.stage }} ({{ st.s.suite }})</a>:
 {% for p in st.s.pairs %}<span class="v-{{ p.verdict.verdict | lower }}"><b>{{ p.verdict.verdict }}</b>

@@ -187,7 +187,7 @@ def render_markdown(data: ReportData) -> str:
         "",
         f"source: `{data.source}` · specverdict {data.specverdict_version} · gates: alpha "
         f"{g.alpha}, margin {g.margin}, min_speedup {g.min_speedup}, max_failure_rate "
-        f"{g.max_failure_rate}",
+        f"{g.max_failure_rate} · speeds timed on the {data.clock}",
         "",
         "Every verdict holds for its own stage, suite, load level and candidate only; there is no "
         "verdict across stages.",

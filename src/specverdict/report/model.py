@@ -195,6 +195,21 @@ class ReportData(Frozen):
     specverdict_version: str
     gates: Gates
     stages: tuple[StageReport, ...]
+    #: which clock timed the speeds, in words (the host's wall clock, the engine's modelled
+    #: device clock, or both)
+    clock: str = "host wall clock"
+
+
+#: how the report's header names the clock of its speeds, by ``PairVerdict.clock``
+CLOCKS = {"host": "host wall clock", "device": "modelled device clock (the engine's)"}
+
+
+def clock_words(clocks: set[str | None]) -> str:
+    """The report's clock, from its verdicts' (``None``: nothing answered, no clock)."""
+    known = {c for c in clocks if c is not None}
+    if len(known) > 1 or "mixed" in known:
+        return "mixed clocks (see each pair)"
+    return CLOCKS.get(known.pop(), "host wall clock") if known else "no speed measured"
 
 
 def speculation_label(spec: RunSpec) -> str:
@@ -564,6 +579,7 @@ def campaign_report(store: Store, plan: Plan, source: str = "") -> ReportData:
         specverdict_version=__version__,
         gates=gates,
         stages=tuple(stages),
+        clock=clock_words({v.clock for v in verdicts}),
     )
 
 
@@ -591,12 +607,14 @@ def runs_report(store: Store, run_ids: Sequence[str], gates: Gates | None = None
     base, *cands = (store.get_run(i) for i in run_ids)
     runs = store.list_runs()
     stages = []
+    clocks: set[str | None] = set()
     for stage in dict.fromkeys(c.spec.stage for c in cands):
         mine = [c for c in cands if c.spec.stage == stage]
         specs: list[tuple[RunSpec, Role]] = [(base.spec, "baseline")]
         specs += [(c.spec, "candidate") for c in mine if c.fingerprint != base.fingerprint]
         pinned = {base.fingerprint: base, **{c.fingerprint: c for c in mine}}
         pairs = [(compare_runs(store, base, c, gates), base.spec, c.spec) for c in mine]
+        clocks.update(v.clock for v, _, _ in pairs)
         stages.append(_stage(store, stage, specs, pairs, runs, gates.alpha, pinned))
     names = sorted({r.spec.campaign for r in (base, *cands)})
     return ReportData(
@@ -606,4 +624,5 @@ def runs_report(store: Store, run_ids: Sequence[str], gates: Gates | None = None
         specverdict_version=__version__,
         gates=gates,
         stages=tuple(stages),
+        clock=clock_words(clocks),
     )

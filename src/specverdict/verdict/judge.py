@@ -228,6 +228,44 @@ def _clocks(base: Arm, cand: Arm) -> list[Reason]:
     return []
 
 
+def _clock(base: Arm, cand: Arm) -> str | None:
+    """The clock the pair's answered samples were timed on (``host`` or ``device``), or
+    ``mixed``; None when nothing was answered."""
+    seen = {s.clock for arm in (base, cand) for run in arm.samples for s in run if s.status == "ok"}
+    if not seen:
+        return None
+    return seen.pop() if len(seen) == 1 else "mixed"
+
+
+#: the host's 1-minute load average per core above which a wall-clock measurement is said
+#: to have shared the CPU
+LOADED = 1.0
+
+
+def _loaded(base: Arm, cand: Arm) -> Reason | None:
+    """A wall-clock pair measured while the host was loaded (load average per core above
+    ``LOADED`` at the end of a segment) says so: its speeds include the contention, which
+    the blocks spread over both arms but which a user's production host may not have."""
+    if _clock(base, cand) != "host":
+        return None
+    loads = [
+        seg.host_load
+        for arm in (base, cand)
+        for m in arm.manifests
+        for seg in m.segments
+        if seg.host_load is not None
+    ]
+    if not loads or max(loads) <= LOADED:
+        return None
+    return Reason(
+        gate="speed.host",
+        status="info",
+        message=f"timed on the host's wall clock while the host was loaded (load average up "
+        f"to {max(loads):.2f} per core): the speeds include that contention",
+        data={"max_load_per_core": max(loads)},
+    )
+
+
 def _actual_speculation(base: Arm, cand: Arm) -> list[Reason]:
     """Declared against actual: the engine's own count of drafted tokens in each execution. A
     baseline whose server drafted, or a candidate whose server drafted nothing, did not run
@@ -1388,6 +1426,9 @@ def judge_pair(
     futility = _futility(look, reasons, q_outcome, s_outcome, metric)
     if futility is not None:
         reasons.append(futility)
+    loaded = _loaded(base, cand)
+    if loaded is not None:
+        reasons.append(loaded)
     verdict: Verdict
     if any(r.status == "invalid" for r in reasons):
         verdict = "INVALID"
@@ -1408,6 +1449,7 @@ def judge_pair(
         reasons=tuple(reasons),
         speedup=point,
         speedup_interval=interval,
+        clock=_clock(base, cand),
         base_pass_rate=base_rate,
         cand_pass_rate=cand_rate,
         acceptance_rate=rate,

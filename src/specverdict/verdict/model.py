@@ -69,6 +69,9 @@ class PairVerdict(Frozen):
     speedup_interval: tuple[float, float] | None = None
     #: what the speed-up is of (``campaign.model.SpeedMetric``): the stage's speed metric
     speed_metric: str = "tpot"
+    #: which clock timed the speeds: ``host`` (the client's wall clock), ``device`` (the
+    #: engine's modelled device clock), None when no sample was answered
+    clock: str | None = None
     base_pass_rate: float | None = None
     cand_pass_rate: float | None = None
     acceptance_rate: float | None = None
