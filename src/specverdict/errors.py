@@ -3,6 +3,7 @@
 
     SpecverdictError                a problem the user can fix (exit code 2)
     ├── ConfigError                 a campaign file or flag is invalid (names file, key, expected)
+    │   └── PreflightError          an attached server contradicts its declared configuration
     ├── ExtraMissingError           an optional part needs an extra that is not installed (names
     │                               the extra and the install command)
     ├── EngineError                 the engine failed the run (exit code 5)
@@ -26,6 +27,10 @@ class SpecverdictError(Exception):
 
 class ConfigError(SpecverdictError):
     pass
+
+
+class PreflightError(ConfigError):
+    """An attached server contradicts the configuration it would be measured as."""
 
 
 class ExtraMissingError(SpecverdictError):

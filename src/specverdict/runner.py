@@ -40,12 +40,14 @@ from specverdict.campaign.spec import RunSpec
 from specverdict.engines.base import EngineAdapter
 from specverdict.engines.client import StreamedResponse, connections, device_clock_extra, stream
 from specverdict.engines.launcher import LaunchedServer, free_port
+from specverdict.engines.preflight import problems as preflight_problems
 from specverdict.engines.registry import adapter_for
 from specverdict.episodes import run_episode
 from specverdict.errors import (
     ConfigError,
     EngineStartError,
     EngineUnreachableError,
+    PreflightError,
     RunFailedError,
     RunInterruptedError,
     StoreError,
@@ -243,6 +245,7 @@ class Runner:
         progress: Progress | None = None,
         reconfigure: Callable[[str], None] | None = None,
         retry_failed: bool = True,
+        force: bool = False,
     ) -> None:
         """``runs_dir``: where each run's folder (engine log) goes; None keeps no engine log
         beyond the tail stored in the manifest. ``reconfigure``: asks the user to reconfigure
@@ -251,6 +254,9 @@ class Runner:
         whose last attempt failed transiently (``failures.retryable``)."""
         self.store = store
         self.retry_failed = retry_failed
+        #: measure an attached server whose pre-flight contradicts its configuration anyway
+        #: (the manifest records what it said)
+        self.force = force
         self.reconfigure = reconfigure
         #: attached server -> the speculation it was last declared to run
         self._configured: dict[str, str] = {}
@@ -276,6 +282,7 @@ class Runner:
         if plan.campaign.engine.reconfigure != "between-runs":
             for url in dict.fromkeys(r.engine.base_url for r in specs if r.engine.base_url):
                 self.check_reachable(next(r for r in specs if r.engine.base_url == url))
+            self.check_preflight(specs)
         records: dict[str, RunRecord] = {}
         for step in self.schedule(plan, specs):
             if isinstance(step, Step):
@@ -582,6 +589,32 @@ class Runner:
                 f"model.served_name {spec.model.served_name!r}: a different engine on that port?"
             )
 
+    def check_preflight(self, specs: list[RunSpec]) -> None:
+        """Every attached server's pre-flight (``engines.preflight``) before any run starts:
+        one configuration whose server contradicts it stops the campaign before a request is
+        measured, unless ``force``."""
+        found: list[str] = []
+        seen: set[tuple[str, str, int | None]] = set()
+        for spec in specs:
+            url = spec.engine.base_url
+            key = (url or "", spec.speculation.label, spec.load.concurrency)
+            if url is None or key in seen:
+                continue
+            seen.add(key)
+            found += asyncio.run(self._preflight(spec, url))
+        if found and not self.force:
+            raise PreflightError(
+                f"{'; '.join(dict.fromkeys(found))}; nothing was measured (fix the server or "
+                "the campaign, or pass --force to measure anyway)"
+            )
+
+    @staticmethod
+    async def _preflight(spec: RunSpec, url: str) -> list[str]:
+        adapter = adapter_for(spec.engine.kind)
+        async with httpx.AsyncClient() as client:
+            models = await Runner._served(client, url + "/v1/models")
+            return preflight_problems(spec, models, await adapter.probe(client, url))
+
     def _ask_to_reconfigure(self, plan: Plan, spec: RunSpec, repeat: int) -> None:
         """With ``engine.reconfigure: between-runs``, pause before a run whose speculation is
         not the one its shared server was last set up for."""
@@ -635,6 +668,16 @@ class Runner:
         async with client, session:
             manifest = await self._probe(client, base_url, spec)
             manifest["acceptance_probe"] = await adapter.probe(client, base_url)
+            if fresh and spec.engine.base_url is not None:
+                found = preflight_problems(spec, manifest["models"], manifest["acceptance_probe"])
+                if found:
+                    manifest["preflight"] = found
+                    if not self.force:
+                        self.store.update_run(run.run_id, status="failed", manifest=manifest)
+                        raise PreflightError(
+                            f"{_short(spec)}: {'; '.join(found)}; nothing was measured (fix the "
+                            "server or the campaign, or pass --force to measure anyway)"
+                        )
             if self.campaign is not None and fresh:  # audits run before the measured requests
                 loop = asyncio.get_running_loop()
                 manifest["audits"] = await loop.run_in_executor(

@@ -5,6 +5,7 @@ server against an identical one (A/A) is never ADOPT."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -80,3 +81,49 @@ def test_a_declared_k_the_server_does_not_run_is_invalid(
     assert k is not None and k["status"] == "invalid", v["reasons"]
     assert k["data"]["declared_k"] == declared and k["data"]["engine_k"] == 3, k
     assert f"declared draft_model k={declared}" in k["message"]
+
+
+PREFLIGHT = """\
+name: preflight
+engine: {{kind: {kind}, base_url: '{base}'}}
+model: {{family: specverdict-reference, served_name: reference-target}}
+quantization: fp32
+candidates:
+  - {{method: draft_model, k: 3, draft: d.gguf, base_url: '{cand}'}}
+stages:
+  function: {{suite: synth-function@1, samples: {{first: 8}}}}
+sampling: {{temperature: 0.0, max_tokens: 16, seed: 0}}
+load: {{concurrency: {conc}}}
+"""
+
+
+@pytest.mark.parametrize(
+    ("kind", "conc", "twin", "expected"),
+    [
+        ("llamacpp", 1, True, "runs no speculation (/slots: speculative false on every slot)"),
+        ("llamacpp", 2, False, "has 1 slot(s) (/props total_slots) for concurrency 2"),
+        ("vllm", 1, False, "is llamacpp (its /v1/models owned_by), the campaign declares"),
+    ],
+)
+def test_a_server_that_contradicts_its_configuration_is_refused_before_measuring(
+    llama: LlamaServers, tmp_path: Path, kind: str, conc: int, twin: bool, expected: str
+) -> None:
+    """Pre-flight of attached servers: what llama.cpp says about itself (/slots, /props,
+    /v1/models) against the declared configuration, before the first measured request; with
+    --force it is measured anyway and the manifest records what the server said."""
+    from specverdict.campaign import build_plan, parse_campaign
+    from specverdict.errors import PreflightError
+    from specverdict.runner import Runner
+    from specverdict.store import SQLiteStore
+
+    cand = llama.get("--alias", "reference-target") if twin else llama.draft(3)
+    text = PREFLIGHT.format(kind=kind, base=llama.get(), cand=cand, conc=conc)
+    plan = build_plan(parse_campaign(text, tmp_path / "c.yaml"))
+    store = SQLiteStore(tmp_path / "runs.db")
+    with pytest.raises(PreflightError, match=re.escape(expected)) as info:
+        Runner(store, log=lambda _: None).run_plan(plan)
+    assert "nothing was measured" in str(info.value)
+    assert all(not store.samples(r.run_id) for r in store.list_runs())
+    forced = Runner(SQLiteStore(tmp_path / "forced.db"), log=lambda _: None, force=True)
+    records = forced.run_plan(plan)
+    assert any(any(expected in line for line in r.manifest.preflight) for r in records)

@@ -52,7 +52,8 @@ DEFAULT_BATCH = 40
 )
 @click.option("--resume", "resume_id", metavar="RUN_ID", help="finish this stored run only")
 @click.option(
-    "--force", is_flag=True, help="run even when a checklist item is missing (figures for study)"
+    "--force", is_flag=True, help="run even when a checklist item is missing or an attached server's pre-flight "
+    "contradicts the campaign (recorded in the manifest; figures for study)"
 )
 @click.option(
     "--no-retry",
@@ -169,6 +170,7 @@ def run(
                 progress=progress_for(console),
                 reconfigure=ask_on_terminal(console),
                 retry_failed=not no_retry,
+                force=force,
             )
             if until_decided:
                 result = run_until_decided(

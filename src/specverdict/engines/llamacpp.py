@@ -294,7 +294,9 @@ class LlamaCppAdapter(EngineAdapter):
             params = settings.get("params", {}) if isinstance(settings, dict) else {}
             found["/props"] = "ok"
             found["props"] = {
-                k: body[k] for k in ("build_info", "model_alias", "model_path") if k in body
+                k: body[k]
+                for k in ("build_info", "model_alias", "model_path", "total_slots")
+                if k in body
             }
             if isinstance(params, dict):
                 found["props_speculative"] = {

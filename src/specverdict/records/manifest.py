@@ -186,6 +186,11 @@ class RunManifest(_Frozen):
     engine_log_tail: str | None = None
     error: str | None = Field(default=None, description="why the engine could not start")
     audits: Audits = Field(default_factory=Audits)
+    preflight: tuple[str, ...] = Field(
+        default=(),
+        description="what the attached server said that contradicts the configuration (kind, "
+        "speculation, slots); non-empty only when measured anyway (--force)",
+    )
     segments: tuple[Segment, ...] = ()
     interruption: Interruption | None = None
     resample_of: str | None = Field(
@@ -225,6 +230,7 @@ class ManifestUpdate(TypedDict, total=False):
     engine_log_tail: str
     error: str
     audits: Audits
+    preflight: list[str] | tuple[str, ...]
     segments: list[Segment] | tuple[Segment, ...]
     interruption: Interruption
     resample_of: str

@@ -1429,6 +1429,17 @@ def judge_pair(
     loaded = _loaded(base, cand)
     if loaded is not None:
         reasons.append(loaded)
+    forced = [line for arm in (base, cand) for m in arm.manifests for line in m.preflight]
+    if forced:
+        reasons.append(
+            Reason(
+                gate="preflight",
+                status="info",
+                message="measured with --force although the server said: "
+                + "; ".join(dict.fromkeys(forced)),
+                data={"preflight": list(dict.fromkeys(forced))},
+            )
+        )
     verdict: Verdict
     if any(r.status == "invalid" for r in reasons):
         verdict = "INVALID"
