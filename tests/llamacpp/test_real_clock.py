@@ -127,3 +127,23 @@ def test_a_server_that_contradicts_its_configuration_is_refused_before_measuring
     forced = Runner(SQLiteStore(tmp_path / "forced.db"), log=lambda _: None, force=True)
     records = forced.run_plan(plan)
     assert any(any(expected in line for line in r.manifest.preflight) for r in records)
+
+
+def test_compare_live_knows_a_llama_cpp_server_and_reads_its_acceptance(
+    llama: LlamaServers, tmp_path: Path
+) -> None:
+    """No --engine: the baseline's /v1/models (owned_by llamacpp) names the kind, so the
+    acceptance comes from the answers' timings instead of being dropped as a generic
+    OpenAI server's; the report's command is printed."""
+    db = tmp_path / "runs.db"
+    proc = specverdict_cli(
+        "compare-live", "--baseline", llama.get(), "--candidate", llama.draft(3),
+        "--suite", "synth-function@1", "--method", "draft_model", "--k", "3",
+        "--samples", "24", "--max-tokens", "32", "--db", str(db), "--json",
+    )  # fmt: skip
+    assert proc.returncode in (0, 1, 2, 3, 4), proc.stderr
+    assert "engine llamacpp (the servers')" in proc.stderr
+    assert "next: specverdict report " in proc.stderr
+    (v,) = json.loads(proc.stdout)["verdicts"]
+    gates = {r["gate"]: r for r in v["reasons"]}
+    assert gates["acceptance"]["data"]["source"] == "per-request", gates["acceptance"]

@@ -11,6 +11,7 @@ resumed); to measure again, delete them (``runs delete``) or pass another ``--db
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import Any, get_args
 
@@ -22,9 +23,10 @@ from rich.console import Console
 from specverdict.campaign import Campaign, build_plan
 from specverdict.campaign.model import Method
 from specverdict.cli.progress import console_runner
-from specverdict.cli.runs import DB_OPTION, summary_tables
+from specverdict.cli.runs import DB_OPTION, DEFAULT_DB, summary_tables
 from specverdict.cli.validate import check_feasible
 from specverdict.cli.verdict import FAIL_ON, JSON, _finish, parse_fail_on
+from specverdict.engines.preflight import served_kind
 from specverdict.errors import ConfigError
 from specverdict.plugins import ENGINES
 from specverdict.results import run_results
@@ -122,17 +124,24 @@ def live_campaign(
         raise ConfigError(f"{_flag(loc)}: {cause or err['msg']}{shown}") from None
 
 
-def served_model(base_url: str) -> str:
-    """The first model a server lists at ``/v1/models`` (what ``--model`` defaults to)."""
+def served(base_url: str) -> tuple[str, str | None]:
+    """The first model a server lists at ``/v1/models`` (what ``--model`` defaults to) and
+    the engine kind it says it is (``owned_by``; what ``--engine`` defaults to)."""
     try:
         resp = httpx.get(f"{base_url.rstrip('/')}/v1/models", timeout=10)
         resp.raise_for_status()
-        return str(resp.json()["data"][0]["id"])
+        body = resp.json()
+        return str(body["data"][0]["id"]), served_kind(body)
     except (httpx.HTTPError, ValueError, KeyError, IndexError, TypeError) as exc:
         raise ConfigError(
             f"--baseline {base_url}: cannot read its model from /v1/models "
-            f"({type(exc).__name__}); pass --model"
+            f"({type(exc).__name__}); pass --model and --engine"
         ) from None
+
+
+def served_model(base_url: str) -> str:
+    """The first model a server lists at ``/v1/models``."""
+    return served(base_url)[0]
 
 
 @click.command("compare-live")
@@ -150,10 +159,10 @@ def served_model(base_url: str) -> str:
 @click.option(
     "--engine",
     "kind",
-    default="openai",
-    show_default=True,
+    default=None,
     help=f"engine kind of both servers ({', '.join(ENGINES.names())}); it decides where "
-    "acceptance is read from (openai: none)",
+    "acceptance is read from (openai: none). Default: what the baseline's /v1/models says it "
+    "is (owned_by: vllm, sglang, llamacpp), else openai",
 )
 @click.option("--model", default=None, help="served model name (default: the baseline's first)")
 @click.option("--stage", default="function", show_default=True, help="the stage it is judged as")
@@ -187,7 +196,7 @@ def compare_live(
     method: str,
     k: int,
     samples: int,
-    kind: str,
+    kind: str | None,
     model: str | None,
     stage: str,
     quantization: str,
@@ -208,12 +217,19 @@ def compare_live(
     Example: specverdict compare-live --baseline http://127.0.0.1:8000 --candidate http://127.0.0.1:8001 --suite humaneval@1 --method mtp --k 2 --samples 40
     """
     parse_fail_on(fail_on)
+    found_kind = None
+    if model is None:
+        model, found_kind = served(baseline)
+    elif kind is None:
+        with contextlib.suppress(ConfigError):  # unreachable: the run says so, in its terms
+            found_kind = served(baseline)[1]
+    kind = kind or found_kind or "openai"
     campaign = live_campaign(
         baseline,
         candidate,
         suite,
         kind=kind,
-        model=model or served_model(baseline),
+        model=model,
         method=method,
         k=k,
         samples=samples,
@@ -241,4 +257,15 @@ def compare_live(
     failed = failed_runs(store, records, campaign.gates.max_failure_rate)
     if failed is not None:
         raise failed
+    first: dict[str, str] = {}
+    for r in records:  # the baseline first, one execution per configuration
+        first.setdefault(r.fingerprint, r.run_id)
+    ids = list(first.values())
+    db_flag = "" if db == DEFAULT_DB else f" --db {db}"
+    console.print(
+        f"engine {kind} (the servers'); next: specverdict report {' '.join(ids)}{db_flag} --out "
+        "report   (the HTML report)",
+        highlight=False,
+        soft_wrap=True,
+    )
     _finish(verdicts, as_json, fail_on)

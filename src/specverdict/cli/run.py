@@ -52,8 +52,10 @@ DEFAULT_BATCH = 40
 )
 @click.option("--resume", "resume_id", metavar="RUN_ID", help="finish this stored run only")
 @click.option(
-    "--force", is_flag=True, help="run even when a checklist item is missing or an attached server's pre-flight "
-    "contradicts the campaign (recorded in the manifest; figures for study)"
+    "--force",
+    is_flag=True,
+    help="run even when a checklist item is missing or an attached server's pre-flight "
+    "contradicts the campaign (recorded in the manifest; figures for study)",
 )
 @click.option(
     "--no-retry",
