@@ -40,6 +40,7 @@ from specverdict.campaign.spec import RunSpec
 from specverdict.engines.base import EngineAdapter
 from specverdict.engines.client import StreamedResponse, connections, device_clock_extra, stream
 from specverdict.engines.launcher import LaunchedServer, free_port
+from specverdict.engines.preflight import facts_digest, server_facts
 from specverdict.engines.preflight import problems as preflight_problems
 from specverdict.engines.registry import adapter_for
 from specverdict.episodes import run_episode
@@ -65,6 +66,7 @@ from specverdict.records import (
     RunStatus,
     SampleRecord,
     Segment,
+    ServerIdentity,
 )
 from specverdict.score_memo import ScoreMemo
 from specverdict.store.base import Store
@@ -246,6 +248,7 @@ class Runner:
         reconfigure: Callable[[str], None] | None = None,
         retry_failed: bool = True,
         force: bool = False,
+        remeasure: bool = False,
     ) -> None:
         """``runs_dir``: where each run's folder (engine log) goes; None keeps no engine log
         beyond the tail stored in the manifest. ``reconfigure``: asks the user to reconfigure
@@ -257,6 +260,11 @@ class Runner:
         #: measure an attached server whose pre-flight contradicts its configuration anyway
         #: (the manifest records what it said)
         self.force = force
+        #: measure every execution anew, whatever the registry holds (``run --remeasure``)
+        self.remeasure = remeasure
+        #: (fingerprint, repeat) -> the execution this process chose for it (checked against
+        #: its server once): a later block or look extends it
+        self._chosen: dict[tuple[str, int], str] = {}
         self.reconfigure = reconfigure
         #: attached server -> the speculation it was last declared to run
         self._configured: dict[str, str] = {}
@@ -374,16 +382,22 @@ class Runner:
         self._ask_to_reconfigure(plan, spec, repeat)
         if spec.engine.base_url is not None:
             self.check_reachable(spec)
-        run = self.store.resumable(spec.fingerprint, repeat)
-        if run is None:
-            run = next(
-                (
-                    r
-                    for r in reversed(self.store.list_runs())
-                    if r.fingerprint == spec.fingerprint and r.repeat == repeat
-                ),
-                None,
-            )
+        key = (spec.fingerprint, repeat)
+        run: RunRecord | None
+        if key in self._chosen:  # a later block or look extends the execution chosen first
+            run = self.store.get_run(self._chosen[key])
+        else:
+            run = self.store.resumable(spec.fingerprint, repeat)
+            if run is None:
+                run = next(
+                    (
+                        r
+                        for r in reversed(self.store.list_runs())
+                        if r.fingerprint == spec.fingerprint and r.repeat == repeat
+                    ),
+                    None,
+                )
+            run = self._still_valid(spec, repeat, run)
         latest = {r.sample_id: r for r in self.store.samples(run.run_id)} if run else {}
         missing = [s for s in samples if s.id not in latest]
         # a run none of whose requests was answered (a wrong base_url, a server that refused
@@ -404,8 +418,10 @@ class Runner:
         todo = [s for s in samples if s.id in redo]
         if run is None:
             run = self.store.create_run(spec, repeat)
+            self._chosen[key] = run.run_id
             self.log(f"{run.run_id} ({_short(spec)}, repeat {repeat}): started")
         elif not todo:
+            self._chosen[key] = run.run_id
             ok = sum(latest[s.id].status == "ok" for s in samples)
             failed = len(samples) - ok
             if run.status != "completed":
@@ -426,6 +442,7 @@ class Runner:
             self.log(
                 f"{run.run_id} ({_short(spec)}, repeat {repeat}): resuming, {', '.join(parts)}"
             )
+        self._chosen[key] = run.run_id
         attempts = {s.id: latest[s.id].attempt + 1 for s in again}
         run_dir = self._run_dir(run.run_id)
         self.store.update_run(
@@ -589,6 +606,41 @@ class Runner:
                 f"model.served_name {spec.model.served_name!r}: a different engine on that port?"
             )
 
+    def _still_valid(self, spec: RunSpec, repeat: int, run: RunRecord | None) -> RunRecord | None:
+        """The stored execution to extend, or None to measure a new one: with
+        ``remeasure``, or when the attached server's identity (``engines.preflight``) is no
+        longer the one the execution was measured on (a new build, model or setup). Decided
+        once per execution and process, so that its later blocks and looks extend it."""
+        if run is None:
+            return run
+        label = f"{run.run_id} ({_short(spec)}, repeat {repeat})"
+        if self.remeasure:
+            self.log(f"{label}: measured again (--remeasure), a new execution")
+            return None
+        url, before = spec.engine.base_url, run.manifest.server
+        if url is None or before is None:
+            return run
+        now = asyncio.run(self._identity(spec, url))
+        if now.digest == before.digest:
+            return run
+        changed = sorted(
+            k for k in {*before.facts, *now.facts} if before.facts.get(k) != now.facts.get(k)
+        )
+        self.log(
+            f"{label}: the server at {url} is not the one it was measured on ({', '.join(changed)} "
+            "changed): a new execution"
+        )
+        return None
+
+    @staticmethod
+    async def _identity(spec: RunSpec, url: str) -> ServerIdentity:
+        adapter = adapter_for(spec.engine.kind)
+        async with httpx.AsyncClient() as client:
+            version = await Runner._served(client, url + "/version")
+            models = await Runner._served(client, url + "/v1/models")
+            facts = server_facts(version, models, await adapter.probe(client, url))
+        return ServerIdentity(digest=facts_digest(facts), facts=facts)
+
     def check_preflight(self, specs: list[RunSpec]) -> None:
         """Every attached server's pre-flight (``engines.preflight``) before any run starts:
         one configuration whose server contradicts it stops the campaign before a request is
@@ -669,6 +721,10 @@ class Runner:
             manifest = await self._probe(client, base_url, spec)
             manifest["acceptance_probe"] = await adapter.probe(client, base_url)
             if fresh and spec.engine.base_url is not None:
+                facts = server_facts(
+                    manifest["engine_version"], manifest["models"], manifest["acceptance_probe"]
+                )
+                manifest["server"] = ServerIdentity(digest=facts_digest(facts), facts=facts)
                 found = preflight_problems(spec, manifest["models"], manifest["acceptance_probe"])
                 if found:
                     manifest["preflight"] = found

@@ -33,6 +33,7 @@ from specverdict.stats.looks import declared_looks
 from specverdict.store.base import Store
 from specverdict.suites import suite_for
 from specverdict.verdict import PairVerdict, campaign_verdicts
+from specverdict.verdict.collect import latest_per_repeat
 
 #: verdicts that settle a pair: more samples cannot be asked to change them
 SETTLED = ("ADOPT", "REJECT", "INVALID")
@@ -75,8 +76,7 @@ class SequentialResult:
 
 
 def _completed(store: Store, spec: RunSpec) -> list[RunRecord]:
-    runs = [r for r in store.list_runs() if r.fingerprint == spec.fingerprint]
-    return sorted((r for r in runs if r.status == "completed"), key=lambda r: r.repeat)
+    return latest_per_repeat([r for r in store.list_runs() if r.fingerprint == spec.fingerprint])
 
 
 def _recorded(store: Store, spec: RunSpec) -> SequentialDesign | None:

@@ -147,3 +147,61 @@ def test_compare_live_knows_a_llama_cpp_server_and_reads_its_acceptance(
     (v,) = json.loads(proc.stdout)["verdicts"]
     gates = {r["gate"]: r for r in v["reasons"]}
     assert gates["acceptance"]["data"]["source"] == "per-request", gates["acceptance"]
+
+
+def test_a_server_that_changed_is_measured_again_and_remeasure_forces_it(
+    llama: LlamaServers, gguf_dir: Path, tmp_path: Path
+) -> None:
+    """The baseline's server is restarted on the same port with another model file: the same
+    command measures a new execution instead of reusing the stored one (what the server says
+    about itself, its identity, changed), and the verdict rests on the new one;
+    ``--remeasure`` measures anew even when nothing changed."""
+    from specverdict.engines.launcher import LaunchedServer, free_port
+    from specverdict.store import SQLiteStore
+
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+
+    def start(model: str) -> LaunchedServer:
+        command = llama.command(port)
+        command[command.index("-m", 3) + 1] = str(gguf_dir / model)  # after `python -m ...`
+        return LaunchedServer(command, url).start()
+
+    draft = gguf_dir / "draft.gguf"
+    cand = f"{{method: draft_model, k: 3, draft: '{draft}', base_url: '{llama.draft(3)}'}}"
+    campaign = tmp_path / "c.yaml"
+    campaign.write_text(
+        CAMPAIGN.format(base=url, candidate=cand, target=gguf_dir / "target.gguf").replace(
+            "{first: 120}", "{first: 16}"
+        )
+    )
+    db = tmp_path / "runs.db"
+    run = ["run", str(campaign), "--db", str(db), "--force"]
+    server = start("target.gguf")
+    try:
+        assert specverdict_cli(*run).returncode == 0
+        again = specverdict_cli(*run)
+        assert again.stdout.count("nothing to send") == 2, again.stdout  # same servers: reused
+    finally:
+        server.stop()
+    server = start("draft.gguf")  # restarted with another model under the same alias
+    try:
+        changed = specverdict_cli(*run)
+    finally:
+        server.stop()
+    assert changed.returncode == 0, changed.stderr
+    assert "is not the one it was measured on (models, props changed)" in changed.stdout
+    store = SQLiteStore(db)
+    bases = [r for r in store.list_runs() if r.spec.speculation.method == "none"]
+    assert len(bases) == 2 and {r.repeat for r in bases} == {0}
+    assert bases[1].manifest.server is not None and bases[0].manifest.server is not None
+    assert bases[1].manifest.server.digest != bases[0].manifest.server.digest
+    out = specverdict_cli("verdict", str(campaign), "--db", str(db), "--json")
+    (v,) = json.loads(out.stdout)["verdicts"]
+    assert v["baseline_run_ids"] == [bases[1].run_id]  # the new execution replaces the old
+    server = start("draft.gguf")  # the same server again: --remeasure measures anew anyway
+    try:
+        forced = specverdict_cli(*run, "--remeasure")
+    finally:
+        server.stop()
+    assert forced.stdout.count("measured again (--remeasure), a new execution") == 2, forced.stdout

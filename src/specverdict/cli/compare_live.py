@@ -186,6 +186,16 @@ def served_model(base_url: str) -> str:
 @click.option("--margin", type=float, default=None, help="quality margin (default 0.02)")
 @click.option("--min-speedup", type=float, default=None, help="speed bar (default 1.05)")
 @click.option("--alpha", type=float, default=None, help="error level (default 0.05)")
+@click.option(
+    "--remeasure",
+    is_flag=True,
+    help="measure both servers anew instead of reusing this registry's executions of them",
+)
+@click.option(
+    "--force",
+    is_flag=True,
+    help="measure even when a server's pre-flight contradicts --engine or --method (recorded)",
+)
 @DB_OPTION
 @JSON
 @FAIL_ON
@@ -208,6 +218,8 @@ def compare_live(
     margin: float | None,
     min_speedup: float | None,
     alpha: float | None,
+    remeasure: bool,
+    force: bool,
     db: Path,
     as_json: bool,
     fail_on: str,
@@ -248,7 +260,7 @@ def compare_live(
     check_feasible(plan, Path("compare-live"))
     store = open_store(db)
     console = Console(stderr=as_json)
-    runner = console_runner(store, db, console)
+    runner = console_runner(store, db, console, remeasure=remeasure, force=force)
     with store.exclusive_runner():
         records = runner.run_plan(plan)
     for table in summary_tables([run_results(store, r.run_id) for r in records]):

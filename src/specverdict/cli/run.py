@@ -58,6 +58,12 @@ DEFAULT_BATCH = 40
     "contradicts the campaign (recorded in the manifest; figures for study)",
 )
 @click.option(
+    "--remeasure",
+    is_flag=True,
+    help="measure every execution anew instead of extending the registry's (a server restarted "
+    "or reconfigured in a way it does not report); the new executions replace the old in verdicts",
+)
+@click.option(
     "--no-retry",
     is_flag=True,
     help="do not send again the samples whose last attempt failed (timeouts, connection and "
@@ -100,6 +106,7 @@ def run(
     only: str | None,
     resume_id: str | None,
     force: bool,
+    remeasure: bool,
     no_retry: bool,
     until_decided: bool,
     max_samples: int | None,
@@ -173,6 +180,7 @@ def run(
                 reconfigure=ask_on_terminal(console),
                 retry_failed=not no_retry,
                 force=force,
+                remeasure=remeasure,
             )
             if until_decided:
                 result = run_until_decided(

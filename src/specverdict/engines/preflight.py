@@ -11,6 +11,8 @@ reference engine says ``"specverdict"``. llama.cpp's ``/props`` carries ``total_
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -70,3 +72,35 @@ def problems(spec: RunSpec, models: Any, probe: Mapping[str, Any]) -> list[str]:
             f"--parallel {conc}, or lower load.concurrency)"
         )
     return out
+
+
+#: what ``/v1/models`` says of a model that does not change while the server runs (vLLM's
+#: ``created`` is the time of the request, so it is left out)
+MODEL_FACTS = ("id", "owned_by", "root", "parent", "max_model_len", "meta")
+#: what the adapters' probes record that names the server's build, model file and setup
+PROBE_FACTS = ("props", "slots_speculative", "props_speculative")
+
+
+def server_facts(engine_version: Any, models: Any, probe: Mapping[str, Any]) -> dict[str, Any]:
+    """What an attached server says about itself that does not change while it runs: its
+    version or build (``/version``, llama.cpp ``/props`` build_info), its model (``/v1/models``
+    ids, roots, llama.cpp's model meta and path), its slots and whether they speculate."""
+    facts: dict[str, Any] = {"version": engine_version}
+    if isinstance(models, Mapping) and isinstance(models.get("data"), list):
+        facts["models"] = [
+            {k: m[k] for k in MODEL_FACTS if k in m}
+            for m in models["data"]
+            if isinstance(m, Mapping)
+        ]
+    else:
+        facts["models"] = models
+    for key in PROBE_FACTS:
+        if key in probe:
+            facts[key] = probe[key]
+    return facts
+
+
+def facts_digest(facts: Mapping[str, Any]) -> str:
+    """A short digest of ``server_facts``: equal digests, the same server as far as it says."""
+    text = json.dumps(facts, sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]

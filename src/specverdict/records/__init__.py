@@ -30,6 +30,7 @@ from specverdict.records.manifest import (
     OverridesOutcome,
     RunManifest,
     Segment,
+    ServerIdentity,
     override_drift,
 )
 
@@ -57,6 +58,7 @@ __all__ = [
     "SampleStatus",
     "Score",
     "Segment",
+    "ServerIdentity",
     "override_drift",
     "snapshot_key",
 ]

@@ -40,6 +40,14 @@ class BlockDesign(_Frozen):
     order: Literal["ABBA"] = "ABBA"
 
 
+class ServerIdentity(_Frozen):
+    """What an attached server said about itself before the execution (``engines.preflight.
+    server_facts``): a re-run against a server whose digest changed measures a new execution."""
+
+    digest: str
+    facts: dict[str, JsonValue] = Field(default_factory=dict)
+
+
 class Interruption(_Frozen):
     cause: str
     at: float
@@ -186,6 +194,9 @@ class RunManifest(_Frozen):
     engine_log_tail: str | None = None
     error: str | None = Field(default=None, description="why the engine could not start")
     audits: Audits = Field(default_factory=Audits)
+    server: ServerIdentity | None = Field(
+        default=None, description="what the attached server said about itself (its identity)"
+    )
     preflight: tuple[str, ...] = Field(
         default=(),
         description="what the attached server said that contradicts the configuration (kind, "
@@ -230,6 +241,7 @@ class ManifestUpdate(TypedDict, total=False):
     engine_log_tail: str
     error: str
     audits: Audits
+    server: ServerIdentity
     preflight: list[str] | tuple[str, ...]
     segments: list[Segment] | tuple[Segment, ...]
     interruption: Interruption

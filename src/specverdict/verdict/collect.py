@@ -32,9 +32,19 @@ from specverdict.verdict.model import PairVerdict, Reason
 from specverdict.verdict.slices import groups, restrict, slice_of
 
 
+def latest_per_repeat(runs: Sequence[RunRecord]) -> list[RunRecord]:
+    """The completed executions that stand, one per repeat in repeat order: the newest of each
+    repeat (an execution measured again, ``run --remeasure`` or a server whose identity
+    changed, replaces the earlier one)."""
+    newest: dict[int, RunRecord] = {}
+    for r in sorted((r for r in runs if r.status == "completed"), key=lambda r: r.created_at):
+        newest[r.repeat] = r
+    return [newest[k] for k in sorted(newest)]
+
+
 def arm_from_runs(store: Store, runs: Sequence[RunRecord]) -> Arm | None:
     """The arm made of these stored executions (all of one fingerprint), or None if empty."""
-    done = sorted((r for r in runs if r.status == "completed"), key=lambda r: r.repeat)
+    done = latest_per_repeat(runs)
     if not done:
         return None
     samples = tuple(tuple(store.samples(r.run_id)) for r in done)
