@@ -694,3 +694,41 @@ def test_speeds_on_different_clocks_are_not_paired_and_the_device_clock_is_said(
     assert said and "modelled device clock" in said[0].message
     plain = judge_pair(host, arm(specs["mtp"], samples("c", noisy(n, 0.01, 2))), GATES)
     assert not any(r.data.get("clock") for r in plain.reasons if r.gate == "pairing")
+
+
+def test_an_undecided_speed_gate_says_what_would_decide_it(specs: dict[str, RunSpec]) -> None:
+    """Whole executions drifting 4% apart, one degree of freedom: the message names the
+    executions per configuration that would decide the 1.3x if it held. In three blocks of 8
+    whose log ratios are 0.6, -0.2 and 0.2 (1.22x, spread 0.4) it names the blocks, and
+    samples per arm, that would clear the bar at that spread."""
+    from specverdict.records import BlockDesign, RunManifest
+    from specverdict.stats.speed import blocks_needed
+
+    n = 40
+    base = arm(
+        specs["none"], samples("b0", noisy(n, 0.0200, 1)), samples("b1", noisy(n, 0.0208, 2))
+    )
+    cand = arm(specs["mtp"], samples("c0", noisy(n, 0.02 / 1.3, 3)))
+    msg = judge_pair(base, cand, GATES).reason("speed.tpot").message  # type: ignore[union-attr]
+    assert "df 1" in msg and "executions per configuration (load.repeats: " in msg, msg
+
+    def blocked(spec: RunSpec, run_id: str, tpots: list[float]) -> Arm:
+        run = tuple(
+            s.model_copy(update={"extra": {"block": i // 8}})
+            for i, s in enumerate(samples(run_id, tpots))
+        )
+        manifest = RunManifest(blocks=BlockDesign(size=8))
+        return replace(arm(spec, run), manifests=(manifest,))
+
+    ratios = [0.6] * 8 + [-0.2] * 8 + [0.2] * 8
+    v = judge_pair(
+        blocked(specs["none"], "b", [0.02] * 24),
+        blocked(specs["mtp"], "c", [0.02 / float(np.exp(r)) for r in ratios]),
+        GATES,
+    )
+    speed = v.reason("speed.tpot")
+    assert speed is not None and speed.status == "inconclusive", speed
+    assert (speed.data["design"], speed.data["blocks"], speed.data["df"]) == ("blocks", 3, 2)
+    need = blocks_needed(0.4, float(np.log(np.exp(0.2) / 1.05)), 0.95)
+    assert need is not None
+    assert f"about {need} blocks ({8 * need} samples per arm" in speed.message, speed.message

@@ -881,6 +881,8 @@ def _speed(
         )
     else:
         status, msg = "inconclusive", f"speed-up {ci}{held} not established: it includes 1"
+    if status == "inconclusive" and drift is not None and widened is not None:
+        msg += _executions_advice(est.point, widened.se_log, drift, len(base.samples), gates)
     reasons.append(Reason(gate=gate, status=status, message=msg, data=data))
     if noise is not None and noise.floor is not None:
         ratios = ", ".join(f"{r.ratio:.3f}" for r in noise.ratios)
@@ -1050,6 +1052,35 @@ def _speed_blocked(
     if thr is not None:
         reasons.append(thr)
     return status, reasons, est.point, interval, means
+
+
+def _executions_advice(
+    point: float, se_log: float, drift: ExecutionDrift, executions: int, gates: Gates
+) -> str:
+    """What would decide an undecided speed gate of whole executions: the executions per
+    configuration whose interval, at the drift and the samples' noise measured, would clear
+    the bar or fall under min_speedup if the estimate held (each added execution adds a
+    degree of freedom per configuration), and the cheaper way where it exists."""
+    bar = max(1.0, gates.min_speedup)
+    gap = float(np.log(point / bar) if point > bar else np.log(gates.min_speedup / point))
+    if gap <= 0:
+        return ""
+    samples_var = max(0.0, se_log**2 - drift.variance * 2.0 / max(1, executions))
+    for k in range(max(2, executions + 1), 65):
+        df = drift.df + 2 * (k - executions)
+        half = student_t.ppf(1 - gates.alpha / 2, df) * np.sqrt(
+            samples_var + drift.variance * 2.0 / k
+        )
+        if half < gap:
+            return (
+                f"; about {k} executions per configuration (load.repeats: {k}) would decide it "
+                "if the estimate held; attached servers measured in blocks (load.blocks) need "
+                "no more executions"
+            )
+    return (
+        "; the run-to-run drift keeps this interval wide at any number of executions up to 64: "
+        "attach the servers and measure in blocks (load.blocks)"
+    )
 
 
 def _blocks_advice(
