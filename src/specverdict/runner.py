@@ -202,6 +202,57 @@ class _Health:
             await asyncio.sleep(PROCESS_CHECK_S)  # pacing of a liveness check
 
 
+def check_reachable(spec: RunSpec) -> None:
+    """An attached engine answers ``/v1/models`` and serves the campaign's model, or the
+    campaign stops here, before a request is sent."""
+    url = spec.engine.base_url
+    assert url is not None
+    try:
+        resp = httpx.get(url.rstrip("/") + "/v1/models", timeout=10.0)
+    except httpx.HTTPError as exc:
+        raise EngineUnreachableError(
+            f"engine at {url} ({_short(spec)}) is unreachable: {type(exc).__name__}: "
+            f"{exc or 'no answer'}; start it, or fix base_url in the campaign"
+        ) from None
+    if resp.status_code != 200:
+        return
+    try:
+        ids = [str(m["id"]) for m in resp.json()["data"]]
+    except (ValueError, KeyError, TypeError):
+        return
+    if ids and spec.model.served_name not in ids:
+        raise EngineUnreachableError(
+            f"engine at {url} serves {', '.join(map(repr, ids))}, not the campaign's "
+            f"model.served_name {spec.model.served_name!r}: a different engine on that port?"
+        )
+
+
+def preflight(specs: list[RunSpec]) -> None:
+    """Every attached server's pre-flight (``engines.preflight``): one configuration whose
+    server contradicts it raises ``PreflightError`` before a request is measured."""
+    found: list[str] = []
+    seen: set[tuple[str, str, int | None]] = set()
+    for spec in specs:
+        url = spec.engine.base_url
+        key = (url or "", spec.speculation.label, spec.load.concurrency)
+        if url is None or key in seen:
+            continue
+        seen.add(key)
+        found += asyncio.run(_preflight(spec, url))
+    if found:
+        raise PreflightError(
+            f"{'; '.join(dict.fromkeys(found))}; nothing was measured (fix the server or the "
+            "campaign, or pass --force to measure anyway)"
+        )
+
+
+async def _preflight(spec: RunSpec, url: str) -> list[str]:
+    adapter = adapter_for(spec.engine.kind)
+    async with httpx.AsyncClient() as client:
+        models = await Runner._served(client, url + "/v1/models")
+        return preflight_problems(spec, models, await adapter.probe(client, url))
+
+
 def host_load() -> float | None:
     """The host's 1-minute load average per core (None where the platform has none)."""
     try:
@@ -583,28 +634,8 @@ class Runner:
             shutil.rmtree(run_dir, ignore_errors=True)
 
     def check_reachable(self, spec: RunSpec) -> None:
-        """An attached engine answers ``/v1/models`` and serves the campaign's model, or the
-        campaign stops here, before a request is sent."""
-        url = spec.engine.base_url
-        assert url is not None
-        try:
-            resp = httpx.get(url.rstrip("/") + "/v1/models", timeout=10.0)
-        except httpx.HTTPError as exc:
-            raise EngineUnreachableError(
-                f"engine at {url} ({_short(spec)}) is unreachable: {type(exc).__name__}: "
-                f"{exc or 'no answer'}; start it, or fix base_url in the campaign"
-            ) from None
-        if resp.status_code != 200:
-            return
-        try:
-            ids = [str(m["id"]) for m in resp.json()["data"]]
-        except (ValueError, KeyError, TypeError):
-            return
-        if ids and spec.model.served_name not in ids:
-            raise EngineUnreachableError(
-                f"engine at {url} serves {', '.join(map(repr, ids))}, not the campaign's "
-                f"model.served_name {spec.model.served_name!r}: a different engine on that port?"
-            )
+        """``check_reachable`` of this run's server."""
+        check_reachable(spec)
 
     def _still_valid(self, spec: RunSpec, repeat: int, run: RunRecord | None) -> RunRecord | None:
         """The stored execution to extend, or None to measure a new one: with
@@ -642,30 +673,10 @@ class Runner:
         return ServerIdentity(digest=facts_digest(facts), facts=facts)
 
     def check_preflight(self, specs: list[RunSpec]) -> None:
-        """Every attached server's pre-flight (``engines.preflight``) before any run starts:
-        one configuration whose server contradicts it stops the campaign before a request is
-        measured, unless ``force``."""
-        found: list[str] = []
-        seen: set[tuple[str, str, int | None]] = set()
-        for spec in specs:
-            url = spec.engine.base_url
-            key = (url or "", spec.speculation.label, spec.load.concurrency)
-            if url is None or key in seen:
-                continue
-            seen.add(key)
-            found += asyncio.run(self._preflight(spec, url))
-        if found and not self.force:
-            raise PreflightError(
-                f"{'; '.join(dict.fromkeys(found))}; nothing was measured (fix the server or "
-                "the campaign, or pass --force to measure anyway)"
-            )
-
-    @staticmethod
-    async def _preflight(spec: RunSpec, url: str) -> list[str]:
-        adapter = adapter_for(spec.engine.kind)
-        async with httpx.AsyncClient() as client:
-            models = await Runner._served(client, url + "/v1/models")
-            return preflight_problems(spec, models, await adapter.probe(client, url))
+        """Every attached server's pre-flight before any run starts (``preflight``), unless
+        ``force``."""
+        if not self.force:
+            preflight(specs)
 
     def _ask_to_reconfigure(self, plan: Plan, spec: RunSpec, repeat: int) -> None:
         """With ``engine.reconfigure: between-runs``, pause before a run whose speculation is

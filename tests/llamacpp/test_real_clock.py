@@ -118,7 +118,12 @@ def test_a_server_that_contradicts_its_configuration_is_refused_before_measuring
 
     cand = llama.get("--alias", "reference-target") if twin else llama.draft(3)
     text = PREFLIGHT.format(kind=kind, base=llama.get(), cand=cand, conc=conc)
-    plan = build_plan(parse_campaign(text, tmp_path / "c.yaml"))
+    file = tmp_path / "c.yaml"
+    file.write_text(text)
+    probed = specverdict_cli("validate", str(file), "--probe")
+    assert probed.returncode == 2 and expected in probed.stderr, probed.stderr
+    assert specverdict_cli("validate", str(file)).returncode == 0  # no server asked
+    plan = build_plan(parse_campaign(text, file))
     store = SQLiteStore(tmp_path / "runs.db")
     with pytest.raises(PreflightError, match=re.escape(expected)) as info:
         Runner(store, log=lambda _: None).run_plan(plan)

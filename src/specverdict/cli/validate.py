@@ -1,4 +1,5 @@
-"""``specverdict validate``: print a campaign's plan without touching an engine."""
+"""``specverdict validate``: print a campaign's plan without touching an engine (``--probe``:
+and check every attached server against what it is to be measured as)."""
 
 from __future__ import annotations
 
@@ -57,7 +58,8 @@ def plan_json(plan: Plan, counts: dict[str, int]) -> dict[str, object]:
             for p in plan.pairs
         ],
         "repeats": plan.repeats,
-        "baseline_repeats": plan.campaign.load.baseline_executions(),
+        "baseline_repeats": plan.campaign.load.baseline_executions(plan.campaign.blocked()),
+        "blocks": {r.load.label: plan.campaign.block_size(r.load.level) for r in plan.runs},
         "executions": plan.executions,
         "requests": plan.requests(counts),
     }
@@ -66,14 +68,26 @@ def plan_json(plan: Plan, counts: dict[str, int]) -> dict[str, object]:
 @click.command()
 @click.argument("campaign", type=click.Path(path_type=Path, dir_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="print the plan as JSON")
-def validate(campaign: Path, as_json: bool) -> None:
+@click.option(
+    "--probe",
+    is_flag=True,
+    help="also ask every attached server what it is (kind, speculation, slots) and refuse a "
+    "contradiction, as run does before its first request",
+)
+def validate(campaign: Path, as_json: bool, probe: bool) -> None:
     """Check a campaign file and print its plan: runs, pairs and samples.
 
-    Example: specverdict validate examples/demo.yaml
+    Example: specverdict validate examples/demo.yaml --probe
     """
     plan = build_plan(load_campaign(campaign))
     check_feasible(plan, campaign)
     counts = sample_counts(plan, campaign)
+    if probe:
+        from specverdict.runner import check_reachable, preflight  # HTTP only when asked
+
+        for url in dict.fromkeys(r.engine.base_url for r in plan.runs if r.engine.base_url):
+            check_reachable(next(r for r in plan.runs if r.engine.base_url == url))
+        preflight(list(plan.runs))
     if as_json:
         click.echo(json.dumps(plan_json(plan, counts), indent=2))
         return
@@ -81,7 +95,7 @@ def validate(campaign: Path, as_json: bool) -> None:
     c = plan.campaign
     console.print(
         f"[bold]{c.name}[/]: {len(plan.runs)} runs x {plan.repeats} repeat(s), baselines x "
-        f"{c.load.baseline_executions()} = {plan.executions} executions, {plan.requests(counts)} requests; "
+        f"{c.load.baseline_executions(c.blocked())} = {plan.executions} executions, {plan.requests(counts)} requests; "
         f"{len(plan.pairs)} baseline-candidate pairs",
         highlight=False,
     )
