@@ -221,7 +221,8 @@ def _clocks(base: Arm, cand: Arm) -> list[Reason]:
                 status="info",
                 message="speed on the engine's modelled device clock (--device-clock virtual), "
                 "not the host's wall clock: every token is computed for real, its time is the "
-                "device model's",
+                "device model's, so the speed interval covers the modelled device's mean speed-up, "
+                "not what an A/B on real hardware (with its run-to-run drift) would measure",
                 data={"clock": "device"},
             )
         ]
