@@ -398,6 +398,12 @@ class Runner:
             raise ConfigError(
                 f"--resume {run_id}: that run ({run.spec.label}) is not part of campaign {plan.campaign.name!r}"
             )
+        if plan.campaign.blocked():
+            # in blocks a run is only measured taking turns with its group's other runs: the
+            # group's schedule resumes, each run sending only what it misses
+            group = [r for r in plan.runs if (r.stage, r.load) == (spec.stage, spec.load)]
+            self.run_plan(plan.model_copy(update={"runs": tuple(group)}))
+            return self.store.get_run(run_id)
         return self.run_one(plan, spec, run.repeat)
 
     def run_one(

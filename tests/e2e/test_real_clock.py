@@ -62,3 +62,27 @@ def test_a_faster_lossless_candidate_is_adopted_on_the_wall_clock(
         assert len(run.manifest.segments) == 15
         blocks = {s.sample_id: s.extra["block"] for s in store.samples(run.run_id)}
         assert sorted(set(blocks.values())) == list(range(15))
+
+
+def test_resuming_one_run_of_a_blocked_campaign_resumes_its_group_in_blocks(
+    servers: Servers, tmp_path: Path
+) -> None:
+    """``run --resume`` of a run measured in blocks: the run only makes sense taking turns with
+    its group's other runs, so their schedule resumes, and every sample carries its block."""
+    from specverdict.campaign import build_plan, parse_campaign
+    from specverdict.runner import Runner
+    from specverdict.verdict import campaign_verdicts
+
+    text = CAMPAIGN.format(base=servers.get(), cand=servers.spec(json.loads(MTP)))
+    plan = build_plan(parse_campaign(text.replace("first: 120", "first: 24"), tmp_path / "c.yaml"))
+    store = SQLiteStore(tmp_path / "runs.db")
+    base = plan.runs[0]
+    first = Runner(store, log=lambda _: None).run_one(plan, base, 0, limit=8, block=0, block_size=8)
+    resumed = Runner(store, log=lambda _: None).resume(plan, first.run_id)
+    assert resumed.run_id == first.run_id
+    for run in store.list_runs():
+        blocks = sorted(s.extra["block"] for s in store.samples(run.run_id))
+        assert blocks == [j for j in range(3) for _ in range(8)], run.spec.label
+    (v,) = campaign_verdicts(store, plan)
+    speed = v.reason("speed.tpot")
+    assert speed is not None and speed.data["design"] == "blocks" and speed.data["blocks"] == 3
