@@ -23,14 +23,17 @@ candidates:
   - {candidate}
 stages:
   function: {{suite: synth-function@1, samples: {{first: {n}}}}}
-sampling: {{temperature: 0.0, max_tokens: 64, seed: 0}}
+sampling: {{temperature: 0.0, max_tokens: {max_tokens}, seed: 0}}
 """
 
 
-def judged(tmp_path: Path, base: str, candidate: str, models: Path, n: int = 120) -> dict[str, Any]:
+def judged(
+    tmp_path: Path, base: str, candidate: str, models: Path, n: int = 120, max_tokens: int = 64
+) -> dict[str, Any]:
     campaign = tmp_path / "c.yaml"
+    target = models / "target.gguf"
     campaign.write_text(
-        CAMPAIGN.format(base=base, candidate=candidate, target=models / "target.gguf", n=n)
+        CAMPAIGN.format(base=base, candidate=candidate, target=target, n=n, max_tokens=max_tokens)
     )
     db = tmp_path / "runs.db"
     proc = specverdict_cli("run", str(campaign), "--db", str(db), "--force")
@@ -45,9 +48,10 @@ def test_a_slower_draft_model_is_rejected(
 ) -> None:
     draft = gguf_dir / "draft.gguf"
     cand = f"{{method: draft_model, k: 3, draft: '{draft}', base_url: '{llama.draft(3)}'}}"
-    # a block of 8 requests lasts under a second on these tiny models, where the tests'
-    # sharing of two cores moves a block by tens of percent: 240 prompts give 30 blocks
-    v = judged(tmp_path, llama.get(), cand, gguf_dir, n=240)
+    # a block of 8 requests lasts about a second on these tiny models, and the other tests
+    # sharing two cores can starve one arm's segment (a block's ratio off by 10x was seen):
+    # 240 prompts give 30 blocks, and answers of up to 128 tokens time each TPOT on more steps
+    v = judged(tmp_path, llama.get(), cand, gguf_dir, n=240, max_tokens=128)
     speed = {r["gate"]: r for r in v["reasons"]}["speed.tpot"]
     assert v["verdict"] == "REJECT", speed["message"]
     assert speed["status"] == "reject" and speed["data"]["interval"][1] < 1.0
@@ -178,7 +182,9 @@ def test_a_server_that_changed_is_measured_again_and_remeasure_forces_it(
     cand = f"{{method: draft_model, k: 3, draft: '{draft}', base_url: '{llama.draft(3)}'}}"
     campaign = tmp_path / "c.yaml"
     campaign.write_text(
-        CAMPAIGN.format(base=url, candidate=cand, target=gguf_dir / "target.gguf", n=16)
+        CAMPAIGN.format(
+            base=url, candidate=cand, target=gguf_dir / "target.gguf", n=16, max_tokens=64
+        )
     )
     db = tmp_path / "runs.db"
     run = ["run", str(campaign), "--db", str(db), "--force"]
