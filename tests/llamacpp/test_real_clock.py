@@ -53,9 +53,16 @@ def test_a_slower_draft_model_is_rejected(
     # 240 prompts give 30 blocks, and answers of up to 128 tokens time each TPOT on more steps
     v = judged(tmp_path, llama.get(), cand, gguf_dir, n=240, max_tokens=128)
     speed = {r["gate"]: r for r in v["reasons"]}["speed.tpot"]
-    assert v["verdict"] == "REJECT", speed["message"]
-    assert speed["status"] == "reject" and speed["data"]["interval"][1] < 1.0
     assert speed["data"]["design"] == "blocks" and speed["data"]["df"] == 29
+    assert speed["data"]["point"] < 1.0, speed["message"]
+    if speed["data"]["block_sd"] < 0.5:  # the blocks measured the servers, not the host's load
+        assert v["verdict"] == "REJECT", speed["message"]
+        assert speed["status"] == "reject" and speed["data"]["interval"][1] < 1.0
+    else:
+        # twice in the whole suite on two cores a starved segment put the blocks' spread over
+        # 100%: the gate must then say so, never decide, and name the blocks that would reject
+        assert v["verdict"] == "INCONCLUSIVE", speed["message"]
+        assert "would fall under min_speedup 1.05" in speed["message"], speed["message"]
 
 
 @pytest.mark.parametrize("method", ["ngram"])
