@@ -900,23 +900,40 @@ def _speed(
                 },
             )
         )
+    reasons += _speed_info(base, cand, ids, b, c, rng, metric)
+    return status, reasons, est.point, interval, means
+
+
+def _speed_info(
+    base: Arm,
+    cand: Arm,
+    ids: Sequence[str],
+    b: np.ndarray,
+    c: np.ndarray,
+    rng: np.random.Generator,
+    metric: str,
+) -> list[Reason]:
+    """The speed figures reported beside the gate, whatever its design: the geometric mean of
+    the per-sample ratios and the throughput ratio."""
+    out: list[Reason] = []
     geo = speedup_geometric_mean(b, c, rng)
     if geo.point is not None:
         geo_ci = (
             "" if geo.interval is None else f" [{geo.interval.lower:.3f}, {geo.interval.upper:.3f}]"
         )
-        reasons.append(
+        out.append(
             Reason(
                 gate="speed.geometric_mean",
                 status="info",
-                message=f"per-sample {words} ratios: geometric mean {geo.point:.3f}x{geo_ci}",
+                message=f"per-sample {SPEED_METRIC_WORDS[metric]} ratios: geometric mean "
+                f"{geo.point:.3f}x{geo_ci}",
                 data={"metric": metric, "point": geo.point},
             )
         )
     thr = _throughput(base, cand, ids, rng)
     if thr is not None:
-        reasons.append(thr)
-    return status, reasons, est.point, interval, means
+        out.append(thr)
+    return out
 
 
 def _blocks(base: Arm, cand: Arm, ids: Sequence[str]) -> tuple[int, dict[str, int]] | None:
@@ -1036,22 +1053,7 @@ def _speed_blocked(
         )
         msg += _blocks_advice(est, size, bar, gates.min_speedup, confidence)
     reasons.append(Reason(gate=gate, status=status, message=msg, data=data))
-    geo = speedup_geometric_mean(b, c, rng)
-    if geo.point is not None:
-        geo_ci = (
-            "" if geo.interval is None else f" [{geo.interval.lower:.3f}, {geo.interval.upper:.3f}]"
-        )
-        reasons.append(
-            Reason(
-                gate="speed.geometric_mean",
-                status="info",
-                message=f"per-sample {words} ratios: geometric mean {geo.point:.3f}x{geo_ci}",
-                data={"metric": metric, "point": geo.point},
-            )
-        )
-    thr = _throughput(base, cand, ids, rng)
-    if thr is not None:
-        reasons.append(thr)
+    reasons += _speed_info(base, cand, ids, b, c, rng, metric)
     return status, reasons, est.point, interval, means
 
 
