@@ -53,7 +53,9 @@ def test_a_slower_draft_model_is_rejected(
     # 240 prompts give 30 blocks, and answers of up to 128 tokens time each TPOT on more steps
     v = judged(tmp_path, llama.get(), cand, gguf_dir, n=240, max_tokens=128)
     speed = {r["gate"]: r for r in v["reasons"]}["speed.tpot"]
-    assert speed["data"]["design"] == "blocks" and speed["data"]["df"] == 29
+    # 30 blocks; a block whose requests all failed under the whole suite's load (once seen:
+    # df 28) is dropped from the pairs and counted by the failure gate, not by this one
+    assert speed["data"]["design"] == "blocks" and 25 <= speed["data"]["df"] <= 29
     assert speed["data"]["point"] < 1.0, speed["message"]
     if speed["data"]["block_sd"] < 0.5:  # the blocks measured the servers, not the host's load
         assert v["verdict"] == "REJECT", speed["message"]
