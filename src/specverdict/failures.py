@@ -40,8 +40,16 @@ CONNECTION_ERRORS = frozenset(
 #: how the runner marks a failure of an episode's own harness (its tool calls or test run, not
 #: the engine): retried like a transient failure
 HARNESS_ERROR = "harness:"
-#: exception classes of a stream the client could not parse
+#: exception classes of a stream the client could not parse (records stored before answers
+#: were checked by reason)
 MALFORMED = frozenset({"ValueError", "JSONDecodeError", "UnicodeDecodeError"})
+#: the reasons the streaming client refuses an answer (``engines/client.py``), each its own kind
+REJECTED = {
+    "malformed_response": "malformed response",
+    "not_a_stream": "not a stream",
+    "truncated_stream": "truncated stream",
+    "oversized": "oversized",
+}
 
 
 #: what engines answer (HTTP 400) to a request that does not fit the model's context: vLLM
@@ -69,8 +77,10 @@ def context_overflow(error: str | None) -> bool:
 
 def failure_kind(status: SampleStatus, error: str | None) -> str | None:
     """``None`` for an answer; else one of ``timeout``, ``connection``, ``HTTP <code>``,
-    ``malformed stream``, ``engine error`` (an error object sent in the stream), ``harness
-    error`` (an agent episode's tools or tests failed), ``cancelled``."""
+    ``malformed stream``, ``malformed response``, ``not a stream``, ``truncated stream``,
+    ``oversized`` (an answer the client refused, ``REJECTED``), ``engine error`` (an error
+    object sent in the stream), ``harness error`` (an agent episode's tools or tests failed),
+    ``cancelled``."""
     if status == "ok":
         return None
     if status == "timeout":
@@ -84,6 +94,8 @@ def failure_kind(status: SampleStatus, error: str | None) -> str | None:
         code = error[5:].split(":", 1)[0].strip()
         return f"HTTP {code}" if code.isdigit() else "HTTP error"
     name = error.split(":", 1)[0].strip()
+    if name in REJECTED:
+        return REJECTED[name]
     if name in CONNECTION_ERRORS:
         return "connection"
     if name in MALFORMED:

@@ -141,6 +141,26 @@ def to_record(
     )
 
 
+def answer_record(
+    run_id: str, sample: Sample, resp: StreamedResponse, adapter: EngineAdapter, attempt: int
+) -> SampleRecord:
+    """The sample's record of ``resp``, with the adapter's reading of its acceptance. Fields the
+    client passed (its engine's own ones) that the adapter cannot read make the answer a
+    ``malformed_response`` failure, stored as data like any other."""
+    try:
+        return to_record(run_id, sample, resp, adapter.per_request_acceptance(resp.extras), attempt)
+    except (TypeError, ValueError, KeyError, AttributeError) as exc:
+        return SampleRecord(
+            run_id=run_id,
+            sample_id=sample.id,
+            attempt=attempt,
+            status="error",
+            text=resp.text,
+            error=f"malformed_response: the answer's fields could not be read "
+            f"({type(exc).__name__}: {str(exc)[:200]})",
+        )
+
+
 #: connection failures or timeouts in a row (no answer between them) that stop a run: the engine
 #: is gone or hung, and every further request would fail the same way
 CONSECUTIVE_FAULTS = 3
@@ -827,12 +847,8 @@ class Runner:
                         resp = await stream(
                             session, base_url + path, body, self.clock, self.request_timeout_s
                         )
-                        record = to_record(
-                            run.run_id,
-                            sample,
-                            resp,
-                            adapter.per_request_acceptance(resp.extras),
-                            attempts.get(sample.id, 0),
+                        record = answer_record(
+                            run.run_id, sample, resp, adapter, attempts.get(sample.id, 0)
                         )
                     if block is not None:
                         record = record.model_copy(

@@ -208,25 +208,111 @@ def test_lines_are_rebuilt_across_reads_whatever_the_line_endings(
 
 
 @pytest.mark.parametrize("transport", TRANSPORTS)
-def test_compressed_stream_and_stream_without_done(transport: str) -> None:
-    gz = gzip.compress(b"".join(EVENTS[:4]))
+def test_compressed_stream_and_a_stream_cut_before_done(transport: str) -> None:
+    gz = gzip.compress(b"".join(EVENTS))
     r = run_mocked([gz[:20], gz[20:]], {"content-encoding": "gzip"}, transport)
     assert r.status == "ok" and r.text == "héllo" and r.completion_tokens == 2
     assert r.done_s is not None and r.e2e_s is not None and r.done_s >= r.e2e_s
+    # the same answer, its usage sent, but the body ends before [DONE]: cut short, not finished
+    cut = run_mocked([b"".join(EVENTS[:4])], transport=transport)
+    assert cut.status == "error" and cut.text == "héllo", cut
+    assert cut.error == "truncated_stream: the stream ended without [DONE] after 2 chunks of text"
+    # a last line without its line end is still read
+    no_newline = run_mocked([b"".join(EVENTS)[:-2]], transport=transport)
+    assert no_newline.status == "ok" and no_newline.completion_tokens == 2
 
 
 @pytest.mark.parametrize("transport", TRANSPORTS)
 def test_bad_lines_and_error_chunks_are_errors_as_data(transport: str) -> None:
     bad = run_mocked([EVENTS[0], b"data: {not json\n\n"], transport=transport)
     assert bad.status == "error" and bad.text == "hé"
-    assert bad.error and bad.error.startswith("JSONDecodeError")
+    assert bad.error and bad.error.startswith("malformed_response: a data line that is not JSON")
     not_object = run_mocked([EVENTS[0], b"data: [1, 2]\n\n"], transport=transport)
     assert not_object.status == "error" and not_object.text == "hé"
-    assert not_object.error and not_object.error.startswith("ValueError: data line is not")
+    assert (
+        not_object.error == "malformed_response: a data line that is not a JSON object: b'[1, 2]'"
+    )
     error = b'data: {"error": {"message": "boom"}}\n\n'
     failed = run_mocked([EVENTS[0], error, *EVENTS[2:]], transport=transport)
     assert failed.status == "error" and failed.text == "hé"
     assert failed.error and "boom" in failed.error and failed.completion_tokens is None
+
+
+def chunk(**fields: Any) -> bytes:
+    return b"data: " + json.dumps(fields).encode() + b"\n\n"
+
+
+TEXT = {"index": 0, "text": "x", "finish_reason": None}
+#: valid JSON of the wrong shape, each with the start of the reason it must be refused with
+WRONG_SHAPES = [
+    (chunk(choices="oops"), "choices is str, not a list"),
+    (chunk(choices=["oops"]), "a choice is str, not an object"),
+    (chunk(choices=[{**TEXT, "text": 5}]), "choices[].text is int, not a string"),
+    (chunk(choices=[{"index": 0, "delta": "x"}]), "choices[].delta is str, not an object"),
+    (chunk(choices=[{"index": 0, "delta": {"content": ["x"]}}]), "choices[].delta.content is"),
+    (chunk(choices=[{"index": 0, "delta": {"tool_calls": "x"}}]), "choices[].delta.tool_calls"),
+    (chunk(choices=[{**TEXT, "finish_reason": 3}]), "choices[].finish_reason is int"),
+    (chunk(choices=[TEXT], device_time_s=[1]), "device_time_s is [1], not a finite number"),
+    (chunk(choices=[TEXT], device_time_s=True), "device_time_s is True"),
+    (chunk(choices=[], usage="many"), "usage is str, not an object"),
+    (chunk(choices=[], usage={"completion_tokens": "many"}), "usage.completion_tokens is 'many'"),
+    (chunk(choices=[], usage={"completion_tokens": 3.5}), "usage.completion_tokens is 3.5"),
+    (chunk(choices=[], usage={"completion_tokens": -1}), "usage.completion_tokens is -1"),
+    (chunk(choices=[], usage={"prompt_tokens": True}), "usage.prompt_tokens is True"),
+    (
+        chunk(choices=[], usage={"completion_tokens": 100_000}),
+        "usage.completion_tokens 100000 is above the request's max_tokens 64",
+    ),
+]
+
+
+@pytest.mark.parametrize("transport", TRANSPORTS)
+@pytest.mark.parametrize(("line", "reason"), WRONG_SHAPES)
+def test_chunks_of_the_wrong_shape_are_malformed_responses(
+    transport: str, line: bytes, reason: str
+) -> None:
+    async def main() -> StreamedResponse:
+        runner, url = await scripted_server([EVENTS[0], line, b"data: [DONE]\n\n"])
+        try:
+            async with aiohttp.ClientSession() as session, httpx.AsyncClient() as client:
+                c: Client = session if transport == "aiohttp" else client
+                return await stream(c, url, {"prompt": "p", "max_tokens": 64})
+        finally:
+            await runner.cleanup()
+
+    r = asyncio.run(main())
+    assert r.status == "error" and r.text == "hé", r
+    assert r.error and r.error.startswith(f"malformed_response: {reason}"), r.error
+
+
+@pytest.mark.parametrize("transport", TRANSPORTS)
+@pytest.mark.parametrize(
+    ("body", "reason"),
+    [
+        (b"<html><body>502 Bad Gateway</body></html>", "not_a_stream: a line that is not"),
+        (b'{"choices": [{"text": "hello"}]}', "not_a_stream: a line that is not"),
+        (b"", "not_a_stream: no data line in 0 bytes"),
+        (b"\n\n: keep-alive\n\n", "not_a_stream: no data line"),
+    ],
+)
+def test_a_200_that_is_not_a_stream_is_refused(transport: str, body: bytes, reason: str) -> None:
+    r = run_mocked([body], transport=transport)
+    assert r.status == "error" and r.error and r.error.startswith(reason), r.error
+
+
+@pytest.mark.parametrize("transport", TRANSPORTS)
+def test_a_line_without_end_is_refused_past_the_limit_not_read_to_its_end(
+    transport: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("specverdict.engines.client.MAX_LINE_BYTES", 2**16)
+    # 64 pieces of 16 KiB: a line of a MiB that never ends
+    endless = [EVENTS[0], b"data: " + b"x" * 2**14, *([b"x" * 2**14] * 63)]
+    r = run_mocked(endless, transport=transport)
+    assert r.status == "error" and r.text == "hé"
+    assert r.error == f"oversized: a line above {2**16} bytes"
+    monkeypatch.setattr("specverdict.engines.client.MAX_BODY_BYTES", 2**17)
+    many = run_mocked([EVENTS[0]] * 2**12, transport=transport)  # 512 KiB of small lines
+    assert many.error == f"oversized: body above {2**17} bytes"
 
 
 def test_a_connection_dropped_mid_stream_is_an_error() -> None:

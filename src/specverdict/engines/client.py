@@ -11,6 +11,14 @@ connection, a broken stream or a data line that is not a JSON object (``error``,
 exception's class and message), an HTTP status other than 200 (``error``, ``HTTP <status>: <the
 start of the body>``), an ``error`` object sent mid-stream (``error``, with the text received so
 far), and the whole-request deadline passing before the stream ends (``timeout``).
+An answer is checked before it is data; what fails a check is an ``error`` whose text starts with
+its reason: ``malformed_response`` (a data line that is not a JSON object, or a chunk whose
+fields have the wrong types: ``choices`` not a list of objects, ``text`` not a string, a usage
+count that is not a non-negative integer, or one above the request's ``max_tokens``, a device
+time that is not a finite number), ``not_a_stream`` (a 200 whose body is not server-sent events:
+an HTML page, a JSON object, nothing), ``truncated_stream`` (the body ended without ``[DONE]``:
+an answer cut short is not a finished one) and ``oversized`` (a line above ``MAX_LINE_BYTES`` or
+a body above ``MAX_BODY_BYTES``, refused as it arrives rather than read to its end).
 A chunk arrives when the read that completes it returns to the client: chunks that came in one
 read share one arrival time, and it is taken before the chunk is parsed.
 
@@ -25,6 +33,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import math
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
@@ -39,6 +48,82 @@ OPENAI_KEYS = frozenset(
 )
 OPENAI_CHOICE_KEYS = frozenset({"index", "text", "delta", "message", "finish_reason", "logprobs"})
 _DECODER = json.JSONDecoder()
+#: the longest line of a stream read: a chunk of the largest answers (a long tool call, a few
+#: thousand tokens of logprobs) is well under it; a line without its end past it is refused
+MAX_LINE_BYTES = 4 * 2**20
+#: the largest body read for one answer
+MAX_BODY_BYTES = 64 * 2**20
+#: the lines a server-sent event stream may hold besides data lines: an empty line ends an
+#: event, ``:`` starts a comment (a keep-alive), and the other fields are SSE's own
+_SSE_FIELDS = (b":", b"event:", b"id:", b"retry:")
+
+
+class RejectedResponseError(ValueError):
+    """An answer that fails a check (module docstring); ``reason`` is the failure's kind."""
+
+    def __init__(self, reason: str, detail: str) -> None:
+        super().__init__(detail)
+        self.reason = reason
+
+    def __str__(self) -> str:
+        return f"{self.reason}: {self.args[0]}"
+
+
+def _malformed(detail: str) -> RejectedResponseError:
+    return RejectedResponseError("malformed_response", detail)
+
+
+def _count_error(usage: dict[str, Any], limit: int | None) -> str | None:
+    """Why the usage object's token counts cannot be data, or None."""
+    for key in ("prompt_tokens", "completion_tokens"):
+        value = usage.get(key)
+        if value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            return f"usage.{key} is {value!r}, not a non-negative integer"
+    completion = usage.get("completion_tokens")
+    if limit is not None and isinstance(completion, int) and completion > limit:
+        return f"usage.completion_tokens {completion} is above the request's max_tokens {limit}"
+    return None
+
+
+def _number(chunk: dict[str, Any], key: str) -> float:
+    value = chunk.pop(key)
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise _malformed(f"{key} is {value!r}, not a finite number")
+    return float(value)
+
+
+def _check_choices(chunk: dict[str, Any]) -> list[dict[str, Any]]:
+    """The chunk's choices, each checked for the types this client reads."""
+    choices = chunk.get("choices")
+    if choices is None:
+        return []
+    if not isinstance(choices, list):
+        raise _malformed(f"choices is {type(choices).__name__}, not a list")
+    for choice in choices:
+        if not isinstance(choice, dict):
+            raise _malformed(f"a choice is {type(choice).__name__}, not an object")
+        text = choice.get("text")
+        if text is not None and not isinstance(text, str):
+            raise _malformed(f"choices[].text is {type(text).__name__}, not a string")
+        finish = choice.get("finish_reason")
+        if finish is not None and not isinstance(finish, str):
+            raise _malformed(f"choices[].finish_reason is {type(finish).__name__}")
+        delta = choice.get("delta")
+        if delta is None:
+            continue
+        if not isinstance(delta, dict):
+            raise _malformed(f"choices[].delta is {type(delta).__name__}, not an object")
+        content = delta.get("content")
+        if content is not None and not isinstance(content, str):
+            raise _malformed(f"choices[].delta.content is {type(content).__name__}")
+        calls = delta.get("tool_calls")
+        if calls is not None and (
+            not isinstance(calls, list) or not all(isinstance(c, dict) for c in calls)
+        ):
+            raise _malformed("choices[].delta.tool_calls is not a list of objects")
+    return choices
 
 
 @dataclass(frozen=True)
@@ -99,10 +184,12 @@ def _merge_extras(extras: dict[str, Any], chunk: dict[str, Any]) -> None:
                 extras.setdefault("choice", {})[key] = value
 
 
-def _delta_text(chunk: dict[str, Any]) -> tuple[str, str | None, list[dict[str, Any]]]:
+def _delta_text(
+    choices: list[dict[str, Any]],
+) -> tuple[str, str | None, list[dict[str, Any]]]:
     text, finish = "", None
     calls: list[dict[str, Any]] = []
-    for choice in chunk.get("choices") or []:
+    for choice in choices:
         if "text" in choice:
             text += choice.get("text") or ""
         delta = choice.get("delta") or {}
@@ -137,16 +224,23 @@ class _Events:
         "error",
         "extras",
         "finish",
+        "limit",
+        "lines",
         "parts",
         "reconnects",
         "rest",
+        "size",
         "start",
         "ttft",
         "usage",
     )
 
-    def __init__(self) -> None:
+    def __init__(self, limit: int | None = None) -> None:
         self.encoding = "utf-8"
+        #: the request's ``max_tokens``: no answer's usage may count more
+        self.limit = limit
+        self.size = 0  # bytes of the body so far
+        self.lines = 0  # data lines so far
         self.rest = b""
         self.parts: list[str] = []
         self.arrivals: list[float] = []
@@ -167,52 +261,91 @@ class _Events:
 
     def feed(self, piece: bytes, now: float) -> bool:
         """Parse the lines ``piece`` completes, all arrived at ``now``; True once the stream is
-        over (``[DONE]`` or an error object). A data line that is not a JSON object raises
-        ``ValueError``."""
+        over (``[DONE]`` or an error object). An answer that fails a check raises
+        ``RejectedResponseError``."""
+        self.size += len(piece)
+        if self.size > MAX_BODY_BYTES:
+            raise RejectedResponseError("oversized", f"body above {MAX_BODY_BYTES} bytes")
         if b"\r" in piece:
             piece = piece.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
         lines = (self.rest + piece).split(b"\n") if self.rest else piece.split(b"\n")
         self.rest = lines.pop()
         for line in lines:
-            if not line.startswith(b"data:"):
-                continue
-            data = line[5:].strip()
-            if data == b"[DONE]":
-                self.done = now if self.device is None else self.device
+            if self._line(line, now):
                 return True
-            chunk = _json(data.decode(self.encoding, errors="replace"))
-            if not isinstance(chunk, dict):
-                raise ValueError(f"data line is not a JSON object: {data[:100]!r}")
-            if "error" in chunk:
-                self.error = str(chunk["error"])
-                return True
-            at = now
-            if "device_time_s" in chunk:  # a modelled device clock times this chunk
-                at = self.device = float(chunk.pop("device_time_s"))
-                arrival = chunk.pop("device_arrival_s", None)
-                if arrival is not None:
-                    self.device_arrival = float(arrival)
-            text, fin, new_calls = _delta_text(chunk)
-            if text or new_calls:
-                if self.ttft is None:
-                    self.ttft = at
-                self.arrivals.append(at)
-                self.parts.append(text)
-                if new_calls:
-                    self.calls.extend(new_calls)
-            if fin:
-                self.finish = fin
-            usage = chunk.get("usage")
-            if usage:
-                self.usage = usage
-            _merge_extras(self.extras, chunk)
+        if len(self.rest) > MAX_LINE_BYTES:
+            raise RejectedResponseError("oversized", f"a line above {MAX_LINE_BYTES} bytes")
         return False
 
-    def response(self, done: float) -> StreamedResponse:
-        """The finished stream; ``done`` is its end when ``[DONE]`` never came."""
+    def _line(self, line: bytes, now: float) -> bool:
+        if not line.startswith(b"data:"):
+            if line and not line.startswith(_SSE_FIELDS):
+                raise RejectedResponseError(
+                    "not_a_stream", f"a line that is not server-sent events: {line[:80]!r}"
+                )
+            return False
+        self.lines += 1
+        data = line[5:].strip()
+        if data == b"[DONE]":
+            self.done = now if self.device is None else self.device
+            return True
+        try:
+            chunk = _json(data.decode(self.encoding, errors="replace"))
+        except json.JSONDecodeError as exc:
+            raise _malformed(f"a data line that is not JSON ({exc.msg}): {data[:80]!r}") from exc
+        if not isinstance(chunk, dict):
+            raise _malformed(f"a data line that is not a JSON object: {data[:80]!r}")
+        if "error" in chunk:
+            self.error = str(chunk["error"])
+            return True
+        at = now
+        if "device_time_s" in chunk:  # a modelled device clock times this chunk
+            at = self.device = _number(chunk, "device_time_s")
+            if chunk.get("device_arrival_s") is not None:
+                self.device_arrival = _number(chunk, "device_arrival_s")
+        choices = _check_choices(chunk)
+        usage = chunk.get("usage")
+        if usage is not None:
+            if not isinstance(usage, dict):
+                raise _malformed(f"usage is {type(usage).__name__}, not an object")
+            if (why := _count_error(usage, self.limit)) is not None:
+                raise _malformed(why)
+        text, fin, new_calls = _delta_text(choices)
+        if text or new_calls:
+            if self.ttft is None:
+                self.ttft = at
+            self.arrivals.append(at)
+            self.parts.append(text)
+            if new_calls:
+                self.calls.extend(new_calls)
+        if fin:
+            self.finish = fin
+        if usage:
+            self.usage = usage
+        _merge_extras(self.extras, chunk)
+        return False
+
+    def end(self, now: float) -> None:
+        """The body ended at ``now``: its last line (without a line end) is read, and a stream
+        that ended without ``[DONE]`` or an error object is refused."""
+        if self.rest:
+            line, self.rest = self.rest, b""
+            if self._line(line, now):
+                return
+        if self.done is None and self.error is None:
+            if self.lines == 0:
+                raise RejectedResponseError("not_a_stream", f"no data line in {self.size} bytes")
+            n = len(self.arrivals)
+            raise RejectedResponseError(
+                "truncated_stream", f"the stream ended without [DONE] after {n} chunks of text"
+            )
+
+    def response(self) -> StreamedResponse:
+        """The finished stream."""
         if self.error is not None:
             return StreamedResponse("error", text="".join(self.parts), error=self.error)
-        done = self.done if self.done is not None else done
+        assert self.done is not None
+        done = self.done
         arrivals = self.arrivals
         return StreamedResponse(
             "ok",
@@ -311,6 +444,8 @@ async def _read_httpx(
                 # request's start and end, and with hundreds of them that costs more than
                 # opening a new connection.
                 break
+        else:
+            events.end(clock() - events.start)
     finally:
         await resp.aclose()
     return None
@@ -343,6 +478,8 @@ async def _read_aiohttp(
         async for piece in resp.content.iter_any():
             if events.feed(piece, clock() - events.start):
                 break
+        else:
+            events.end(clock() - events.start)
     return None
 
 
@@ -388,7 +525,8 @@ async def stream(
     """POST ``payload`` as a streamed request to ``url`` and time its chunks (module docstring);
     ``timeout_s`` bounds the whole request, from connecting to the end of the stream."""
     body = {**payload, "stream": True, "stream_options": {"include_usage": True}}
-    events = _Events()
+    limit = payload.get("max_tokens")
+    events = _Events(limit if isinstance(limit, int) and not isinstance(limit, bool) else None)
     events.start = clock()
     try:
         async with asyncio.timeout(timeout_s):
@@ -403,9 +541,10 @@ async def stream(
             reason = str(exc) or f"no complete answer within {timeout_s:g} s"
             text = "".join(events.parts)
             return StreamedResponse("timeout", text=text, error=f"timed out: {reason}")
-    # ValueError: a data line that is not a JSON object
+    except RejectedResponseError as exc:
+        return StreamedResponse("error", text="".join(events.parts), error=str(exc))
     except (httpx.HTTPError, aiohttp.ClientError, ValueError) as exc:
         if events.done is None:
             error = f"{type(exc).__name__}: {exc}"
             return StreamedResponse("error", text="".join(events.parts), error=error)
-    return events.response(clock() - events.start if events.done is None else events.done)
+    return events.response()
