@@ -10,31 +10,43 @@ from __future__ import annotations
 import fcntl
 import os
 import sqlite3
+import stat
 import time
+import urllib.parse
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TypeVar
-
-from pydantic import BaseModel, ValidationError
+from typing import Any
 
 from specverdict import __version__
 from specverdict.campaign.spec import RunSpec
-from specverdict.errors import StoreError
+from specverdict.errors import (
+    RegistryFormatError,
+    RegistryLostError,
+    RegistryReadOnlyError,
+    RegistryWriteError,
+    SpecverdictError,
+    StoreError,
+)
 from specverdict.records import (
     ManifestUpdate,
     MetricsSnapshot,
-    NewerRecordError,
     RunManifest,
     RunRecord,
     RunStatus,
     SampleRecord,
     Score,
 )
-from specverdict.store.base import RunOrigin, iter_filters, sample_key_taken
-
-R = TypeVar("R", bound=BaseModel)
+from specverdict.store.base import (
+    RunOrigin,
+    UnreadableRecordError,
+    Warnings,
+    iter_filters,
+    read_attempts,
+    read_record,
+    sample_key_taken,
+)
 
 MIGRATIONS: tuple[tuple[str, str], ...] = (
     (
@@ -122,17 +134,139 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
 )
 
 
+#: the first bytes of every SQLite database file
+SQLITE_HEADER = b"SQLite format 3\x00"
+#: SQLite's answers that mean the file is not a (sound) database
+NOT_A_DATABASE = frozenset({"SQLITE_NOTADB", "SQLITE_CORRUPT"})
+
+
 class SQLiteStore:
-    """``Store`` on a SQLite file (``:memory:`` for tests)."""
+    """``Store`` on a SQLite file (``:memory:`` for tests).
+
+    A file that is not writable, or in a folder that is not (read-only media), is opened
+    read-only: reading works, writing is a ``RegistryReadOnlyError``. Each write checks, once
+    committed, that the path still names the file this store opened (one ``stat``): SQLite
+    would go on writing to a deleted or replaced file, and every sample would be lost with it.
+    """
 
     def __init__(self, path: Path | str, origin: RunOrigin | None = None) -> None:
         self.path = str(path)
         self.origin_here = origin or RunOrigin.here()
-        if self.path != ":memory:":
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        #: one line on stderr for each record a reading command skips
+        self.warn: Callable[[str], None] = Warnings()
+        self.read_only = False
+        self._identity: tuple[int, int] | None = None
+        self._lost: RegistryLostError | None = None
+        if self.path == ":memory:":
+            self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            self._setup()
+            return
+        here = Path(self.path)
+        if here.exists() or here.is_symlink():
+            self._check_file(here)
+            self.read_only = not (os.access(here, os.W_OK) and os.access(here.parent, os.W_OK))
+        else:
+            try:
+                here.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise RegistryReadOnlyError(
+                    f"run registry {self.path} cannot be created: {exc.strerror} "
+                    f"({exc.filename}); give a --db in a writable folder"
+                ) from None
+            if not os.access(here.parent, os.W_OK):
+                raise RegistryReadOnlyError(
+                    f"run registry {self.path} cannot be created: its folder is not writable; "
+                    "give a --db in a writable folder"
+                )
+        try:
+            if self.read_only:
+                self._db = self._open_read_only()
+            else:
+                self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+                self._setup()
+                st = os.stat(self.path)
+                self._identity = (st.st_dev, st.st_ino)
+        except sqlite3.DatabaseError as exc:
+            raise self._unreadable(exc) from None
+
+    def _check_file(self, here: Path) -> None:
+        """A ``RegistryFormatError`` unless ``here`` is a file that SQLite could hold a
+        registry in (an empty one becomes a registry)."""
+        expected = "expected a specverdict registry (SQLite database)"
+        try:
+            st = here.stat()
+            if not stat.S_ISREG(st.st_mode):
+                kind = "a folder" if stat.S_ISDIR(st.st_mode) else "not a regular file"
+                raise RegistryFormatError(f"run registry {self.path} is {kind}; {expected}")
+            with open(here, "rb") as fh:
+                head = fh.read(len(SQLITE_HEADER))
+        except OSError as exc:
+            raise RegistryFormatError(
+                f"run registry {self.path} cannot be read: {exc.strerror}; {expected}"
+            ) from None
+        if head and head != SQLITE_HEADER:
+            raise RegistryFormatError(
+                f"run registry {self.path}: not a specverdict registry (SQLite database): its "
+                f"first bytes are {head[:8]!r}, not SQLite's header"
+            )
+
+    def _unreadable(self, exc: sqlite3.Error) -> SpecverdictError:
+        """The error of a registry that SQLite refuses to open or read: a damaged file is a
+        ``RegistryFormatError``, anything else (I/O, locks) a ``StoreError``."""
+        name = getattr(exc, "sqlite_errorname", "")
+        if name in NOT_A_DATABASE or type(exc) is sqlite3.DatabaseError:
+            return RegistryFormatError(
+                f"run registry {self.path}: not a specverdict registry (SQLite database): "
+                f"SQLite says: {exc}"
+            )
+        return StoreError(f"run registry {self.path}: cannot read: {exc}")
+
+    def _open_read_only(self) -> sqlite3.Connection:
+        """Read-only; ``immutable`` when SQLite cannot even share the file read-only (a WAL
+        database on read-only media, whose ``-shm`` cannot be created)."""
+        uri = "file:" + urllib.parse.quote(os.path.abspath(self.path)) + "?mode=ro"
+        for extra in ("", "&immutable=1"):
+            db = sqlite3.connect(
+                uri + extra, uri=True, isolation_level=None, check_same_thread=False
+            )
+            try:
+                tables = self._tables(db)
+            except sqlite3.OperationalError as exc:
+                db.close()
+                if getattr(exc, "sqlite_errorname", "") != "SQLITE_CANTOPEN" or extra:
+                    raise
+                continue
+            self._is_registry(tables)
+            done = {row[0] for row in db.execute("SELECT name FROM schema_migrations")}
+            pending = [name for name, _ in MIGRATIONS if name not in done]
+            self._not_newer(done)
+            if pending:
+                db.close()
+                raise RegistryReadOnlyError(
+                    f"run registry {self.path} is read-only and was written by an older "
+                    f"specverdict (migrations {', '.join(pending)} pending): copy it to a "
+                    "writable place and pass that as --db"
+                )
+            return db
+        raise AssertionError("unreachable")
+
+    @staticmethod
+    def _tables(db: sqlite3.Connection) -> set[str]:
+        return {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+
+    def _is_registry(self, tables: set[str]) -> None:
+        """A SQLite database of another program is not written into."""
+        if "schema_migrations" not in tables and (tables or self.read_only):
+            shown = ", ".join(sorted(tables)[:5]) or "none"
+            raise RegistryFormatError(
+                f"run registry {self.path}: not a specverdict registry (SQLite database): it "
+                f"has no schema_migrations table (tables: {shown})"
+            )
+
+    def _setup(self) -> None:
         self._db.execute("PRAGMA busy_timeout = 5000")
         self._db.execute("PRAGMA foreign_keys = ON")
+        self._is_registry(self._tables(self._db))
         self._wal()
         # In WAL mode, NORMAL survives a killed process (the WAL is in the OS's hands); only a
         # power cut can lose the last commits. FULL would fsync every sample.
@@ -153,11 +287,23 @@ class SQLiteStore:
                     raise StoreError(f"run registry {self.path}: cannot open: {exc}") from exc
                 time.sleep(0.01)  # pacing of a retry; the other process holds the lock briefly
 
+    def _refuse_writes(self) -> None:
+        if self._lost is not None:
+            raise RegistryLostError(str(self._lost))
+        if self.read_only:
+            raise RegistryReadOnlyError(
+                f"run registry {self.path} is read-only (the file or its folder is not "
+                "writable): reading commands work on it; to write, copy it to a writable place "
+                "and pass that as --db"
+            )
+
     @contextmanager
     def _tx(self) -> Iterator[sqlite3.Connection]:
         """One write transaction. A write the database refuses (disk full, read-only file,
-        locked past the busy timeout) is a ``StoreError`` naming the file; what was committed
-        before stays."""
+        locked past the busy timeout) is a ``RegistryWriteError`` naming the file; what was
+        committed before stays. Once committed, the path must still name the file written:
+        else a ``RegistryLostError``."""
+        self._refuse_writes()
         try:
             self._db.execute("BEGIN IMMEDIATE")
             try:
@@ -167,19 +313,86 @@ class SQLiteStore:
                 if self._db.in_transaction:  # SQLITE_FULL may have rolled it back already
                     self._db.execute("ROLLBACK")
                 raise
-        except sqlite3.OperationalError as exc:
-            raise StoreError(f"run registry {self.path}: cannot write: {exc}") from exc
+        except (sqlite3.OperationalError, sqlite3.DatabaseError) as exc:
+            if isinstance(exc, sqlite3.IntegrityError | sqlite3.ProgrammingError):
+                raise  # a bug of the caller's (a sample of no run), not a fault of the file
+            self._check_identity()
+            raise RegistryWriteError(f"run registry {self.path}: cannot write: {exc}") from None
+        self._check_identity()
+
+    def _check_identity(self) -> None:
+        """A ``RegistryLostError`` (and a recovery copy) when ``path`` no longer names the file
+        this store opened: deleted (SQLite writes on to the unlinked file) or replaced."""
+        if self._identity is None:
+            return
+        try:
+            st = os.stat(self.path)
+        except FileNotFoundError:
+            now = None
+        except OSError:
+            return  # cannot tell (a folder made unreadable): the next write tries again
+        else:
+            now = (st.st_dev, st.st_ino)
+            if now == self._identity:
+                return
+        self._lost = self._recover("deleted" if now is None else "replaced by another file")
+        raise self._lost
+
+    def _recover(self, what: str) -> RegistryLostError:
+        """Copy the still-open database (SQLite's backup API) beside the lost path."""
+        try:
+            runs, samples = self._db.execute(
+                "SELECT (SELECT count(*) FROM runs), (SELECT count(*) FROM samples)"
+            ).fetchone()
+            held = f"{samples} samples of {runs} runs"
+        except sqlite3.Error:
+            held = "its samples"
+        stem = f"{self.path}.recovered-{time.strftime('%Y%m%dT%H%M%S')}"
+        copy, n = Path(stem), 1
+        while copy.exists():
+            n += 1
+            copy = Path(f"{stem}-{n}")
+        try:
+            copy.parent.mkdir(parents=True, exist_ok=True)
+            dest = sqlite3.connect(copy)
+            try:
+                self._db.backup(dest)
+            finally:
+                dest.close()
+        except (OSError, sqlite3.Error) as exc:
+            kept = (
+                f"no recovery copy could be written ({exc}): {held} are only in this "
+                "process's open file and go when it ends"
+            )
+        else:
+            where = f"move it to {self.path}" if what == "deleted" else "pass it as --db"
+            kept = (
+                f"{held} are kept in a recovery copy, {copy}: {where} and run the same "
+                "command again to resume"
+            )
+        return RegistryLostError(
+            f"run registry {self.path} was {what} while this process wrote to it (its writes "
+            f"went to a file no longer at that path); {kept}"
+        )
 
     @contextmanager
     def exclusive_runner(self) -> Iterator[None]:
         """Held by ``specverdict run`` while it runs: a second runner on the same registry is
         refused (it would send the same samples again) until the first ends, however it ends
-        (the lock is the kernel's and dies with its process)."""
+        (the lock is the kernel's and dies with its process). The lock is taken on the real
+        path, so that a symlink to the registry is the same registry."""
         if self.path == ":memory:":
             yield
             return
-        lock_path = Path(self.path + ".lock")
-        with open(lock_path, "a+") as fh:
+        self._refuse_writes()
+        lock_path = Path(os.path.realpath(self.path) + ".lock")
+        try:
+            fh = open(lock_path, "a+")  # noqa: SIM115 (closed below, after the yield)
+        except OSError as exc:
+            raise RegistryReadOnlyError(
+                f"run registry {self.path}: cannot create its lock {lock_path}: {exc.strerror}"
+            ) from None
+        with fh:
             try:
                 fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
@@ -200,19 +413,23 @@ class SQLiteStore:
                 fh.truncate()
                 fcntl.flock(fh, fcntl.LOCK_UN)
 
-    def migrate(self) -> list[str]:
-        """Apply pending migrations, each in its own transaction; return the names applied."""
-        self._db.execute(
-            "CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at REAL NOT NULL)"
-        )
+    def _not_newer(self, done: set[str]) -> None:
         known = {name for name, _ in MIGRATIONS}
-        done = {row[0] for row in self._db.execute("SELECT name FROM schema_migrations")}
         if done - known:
             raise StoreError(
                 f"run registry {self.path} was written by a newer specverdict (schema "
                 f"{', '.join(sorted(done - known))} unknown to {__version__}): upgrade "
                 "specverdict, or give this campaign another --db"
             )
+
+    def migrate(self) -> list[str]:
+        """Apply pending migrations, each in its own transaction; return the names applied."""
+        if self.read_only:
+            return []  # checked at open: nothing is pending
+        self._db.execute(
+            "CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at REAL NOT NULL)"
+        )
+        self._not_newer({row[0] for row in self._db.execute("SELECT name FROM schema_migrations")})
         applied = []
         for name, sql in MIGRATIONS:
             # Read what is applied inside the write transaction: another process opening the
@@ -293,54 +510,56 @@ class SQLiteStore:
         self._write_run(updated)
         return updated
 
-    def _read(self, model: type[R], text: str) -> R:
-        """A stored record, or a ``StoreError`` naming the registry: a record this version
-        cannot read (a newer schema, or a malformed row) is never half-read."""
+    def _rows(self, sql: str, params: Any = ()) -> list[Any]:
+        """A read; a file SQLite can no longer read (damaged, I/O) is one line, not a
+        traceback."""
         try:
-            return model.model_validate_json(text)
-        except ValidationError as exc:
-            err = exc.errors()[0]
-            cause = err.get("ctx", {}).get("error")
-            if isinstance(cause, NewerRecordError):
-                raise StoreError(f"run registry {self.path}: {cause}") from None
-            where = ".".join(str(x) for x in err["loc"]) or "record"
-            raise StoreError(
-                f"run registry {self.path}: a stored {model.__name__} is unreadable at {where}: "
-                f"{err['msg']}"
-            ) from None
+            return self._db.execute(sql, params).fetchall()
+        except sqlite3.DatabaseError as exc:
+            raise self._unreadable(exc) from None
 
-    def _run(self, text: str) -> RunRecord:
-        return self._read(RunRecord, text)
+    def _run(self, run_id: str, text: str) -> RunRecord:
+        return read_record(RunRecord, text, self.path, f"run {run_id}")
 
     def get_run(self, run_id: str) -> RunRecord:
-        row = self._db.execute("SELECT record FROM runs WHERE run_id = ?", (run_id,)).fetchone()
-        if row is None:
+        """The run, or an ``UnreadableRecordError`` naming it and the field that does not
+        parse: a run asked for by id, or updated, is never skipped."""
+        rows = self._rows("SELECT record FROM runs WHERE run_id = ?", (run_id,))
+        if not rows:
             raise KeyError(f"no run {run_id!r}")
-        return self._run(row[0])
+        return self._run(run_id, rows[0][0])
 
     def list_runs(
         self, *, campaign: str | None = None, user: str | None = None, host: str | None = None
     ) -> list[RunRecord]:
-        """Stored runs, oldest first; each filter given keeps the runs that match it."""
+        """Stored runs, oldest first; each filter given keeps the runs that match it. A run
+        whose record does not parse is left out, with a warning naming it and the field."""
         filters = list(iter_filters(campaign, user, host))
         where = " AND ".join(f"o.{column} = ?" for column, _ in filters)
-        rows = self._db.execute(
-            "SELECT r.record FROM runs r LEFT JOIN run_origins o ON o.run_id = r.run_id"
+        rows = self._rows(
+            "SELECT r.run_id, r.record FROM runs r LEFT JOIN run_origins o "
+            "ON o.run_id = r.run_id"
             + (f" WHERE {where}" if where else "")
             + " ORDER BY r.created_at, r.run_id",
             [value for _, value in filters],
         )
-        return [self._run(r[0]) for r in rows]
+        out = []
+        for run_id, text in rows:
+            try:
+                out.append(self._run(run_id, text))
+            except UnreadableRecordError as exc:
+                self.warn(f"{exc}; the run is left out")
+        return out
 
     def origin(self, run_id: str) -> RunOrigin:
-        row = self._db.execute(
+        rows = self._rows(
             "SELECT o.user_name, o.host, r.run_id FROM runs r LEFT JOIN run_origins o "
             "ON o.run_id = r.run_id WHERE r.run_id = ?",
             (run_id,),
-        ).fetchone()
-        if row is None:
+        )
+        if not rows:
             raise KeyError(f"no run {run_id!r}")
-        return RunOrigin(user=row[0] or "", host=row[1] or "")
+        return RunOrigin(user=rows[0][0] or "", host=rows[0][1] or "")
 
     def claim(self, fingerprint: str, repeat: int, holder: str, ttl_s: float) -> str:
         now = time.time()
@@ -365,13 +584,14 @@ class SQLiteStore:
             )
 
     def resumable(self, fingerprint: str, repeat: int) -> RunRecord | None:
-        """The newest unfinished execution of this fingerprint and repeat, if any."""
-        row = self._db.execute(
-            "SELECT record FROM runs WHERE fingerprint = ? AND repeat = ? AND status != 'completed' "
-            "ORDER BY created_at DESC LIMIT 1",
+        """The newest unfinished execution of this fingerprint and repeat, if any: one that
+        does not parse is an ``UnreadableRecordError`` (the runner would extend it)."""
+        rows = self._rows(
+            "SELECT run_id, record FROM runs WHERE fingerprint = ? AND repeat = ? "
+            "AND status != 'completed' ORDER BY created_at DESC LIMIT 1",
             (fingerprint, repeat),
-        ).fetchone()
-        return self._run(row[0]) if row else None
+        )
+        return self._run(rows[0][0], rows[0][1]) if rows else None
 
     # --- samples and snapshots -------------------------------------------------------------
 
@@ -415,20 +635,16 @@ class SQLiteStore:
         return list(latest.values())
 
     def attempts(self, run_id: str) -> list[SampleRecord]:
-        """Every stored attempt of every sample of a run, by sample id and attempt."""
-        rows = self._db.execute(
-            "SELECT s.record, c.record FROM samples s LEFT JOIN scores c "
+        """Every stored attempt of every sample of a run, by sample id and attempt. An attempt
+        whose record does not parse is left out, a score that does not parse is dropped (the
+        sample is unscored, and scored again by the next run), each with a warning naming it."""
+        rows = self._rows(
+            "SELECT s.sample_id, s.attempt, s.record, c.record FROM samples s LEFT JOIN scores c "
             "ON c.run_id = s.run_id AND c.sample_id = s.sample_id AND c.attempt = s.attempt "
             "WHERE s.run_id = ? ORDER BY s.sample_id, s.attempt",
             (run_id,),
         )
-        out = []
-        for sample_json, score_json in rows:
-            sample = self._read(SampleRecord, sample_json)
-            if score_json is not None:
-                sample = sample.model_copy(update={"score": Score.model_validate_json(score_json)})
-            out.append(sample)
-        return out
+        return read_attempts(self.path, run_id, rows, self.warn)
 
     def delete_run(self, run_id: str) -> None:
         """Remove a run with its samples, scores and snapshots."""
@@ -453,7 +669,7 @@ class SQLiteStore:
 
     def snapshots(self, run_id: str) -> dict[str, MetricsSnapshot]:
         """Every snapshot of a run by ``MetricsSnapshot.key``, polls in the order taken."""
-        rows = self._db.execute(
+        rows = self._rows(
             "SELECT phase, source, taken_at, text FROM metric_snapshots WHERE run_id = ? "
             "ORDER BY taken_at",
             (run_id,),
