@@ -7,12 +7,19 @@ request (counted from 0, warm-up included) gets the action ``plan(n)`` returns:
     http500     answered ``500`` with a JSON error body, never forwarded
     malformed   the first two chunks relayed, then a data line that is not JSON, then the end
     drop        the first two chunks relayed, then the connection cut without a final chunk
+    shape       the first two chunks relayed, then a valid JSON chunk of the wrong shape
+                (``choices`` a string), then the rest of the stream
+    html        answered ``200`` with an HTML page, never forwarded
+    no_done     the stream relayed whole but its ``data: [DONE]`` line
+    inflate     the stream relayed whole, ``usage.completion_tokens`` doubled (a server that
+                overstates what it generated)
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import threading
 from collections.abc import Callable
 from typing import Literal
@@ -22,7 +29,7 @@ from aiohttp import web
 
 from specverdict.engines.launcher import free_port
 
-Action = Literal["pass", "http500", "malformed", "drop"]
+Action = Literal["pass", "http500", "malformed", "drop", "shape", "html", "no_done", "inflate"]
 COMPLETIONS = ("/v1/completions", "/v1/chat/completions")
 
 
@@ -76,6 +83,10 @@ class FaultProxy:
             self.seen.append(action)
         if action == "http500":
             return web.json_response({"error": {"message": "injected"}}, status=500)
+        if action == "html":
+            return web.Response(
+                text="<html><body>maintenance</body></html>", content_type="text/html"
+            )
         # the client may close as soon as it has what it needs (or gives up on a broken
         # stream): a proxy writing into a closed connection is no fault of the engine
         with contextlib.suppress(aiohttp.ClientConnectionResetError, ConnectionResetError):
@@ -94,9 +105,15 @@ class FaultProxy:
             await out.prepare(request)
             chunks = 0
             async for line in up.content:
+                if action == "no_done" and line.startswith(b"data: [DONE]"):
+                    continue
+                if action == "inflate" and b'"completion_tokens"' in line:
+                    line = _doubled(line)
                 await out.write(line)
                 chunks += line.startswith(b"data:")
-                if action != "pass" and chunks == 2:
+                if action == "shape" and chunks == 2:
+                    await out.write(b'data: {"choices": "oops"}\n\n')
+                elif action in ("malformed", "drop") and chunks == 2:
                     if action == "malformed":
                         await out.write(b"data: {not json\n\n")
                         await out.write_eof()
@@ -106,3 +123,11 @@ class FaultProxy:
                     return out
             await out.write_eof()
             return out
+
+
+def _doubled(line: bytes) -> bytes:
+    chunk = json.loads(line[5:])
+    usage = chunk.get("usage") or {}
+    if isinstance(usage.get("completion_tokens"), int):
+        usage["completion_tokens"] *= 2
+    return b"data: " + json.dumps(chunk).encode() + b"\n"

@@ -245,7 +245,7 @@ def test_server_errors_and_broken_streams_are_data_and_retried_on_a_rerun(
         assert [k for k, _ in kinds] == ["error"] * 3
         errors = specverdict_cli("runs", "errors", run.run_id[:6], "--db", str(db))
         assert errors.returncode == 0, errors.stderr
-        for kind in ("HTTP 500", "malformed stream", "connection"):
+        for kind in ("HTTP 500", "malformed response", "connection"):
             assert kind in errors.stdout
 
         no_retry = specverdict_cli(
@@ -264,6 +264,38 @@ def test_server_errors_and_broken_streams_are_data_and_retried_on_a_rerun(
     assert len(samples) == 16 and all(s.status == "ok" for s in samples)
     assert sorted(s.attempt for s in samples) == [0] * 13 + [1] * 3
     assert len(store.attempts(run.run_id)) == 19  # the failed attempts are kept
+
+
+def test_answers_of_the_wrong_shape_are_failed_samples_with_their_reason(tmp_path: Path) -> None:
+    """A server that answers with valid JSON of the wrong shape, an HTML page, or a stream
+    without its end: each is a failed sample with its reason, the run completes (no traceback,
+    nothing left ``running``) and is loud about its failure rate, and a re-run retries them."""
+    db = tmp_path / "runs.db"
+    broken: dict[int, Action] = {2: "shape", 4: "html", 6: "no_done"}  # request 0: warm-up
+    with (
+        reference_server() as server,
+        FaultProxy(server.base_url, lambda n: broken.get(n, "pass")) as proxy,
+    ):
+        campaign = tmp_path / "c.yaml"
+        campaign.write_text(attached(proxy.base_url, max_tokens=24, samples="{first: 8}"))
+        first = specverdict_cli("run", str(campaign), "--db", str(db), "--force", "--only", "none")
+        assert first.returncode == 5, first.stderr
+        assert "Traceback" not in first.stderr
+        assert "3 of 8 requests failed, above max_failure_rate 5%" in first.stderr
+        store = SQLiteStore(db)
+        (run,) = store.list_runs()
+        assert run.status == "completed"
+        errors = sorted((s.error or "").split(":", 1)[0] for s in store.samples(run.run_id))
+        assert errors == ["", "", "", "", "", "malformed_response", "not_a_stream"] + [
+            "truncated_stream"
+        ]
+        listed = specverdict_cli("runs", "errors", run.run_id[:6], "--db", str(db))
+        for kind in ("malformed response", "not a stream", "truncated stream"):
+            assert kind in listed.stdout, listed.stdout
+        broken.clear()
+        again = specverdict_cli("run", str(campaign), "--db", str(db), "--force", "--only", "none")
+    assert again.returncode == 0, again.stderr
+    assert all(s.status == "ok" for s in store.samples(run.run_id))
 
 
 def test_ctrl_c_saves_what_finished_says_so_and_the_rerun_resumes(tmp_path: Path) -> None:
