@@ -7,6 +7,7 @@ JSON carries ``schema_version`` so that later readers know what they hold.
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import os
 import sqlite3
@@ -140,6 +141,15 @@ SQLITE_HEADER = b"SQLite format 3\x00"
 NOT_A_DATABASE = frozenset({"SQLITE_NOTADB", "SQLITE_CORRUPT"})
 
 
+def _identity(path: str) -> tuple[int, int] | None:
+    """The file at ``path`` (device, inode), None when there is none."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return None
+    return st.st_dev, st.st_ino
+
+
 class SQLiteStore:
     """``Store`` on a SQLite file (``:memory:`` for tests).
 
@@ -157,6 +167,7 @@ class SQLiteStore:
         self.read_only = False
         self._identity: tuple[int, int] | None = None
         self._lost: RegistryLostError | None = None
+        self._sidecars: dict[str, tuple[int, int] | None] = {}
         if self.path == ":memory:":
             self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
             self._setup()
@@ -184,8 +195,9 @@ class SQLiteStore:
             else:
                 self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
                 self._setup()
-                st = os.stat(self.path)
-                self._identity = (st.st_dev, st.st_ino)
+                self._identity = _identity(self.path)
+                # SQLite's files beside the registry, this connection's while it is open
+                self._sidecars = {p: _identity(p) for p in (f"{self.path}-wal", f"{self.path}-shm")}
         except sqlite3.DatabaseError as exc:
             raise self._unreadable(exc) from None
 
@@ -326,19 +338,27 @@ class SQLiteStore:
         if self._identity is None:
             return
         try:
-            st = os.stat(self.path)
-        except FileNotFoundError:
-            now = None
+            now = _identity(self.path)
         except OSError:
             return  # cannot tell (a folder made unreadable): the next write tries again
-        else:
-            now = (st.st_dev, st.st_ino)
-            if now == self._identity:
-                return
-        self._lost = self._recover("deleted" if now is None else "replaced by another file")
+        if now == self._identity:
+            return
+        self._lost, copy = self._recover("deleted" if now is None else "replaced by another file")
+        if copy is not None:
+            # Let go of the lost file at once: its -wal and -shm, still at the path, would be
+            # read (and checkpointed) as those of the next database there. Only files that are
+            # still this connection's go. Reads go on from the recovery copy (a runner counts
+            # what it kept); writes are refused.
+            for sidecar, ident in self._sidecars.items():
+                with contextlib.suppress(OSError):
+                    if ident is not None and _identity(sidecar) == ident:
+                        os.unlink(sidecar)
+            self._db.close()
+            uri = "file:" + urllib.parse.quote(os.path.abspath(copy)) + "?mode=ro"
+            self._db = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
         raise self._lost
 
-    def _recover(self, what: str) -> RegistryLostError:
+    def _recover(self, what: str) -> tuple[RegistryLostError, Path | None]:
         """Copy the still-open database (SQLite's backup API) beside the lost path."""
         try:
             runs, samples = self._db.execute(
@@ -348,15 +368,17 @@ class SQLiteStore:
         except sqlite3.Error:
             held = "its samples"
         stem = f"{self.path}.recovered-{time.strftime('%Y%m%dT%H%M%S')}"
-        copy, n = Path(stem), 1
-        while copy.exists():
+        path, n = Path(stem), 1
+        while path.exists():
             n += 1
-            copy = Path(f"{stem}-{n}")
+            path = Path(f"{stem}-{n}")
+        copy: Path | None = path
         try:
-            copy.parent.mkdir(parents=True, exist_ok=True)
-            dest = sqlite3.connect(copy)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            dest = sqlite3.connect(path, isolation_level=None)
             try:
                 self._db.backup(dest)
+                dest.execute("PRAGMA journal_mode = DELETE")  # one file, until opened as --db
             finally:
                 dest.close()
         except (OSError, sqlite3.Error) as exc:
@@ -364,16 +386,18 @@ class SQLiteStore:
                 f"no recovery copy could be written ({exc}): {held} are only in this "
                 "process's open file and go when it ends"
             )
+            copy = None
         else:
             where = f"move it to {self.path}" if what == "deleted" else "pass it as --db"
             kept = (
-                f"{held} are kept in a recovery copy, {copy}: {where} and run the same "
+                f"{held} are kept in a recovery copy, {path}: {where} and run the same "
                 "command again to resume"
             )
-        return RegistryLostError(
+        lost = RegistryLostError(
             f"run registry {self.path} was {what} while this process wrote to it (its writes "
             f"went to a file no longer at that path); {kept}"
         )
+        return lost, copy
 
     @contextmanager
     def exclusive_runner(self) -> Iterator[None]:
