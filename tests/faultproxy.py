@@ -104,11 +104,12 @@ class FaultProxy:
             out.content_type = up.content_type
             await out.prepare(request)
             chunks = 0
-            async for line in up.content:
-                if action == "no_done" and line.startswith(b"data: [DONE]"):
+            async for got in up.content:
+                if action == "no_done" and got.startswith(b"data: [DONE]"):
                     continue
-                if action == "inflate" and b'"completion_tokens"' in line:
-                    line = _doubled(line)
+                line = (
+                    _doubled(got) if action == "inflate" and b'"completion_tokens"' in got else got
+                )
                 await out.write(line)
                 chunks += line.startswith(b"data:")
                 if action == "shape" and chunks == 2:

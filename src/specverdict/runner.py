@@ -43,6 +43,7 @@ from specverdict.engines.launcher import LaunchedServer, free_port
 from specverdict.engines.preflight import facts_digest, server_facts
 from specverdict.engines.preflight import problems as preflight_problems
 from specverdict.engines.registry import adapter_for
+from specverdict.engines.tokens import find_counter
 from specverdict.episodes import run_episode
 from specverdict.errors import (
     ConfigError,
@@ -611,6 +612,11 @@ class Runner:
                 f"{exc}; run {run.run_id} ({_short(spec)}) stopped with {saved} of {len(samples)} "
                 "samples saved: make room and run the same command again to resume"
             ) from None
+        # recorded before anything else can stop the runner (scoring takes a while): a segment
+        # measured but never written would leave the counters' window without its requests,
+        # and the run's acceptance would read as polluted for good
+        segments = [*self.store.get_run(run.run_id).manifest.segments, segment]
+        self.store.update_run(run.run_id, manifest={"segments": segments})
         self._stop_engine(server, run.run_id, run_dir)
         reused = self.scores.reused
         scored = self.score_pending(run.run_id, suite, samples)
@@ -620,7 +626,6 @@ class Runner:
             self.log(
                 f"{run.run_id}: scored {scored} samples with {suite.name}@{suite.version}{reuse_note}"
             )
-        segments = [*self.store.get_run(run.run_id).manifest.segments, segment]
         if health.cause is not None:
             saved = self._saved(run.run_id, samples)
             self.store.update_run(
@@ -757,6 +762,10 @@ class Runner:
         async with client, session:
             manifest = await self._probe(client, base_url, spec)
             manifest["acceptance_probe"] = await adapter.probe(client, base_url)
+            counter = await find_counter(
+                client, base_url, adapter.tokenize_style, spec.model.served_name
+            )
+            manifest["token_counter"] = counter.source if counter is not None else None
             if fresh and spec.engine.base_url is not None:
                 facts = server_facts(
                     manifest["engine_version"], manifest["models"], manifest["acceptance_probe"]
@@ -857,6 +866,12 @@ class Runner:
                     # judged before the slot is released, so that the next request is not
                     # sent into an engine already known to be gone
                     health.observe(record)
+                if counter is not None and record.status == "ok" and episodic is None:
+                    # counted once the slot is free: the next request is not held up by it
+                    counted = await counter.count(client, record.text)
+                    if counted is not None:
+                        extra = {**record.extra, "counted_tokens": counted}
+                        record = record.model_copy(update={"extra": extra})
                 # The write runs on the store's own thread so that it never delays the timing of
                 # requests in flight on this event loop.
                 await loop.run_in_executor(self._writer, self.store.add_sample, record)

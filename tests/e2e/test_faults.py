@@ -8,6 +8,7 @@ and that no finished sample is lost.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import signal
 import subprocess
@@ -22,6 +23,7 @@ from specverdict.campaign import build_plan, parse_campaign
 from specverdict.campaign.plan import Plan
 from specverdict.engines.launcher import LaunchedServer, free_port
 from specverdict.errors import EngineUnreachableError, RunInterruptedError, StoreError
+from specverdict.results import run_results
 from specverdict.runner import CONSECUTIVE_FAULTS, Runner
 from specverdict.store import SQLiteStore
 from tests.conftest import SPECVERDICT, server_cmd, specverdict_cli
@@ -139,6 +141,33 @@ def test_a_launched_engine_killed_mid_run_stops_the_run_and_a_rerun_completes(
     assert {i: final[i].text for i in kept} == kept  # finished samples kept, not redone
     assert all(final[i].attempt == 1 for i in failed)  # failed in flight: retried
     assert len(store.attempts(run.run_id)) == 16 + len(failed)
+
+
+def test_a_runner_stopped_while_scoring_leaves_its_segment_and_a_true_acceptance(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The runner dies while it scores (a SIGKILL, a registry that filled up): every answer and
+    the measured segment are stored, so the re-run sends nothing, and the run's acceptance counts
+    the requests its counters saw; never "polluted: the run sent 0" for good."""
+    store = SQLiteStore(tmp_path / "runs.db")
+    plan = plan_for(campaign_text(samples="{first: 6}", max_tokens=24))
+
+    def killed(*_: object) -> int:
+        raise SystemExit(137)
+
+    monkeypatch.setattr(Runner, "score_pending", killed)
+    with pytest.raises(SystemExit):
+        Runner(store, log=quiet).run_plan(plan, "mtp")
+    (run,) = store.list_runs()
+    (segment,) = run.manifest.segments
+    assert segment.samples == 6 and run.status == "running"
+    monkeypatch.undo()
+    records = Runner(store, log=quiet).run_plan(plan, "mtp")
+    (done,) = [r for r in records if r.run_id == run.run_id]
+    assert done.status == "completed" and len(done.manifest.segments) == 1
+    results = run_results(store, done.run_id)
+    assert results.acceptance.valid and not results.acceptance.polluted, results.acceptance
+    assert len(store.samples(done.run_id)) == 6
 
 
 def test_an_attached_engine_killed_mid_run_stops_after_consecutive_failures(
@@ -286,9 +315,8 @@ def test_answers_of_the_wrong_shape_are_failed_samples_with_their_reason(tmp_pat
         (run,) = store.list_runs()
         assert run.status == "completed"
         errors = sorted((s.error or "").split(":", 1)[0] for s in store.samples(run.run_id))
-        assert errors == ["", "", "", "", "", "malformed_response", "not_a_stream"] + [
-            "truncated_stream"
-        ]
+        rejected = ["malformed_response", "not_a_stream", "truncated_stream"]
+        assert errors == [""] * 5 + rejected
         listed = specverdict_cli("runs", "errors", run.run_id[:6], "--db", str(db))
         for kind in ("malformed response", "not a stream", "truncated stream"):
             assert kind in listed.stdout, listed.stdout
@@ -296,6 +324,48 @@ def test_answers_of_the_wrong_shape_are_failed_samples_with_their_reason(tmp_pat
         again = specverdict_cli("run", str(campaign), "--db", str(db), "--force", "--only", "none")
     assert again.returncode == 0, again.stderr
     assert all(s.status == "ok" for s in store.samples(run.run_id))
+
+
+def test_a_server_that_doubles_its_token_counts_is_not_believed(tmp_path: Path) -> None:
+    """The candidate's server speculates, but a proxy in front of it doubles every
+    ``usage.completion_tokens``: with identical timing its TPOT would look twice as fast. The
+    harness counts the texts' tokens on the engine's tokenize endpoint, measures speed on its
+    count, and the pair is INVALID with both figures."""
+    db = tmp_path / "runs.db"
+    mtp = json.dumps({"method": "mtp", "num_speculative_tokens": 2})
+    with (
+        reference_server() as base,
+        reference_server(None, "--speculative-config", mtp) as cand,
+        FaultProxy(cand.base_url, lambda n: "inflate") as proxy,
+    ):
+        campaign = tmp_path / "c.yaml"
+        campaign.write_text(
+            campaign_text(
+                candidates=f"  - {{method: mtp, k: 2, base_url: '{proxy.base_url}'}}",
+                samples="{first: 8}",
+                max_tokens=128,  # generated functions stop well before: doubled, still under
+                engine_extra=f", base_url: '{base.base_url}'",
+            ).replace("builtin-code@1", "synth-function@1")
+        )
+        proc = specverdict_cli("run", str(campaign), "--db", str(db), "--force")
+        assert proc.returncode == 0, proc.stderr
+        out = specverdict_cli("verdict", str(campaign), "--db", str(db), "--json")
+    (v,) = json.loads(out.stdout)["verdicts"]
+    assert v["verdict"] == "INVALID", v["reasons"]
+    (tokens,) = [r for r in v["reasons"] if r["gate"] == "speed.tokens"]
+    data = tokens["data"]
+    assert data["arm"] == "candidate" and data["answers"] == 8
+    assert 1.8 < data["reported"] / data["counted"] < 2.2, tokens["message"]
+    assert "the server reported" in tokens["message"]
+    store = SQLiteStore(db)
+    runs = {r.spec.speculation.method: r for r in store.list_runs()}
+    for run in runs.values():
+        assert run.manifest.token_counter and "tokenize endpoint" in run.manifest.token_counter
+    counted = {
+        m: {s.sample_id: s.extra["counted_tokens"] for s in store.samples(r.run_id)}
+        for m, r in runs.items()
+    }
+    assert counted["mtp"] == counted["none"]  # lossless: the same texts, the same counts
 
 
 def test_ctrl_c_saves_what_finished_says_so_and_the_rerun_resumes(tmp_path: Path) -> None:

@@ -208,6 +208,10 @@ class EngineAdapter(ABC):
     poll_paths: tuple[str, ...] = ()
     poll_interval_s: float = 0.5
 
+    #: the body format of the engine's ``POST /tokenize`` (``engines.tokens``), by which the
+    #: harness counts each answer's tokens; None: the engine has no such endpoint
+    tokenize_style: Literal["vllm", "llamacpp"] | None = "vllm"
+
     #: the speculation methods this engine implements; None when the adapter cannot tell
     #: (the server decides at launch)
     methods: frozenset[str] | None = None

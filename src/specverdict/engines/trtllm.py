@@ -163,6 +163,7 @@ class TRTLLMAdapter(EngineAdapter):
     """``trtllm-serve`` (PyTorch backend), acceptance from polled iteration stats."""
 
     kind = "trtllm"
+    tokenize_style = None
     #: read before the measured requests to empty the queue of warm-up iterations, and after
     #: them to collect what arrived after the last poll
     snapshot_paths = (STATS_PATH,)

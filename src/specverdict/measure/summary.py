@@ -1,8 +1,13 @@
 """Latency, throughput and outcome summaries of one run's samples.
 
 - TTFT: time to the first chunk that carried output.
-- TPOT (vLLM's definition): (e2e - TTFT) / (completion_tokens - 1), for samples with >= 2 tokens
-  that did not arrive in a single event (then it is not measured: None, never 0).
+- Output tokens of a sample (``output_tokens``): the harness's own count of its text's tokens
+  when the runner could count them (``engines.tokens``), else the server's
+  ``usage.completion_tokens``. A server's count is not believed: one that overstates it would
+  look faster by the same factor.
+- TPOT (vLLM's definition, over the output tokens above): (e2e - TTFT) / (tokens - 1), for
+  samples with >= 2 tokens that did not arrive in a single event (then it is not measured:
+  None, never 0).
 - Output tokens/s of a run: its completion tokens / the wall time from the first send to the last
   arrival (``wall_s``, measured by the runner); per-request figures are not averaged into it.
 - Clock: when every answered sample was timed on the engine's modelled device clock (the
@@ -43,14 +48,23 @@ def percentile(values: Sequence[float], q: float) -> float | None:
     return float(np.percentile(np.asarray(values, dtype=float), q)) if values else None
 
 
+def output_tokens(sample: SampleRecord) -> int | None:
+    """The sample's output tokens as counted by the harness, else as the server reported."""
+    counted = sample.extra.get("counted_tokens") if sample.extra else None
+    if isinstance(counted, int) and not isinstance(counted, bool) and counted >= 0:
+        return counted
+    return sample.completion_tokens
+
+
 def tpot(sample: SampleRecord) -> float | None:
-    if sample.ttft_s is None or sample.e2e_s is None or not sample.completion_tokens:
+    tokens = output_tokens(sample)
+    if sample.ttft_s is None or sample.e2e_s is None or not tokens:
         return None
-    if sample.completion_tokens < 2 or sample.e2e_s <= sample.ttft_s:
+    if tokens < 2 or sample.e2e_s <= sample.ttft_s:
         # all tokens in one event (a short answer under speculation, a server that buffers):
         # the time per token after the first is not measured, not zero
         return None
-    return (sample.e2e_s - sample.ttft_s) / (sample.completion_tokens - 1)
+    return (sample.e2e_s - sample.ttft_s) / (tokens - 1)
 
 
 SPEED_METRIC_WORDS = {
@@ -71,7 +85,7 @@ def speed_value(sample: SampleRecord, metric: str) -> float | None:
     elif metric == "e2e":
         value = sample.e2e_s
     elif metric == "output_throughput":
-        tokens = sample.completion_tokens
+        tokens = output_tokens(sample)
         value = sample.e2e_s / tokens if sample.e2e_s is not None and tokens else None
     else:
         known = ", ".join(SPEED_METRIC_WORDS)
@@ -136,7 +150,7 @@ def summarize_samples(
     tpots = [t for s in ok if (t := tpot(s)) is not None]
     itls = [b - a for s in ok for a, b in itertools.pairwise(s.chunk_arrivals_s)]
     e2es = [s.e2e_s for s in ok if s.e2e_s is not None]
-    tokens = sum(s.completion_tokens or 0 for s in ok)
+    tokens = sum(output_tokens(s) or 0 for s in ok)
     clock = "device" if ok and all(s.clock == "device" for s in ok) else "host"
     if clock == "device":
         spans = [span for s in ok if (span := s.device_span_s) is not None]

@@ -202,6 +202,11 @@ class RunManifest(_Frozen):
         description="what the attached server said that contradicts the configuration (kind, "
         "speculation, slots); non-empty only when measured anyway (--force)",
     )
+    token_counter: str | None = Field(
+        default=None,
+        description="where the harness counted each answer's output tokens (engines.tokens); "
+        "None: not counted, the server's usage stands alone",
+    )
     segments: tuple[Segment, ...] = ()
     interruption: Interruption | None = None
     resample_of: str | None = Field(
@@ -243,6 +248,7 @@ class ManifestUpdate(TypedDict, total=False):
     audits: Audits
     server: ServerIdentity
     preflight: list[str] | tuple[str, ...]
+    token_counter: str | None
     segments: list[Segment] | tuple[Segment, ...]
     interruption: Interruption
     resample_of: str

@@ -44,7 +44,7 @@ from specverdict.campaign.model import Gates, default_speed_metric
 from specverdict.campaign.spec import PairingError, RunSpec, check_pair
 from specverdict.engines.base import AcceptanceSummary
 from specverdict.failures import failure_kind
-from specverdict.measure.summary import SPEED_METRIC_WORDS, speed_value
+from specverdict.measure.summary import SPEED_METRIC_WORDS, output_tokens, speed_value
 from specverdict.records import RunManifest, SampleRecord, override_drift
 from specverdict.records.acceptance import RequestAcceptance
 from specverdict.stats import (
@@ -265,6 +265,69 @@ def _loaded(base: Arm, cand: Arm) -> Reason | None:
         f"to {max(loads):.2f} per core): the speeds include that contention",
         data={"max_load_per_core": max(loads)},
     )
+
+
+#: how far a run's reported output tokens may stray from the harness's count of its texts
+#: before its server's counts are not believed: an honest server counts a few tokens the text
+#: does not hold (the end-of-sequence token, a stop string cut off), under a tenth of an answer
+#: of coding length
+TOKEN_TOLERANCE = 0.15
+
+
+def _token_counts(base: Arm, cand: Arm) -> list[Reason]:
+    """The server's ``usage.completion_tokens`` against the harness's count of the same texts
+    (``engines.tokens``), per execution. Speed is measured on the counted figure either way; a
+    server whose counts stray from it by more than ``TOKEN_TOLERANCE`` is not measuring what it
+    says (a doubled count makes a 2x "speed-up" out of identical timing), so the pair is
+    INVALID with both figures. Executions with nothing counted say so."""
+    reasons: list[Reason] = []
+    uncounted: list[str] = []
+    for name, arm in (("baseline", base), ("candidate", cand)):
+        for run_id, samples in zip(arm.run_ids, arm.samples, strict=False):
+            pairs = [
+                (s.completion_tokens, output_tokens(s) or 0)
+                for s in samples
+                if s.status == "ok"
+                and s.completion_tokens is not None
+                and "counted_tokens" in s.extra
+            ]
+            if not pairs:
+                uncounted.append(f"{name} run {run_id}")
+                continue
+            reported, counted = sum(r for r, _ in pairs), sum(c for _, c in pairs)
+            if counted and abs(reported / counted - 1.0) <= TOKEN_TOLERANCE:
+                continue
+            ratio = reported / counted if counted else float("inf")
+            reasons.append(
+                Reason(
+                    gate="speed.tokens",
+                    status="invalid",
+                    message=f"{name} run {run_id}: the server reported {reported:,} output "
+                    f"tokens for {len(pairs)} answers whose texts count {counted:,} "
+                    f"({ratio:.2f}x, beyond {TOKEN_TOLERANCE:.0%}): its token counts are not "
+                    "what it sent, so its figures are not believed (speed is on the counted "
+                    "tokens)",
+                    data={
+                        "arm": name,
+                        "run_id": run_id,
+                        "reported": reported,
+                        "counted": counted,
+                        "answers": len(pairs),
+                        "tolerance": TOKEN_TOLERANCE,
+                    },
+                )
+            )
+    if uncounted and len(uncounted) == sum(len(a.run_ids) for a in (base, cand)):
+        reasons.append(
+            Reason(
+                gate="speed.tokens",
+                status="info",
+                message="output tokens not counted by the harness (the server has no tokenize "
+                "endpoint it could use): speed rests on the server's usage counts",
+                data={"uncounted": uncounted},
+            )
+        )
+    return reasons
 
 
 def _actual_speculation(base: Arm, cand: Arm) -> list[Reason]:
@@ -1114,9 +1177,7 @@ def _throughput(
 ) -> Reason | None:
     def cols(arm: Arm) -> tuple[list[float | None], list[float | None]]:
         by = {s.sample_id: s for s in arm.first if s.status == "ok"}
-        toks = [
-            float(by[i].completion_tokens or 0) if i in by and by[i].e2e_s else None for i in ids
-        ]
+        toks = [float(output_tokens(by[i]) or 0) if i in by and by[i].e2e_s else None for i in ids]
         lat = [by[i].e2e_s if i in by and by[i].e2e_s else None for i in ids]
         return toks, lat
 
@@ -1460,6 +1521,7 @@ def judge_pair(
     futility = _futility(look, reasons, q_outcome, s_outcome, metric)
     if futility is not None:
         reasons.append(futility)
+    reasons += _token_counts(base, cand)
     loaded = _loaded(base, cand)
     if loaded is not None:
         reasons.append(loaded)

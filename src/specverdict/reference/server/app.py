@@ -37,6 +37,7 @@ from specverdict.reference.server.protocol import (
     ChatCompletionRequest,
     CompletionRequest,
     InvalidRequestError,
+    TokenizeRequest,
     _Sampling,
 )
 from specverdict.reference.server.tools import ToolCall, ToolCallStreamer, parse_tool_calls
@@ -481,6 +482,13 @@ def create_app(core: EngineCore, sink: PrometheusSink) -> FastAPI:
         sink.running.set(server.engine.running)
         sink.waiting.set(server.engine.waiting)
         return Response(sink.exposition(), media_type="text/plain; version=0.0.4; charset=utf-8")
+
+    @app.post("/tokenize")
+    async def tokenize(body: TokenizeRequest) -> dict[str, Any]:
+        """vLLM's answer: the count, the model's context length and the ids."""
+        server.check_model(body.model)
+        ids = server.encode(body.prompt, "prompt")
+        return {"count": len(ids), "max_model_len": core.max_model_len, "tokens": ids}
 
     @app.post("/v1/completions")
     async def completions(body: CompletionRequest, request: Request) -> Response:

@@ -27,6 +27,15 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+class TokenizeRequest(_Strict):
+    """vLLM's ``/tokenize`` body for text (``TokenizeCompletionRequest``): the harness counts an
+    answer's tokens with it. The reference tokenizer adds no special tokens either way."""
+
+    model: str | None = None
+    prompt: str
+    add_special_tokens: bool = True
+
+
 class StreamOptions(_Strict):
     include_usage: bool | None = True
     continuous_usage_stats: bool | None = False
