@@ -6,11 +6,18 @@ when any process of the sandbox other than its zygote is still alive afterwards.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import dis
 import os
 import secrets
+import shutil
 import socket
+import tempfile
 import time
+import types
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -416,3 +423,211 @@ def test_no_file_is_left_behind(sandbox: LocalSandbox) -> None:
     assert set(os.listdir(sandbox.directory)) == before
     assert os.listdir(os.path.join(sandbox.directory, "work")) == []
     assert os.listdir(os.path.join(sandbox.directory, "runs")) == []
+
+
+# -- what holds when the hook is disabled ---------------------------------------------------
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+
+@contextlib.contextmanager
+def host_directory(prefix: str) -> Iterator[str]:
+    """A directory on the host, readable by the sandbox uid, outside the directories the
+    sandbox always covered (``/run`` when we may write there, else next to this file)."""
+    parent = "/run" if os.access("/run", os.W_OK) else str(Path(__file__).parent)
+    path = tempfile.mkdtemp(prefix=prefix, dir=parent)
+    os.chmod(path, 0o755)
+    try:
+        yield path
+    finally:
+        shutil.rmtree(path, ignore_errors=True)
+
+
+def test_a_gc_walk_cannot_switch_the_hook_off(sandbox: LocalSandbox) -> None:
+    # Everything the program can reach through gc: a guard object's state (a re-entrancy set,
+    # flags), the bootstrap's functions (code, defaults, closures, globals). Then a connect.
+    program = (
+        "import gc, socket, threading\n"
+        "me = threading.get_ident()\n"
+        "nothing = (lambda *a: None).__code__\n"
+        "for o in gc.get_objects():\n"
+        "    try:\n"
+        "        if isinstance(getattr(o, 'busy', None), set):\n"
+        "            o.busy.add(me)\n"
+        "        if hasattr(o, 'allow_subprocess'):\n"
+        "            o.allow_subprocess = True\n"
+        "    except Exception:\n"
+        "        pass\n"
+        "    if type(o) is type(gc.isenabled) or not callable(o):\n"
+        "        continue\n"
+        "    code = getattr(o, '__code__', None)\n"
+        "    if code is None or code.co_filename != '<string>':\n"
+        "        continue\n"
+        "    for name, value in (('__code__', nothing), ('__defaults__', None),\n"
+        "                        ('__kwdefaults__', None)):\n"
+        "        try:\n"
+        "            setattr(o, name, value)\n"
+        "        except Exception:\n"
+        "            pass\n"
+        "    for cell in o.__closure__ or ():\n"
+        "        cell.cell_contents = None\n"
+        "    for key in [k for k in o.__globals__ if k.startswith('_') and k.isupper()]:\n"
+        "        o.__globals__[key] = frozenset()\n"
+        "print('walked', flush=True)\n"
+        "try:\n"
+        "    socket.socket().connect(('127.0.0.1', PORT))\n"
+        "except OSError as e:\n"
+        "    print(type(e).__name__)\n"
+    )
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as tcp:
+        tcp.bind(("127.0.0.1", 0))
+        tcp.listen()
+        port = tcp.getsockname()[1]
+        r = run(sandbox, program.replace("PORT", str(port)), wall_s=10.0, cpu_s=5)
+        assert r.stdout.startswith("walked\n"), r.stderr
+        assert r.outcome == "sandbox_violation"
+        assert f"network access (socket.connect ('127.0.0.1', {port}))" in r.violations
+        tcp.settimeout(0.3)
+        with pytest.raises(TimeoutError):
+            tcp.accept()
+
+
+def _immutable(value: object) -> bool:
+    """Values no Python code can change: sealed functions are checked on their own."""
+    if isinstance(value, (tuple, frozenset)):
+        return all(_immutable(v) for v in value)
+    builtin = (types.BuiltinFunctionType, types.MethodDescriptorType, types.WrapperDescriptorType)
+    return type(value) in (str, bytes, int, bool, types.FunctionType, *builtin) or (
+        isinstance(value, type) and value.__module__ == "builtins"
+    )
+
+
+def test_sealed_hook_reads_no_global_or_closure() -> None:
+    # The hook's functions find everything in their own arguments: nothing a program can
+    # rebind (module globals, builtins, closure cells) decides what the hook does.
+    from specverdict.sandbox import _bootstrap
+
+    hook = _bootstrap.make_hook(work="/w", allow_subprocess=False, side_fd=1, init_pid=os.getpid())
+    seen: list[types.FunctionType] = []
+    stack = [hook]
+    while stack:
+        f = stack.pop()
+        if any(f is s for s in seen):
+            continue
+        seen.append(f)
+        assert f.__closure__ is None and f.__kwdefaults__ is None
+        assert f.__globals__ == {"__builtins__": {}}
+        codes = [f.__code__]
+        while codes:
+            code = codes.pop()
+            for ins in dis.get_instructions(code):
+                assert ins.opname not in ("LOAD_GLOBAL", "LOAD_NAME", "LOAD_DEREF"), (
+                    f.__name__,
+                    ins.argval,
+                )
+            codes.extend(c for c in code.co_consts if isinstance(c, types.CodeType))
+        stack.extend(d for d in f.__defaults__ or () if isinstance(d, types.FunctionType))
+        for d in f.__defaults__ or ():
+            assert _immutable(d), (f.__name__, d)
+    assert len(seen) > 2
+
+
+def test_unix_sockets_on_the_host_are_unreachable_without_the_hook(
+    sandbox: LocalSandbox,
+) -> None:
+    # The interpreter the program execs runs without the audit hook.
+    with host_directory("sbx-unix-") as directory:
+        path = os.path.join(directory, "listener.sock")
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as listener:
+            listener.bind(path)
+            os.chmod(path, 0o777)
+            listener.listen()
+            child = (
+                "import socket\ns = socket.socket(socket.AF_UNIX)\n"
+                f"s.connect({path!r})\ns.sendall(b'hi')\nprint('connected')\n"
+            )
+            program = (
+                "import subprocess, sys\n"
+                f"r = subprocess.run([sys.executable, '-S', '-c', {child!r}],\n"
+                "                   capture_output=True, text=True)\n"
+                "print(r.stdout.strip(), r.stderr.strip().splitlines()[-1:])\n"
+                "assert r.stdout == 'connected\\n'\n"
+            )
+            r = run(sandbox, program, allow_subprocess=True, wall_s=10.0, cpu_s=5)
+            assert r.outcome != "passed", r.stdout
+            assert "connected" not in r.stdout
+            listener.settimeout(0.3)
+            with pytest.raises(TimeoutError):
+                listener.accept()
+
+
+def test_files_outside_the_run_cannot_be_read(namespaces_sandbox: LocalSandbox) -> None:
+    # Reads raise no event the hook refuses: only the mount tree hides the host's files.
+    secret = f"sbx-secret-{secrets.token_hex(8)}"
+    with host_directory("sbx-read-") as directory:
+        target = os.path.join(directory, "secret.txt")
+        Path(target).write_text(secret)
+        os.chmod(target, 0o644)
+        paths = [directory, target, str(REPO_ROOT / "pyproject.toml"), str(REPO_ROOT)]
+        program = (
+            "import os\n"
+            f"for p in {paths!r}:\n"
+            "    try:\n"
+            "        print(os.listdir(p) if os.path.isdir(p) else open(p).read())\n"
+            "    except OSError as e:\n"
+            "        print(type(e).__name__)\n"
+            "print(sorted(os.listdir('/')))\n"
+        )
+        r = run(namespaces_sandbox, program)
+    assert r.outcome == "passed", r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[:4] == ["FileNotFoundError"] * 4, r.stdout
+    assert secret not in r.stdout
+    assert "[project]" not in r.stdout
+    for hidden in ("home", "root", "run", "srv", "opt", "mnt", "sys", "boot"):
+        assert f"'{hidden}'" not in lines[4]
+
+
+_FILL_MEMFDS = (
+    "import os\ntotal = 0\nfds = []\ntry:\n    while total < (2 * LIMIT) << 20:\n"
+    "        fds.append(os.memfd_create('fill'))\n        for _ in range(8):\n"
+    "            total += os.write(fds[-1], b'x' * (1 << 20))\n"
+    "finally:\n    print('held', total >> 20, flush=True)\n"
+)
+_SYSV_SHM = (
+    "import ctypes\nlibc = ctypes.CDLL(None, use_errno=True)\n"
+    "segment = libc.shmget(0, ctypes.c_size_t((2 * LIMIT) << 20), 0o1600)\n"
+    "print('held', 0 if segment == -1 else 2 * LIMIT, flush=True)\n"
+    "assert segment != -1, ctypes.get_errno()\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("program", "exec_it"),
+    [(_FILL_MEMFDS, False), (_FILL_MEMFDS, True), (_SYSV_SHM, True)],
+    ids=["memfd", "memfd-unhooked", "sysv-shm-unhooked"],
+)
+def test_shared_memory_cannot_grow_past_the_memory_limit(
+    sandbox: LocalSandbox, program: str, exec_it: bool
+) -> None:
+    # memfd files and SysV segments live in the host's memory, outside RLIMIT_AS: 32 memfds of
+    # 8 MiB each (under file_size_mb and open_files) would hold twice the address-space limit.
+    limit = 128
+    program = program.replace("LIMIT", str(limit))
+    if exec_it:
+        program = (
+            "import subprocess, sys\n"
+            f"r = subprocess.run([sys.executable, '-S', '-c', {program!r}])\n"
+            "raise SystemExit(r.returncode)\n"
+        )
+    r = run(
+        sandbox,
+        program,
+        allow_subprocess=exec_it,
+        address_space_mb=limit,
+        file_size_mb=8,
+        open_files=64,
+        wall_s=10.0,
+        cpu_s=5,
+    )
+    assert r.outcome in ("error", "oom", "killed"), (r.outcome, r.stdout)
+    assert r.stdout == "held 0\n", r.stderr

@@ -72,23 +72,23 @@ _TMPFS_INODES = 4096
 _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
 # Paths outside the work directory that a program may still open for writing.
 _WRITABLE_DEVICES = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr"})
-# Audited operations that modify a path: event -> ((path arg index, dir_fd arg index or -1), ...).
-_PATH_WRITES: dict[str, tuple[tuple[int, int], ...]] = {
-    "os.chmod": ((0, 2),),
-    "os.chown": ((0, 3),),
-    "os.mkdir": ((0, 2),),
-    "os.remove": ((0, 1),),
-    "os.rmdir": ((0, 1),),
-    "os.rename": ((0, 2), (1, 3)),
-    "os.link": ((0, 2), (1, 3)),
-    "os.symlink": ((1, 2),),
-    "os.truncate": ((0, -1),),
-    "os.utime": ((0, 3),),
-    "os.setxattr": ((0, -1),),
-    "os.removexattr": ((0, -1),),
-    "shutil.rmtree": ((0, 1),),
-    "shutil.chown": ((0, -1),),
-}
+# Audited operations that modify a path: (event, ((path arg index, dir_fd arg index or -1), ...)).
+_PATH_WRITES: tuple[tuple[str, tuple[tuple[int, int], ...]], ...] = (
+    ("os.chmod", ((0, 2),)),
+    ("os.chown", ((0, 3),)),
+    ("os.mkdir", ((0, 2),)),
+    ("os.remove", ((0, 1),)),
+    ("os.rmdir", ((0, 1),)),
+    ("os.rename", ((0, 2), (1, 3))),
+    ("os.link", ((0, 2), (1, 3))),
+    ("os.symlink", ((1, 2),)),
+    ("os.truncate", ((0, -1),)),
+    ("os.utime", ((0, 3),)),
+    ("os.setxattr", ((0, -1),)),
+    ("os.removexattr", ((0, -1),)),
+    ("shutil.rmtree", ((0, 1),)),
+    ("shutil.chown", ((0, -1),)),
+)
 # Events that start a process or replace the program (allowed only with allow_subprocess).
 _PROCESS_EVENTS = frozenset(
     {
@@ -123,6 +123,24 @@ _FORBIDDEN_EVENTS = frozenset(
 _SOCKET_ADDRESS_EVENTS = frozenset(
     {"socket.connect", "socket.bind", "socket.sendto", "socket.sendmsg"}
 )
+# Attributes whose assignment replaces what a function does (each raises an audit event).
+_FUNCTION_ATTRIBUTES = frozenset({"__code__", "__defaults__", "__kwdefaults__"})
+# Every event the hook looks at ("ctypes.*" too); it returns at once for any other.
+_INTERESTING = frozenset(
+    {
+        "open",
+        "os.kill",
+        "os.killpg",
+        "os.pidfd_open",
+        "sqlite3.connect",
+        "object.__setattr__",
+        "object.__delattr__",
+        *(event for event, _ in _PATH_WRITES),
+        *_PROCESS_EVENTS,
+        *_FORBIDDEN_EVENTS,
+        *_SOCKET_ADDRESS_EVENTS,
+    }
+)
 
 # Linux constants (x86-64 and aarch64 share them, except the capset syscall number).
 _CLONE_NEWNS = 0x00020000
@@ -131,10 +149,9 @@ _CLONE_NEWUSER = 0x10000000
 _CLONE_NEWPID = 0x20000000
 _CLONE_NEWNET = 0x40000000
 _MS_RDONLY, _MS_NOSUID, _MS_NODEV, _MS_NOEXEC, _MS_REMOUNT = 1, 2, 4, 8, 32
-_MS_REC, _MS_PRIVATE = 16384, 1 << 18
-# World-writable directories of a typical host, covered in namespaces mode.
-_SHARED_WRITABLE = ("/tmp", "/var/tmp", "/dev/shm", "/run/lock", "/dev/mqueue")
+_MS_BIND, _MS_REC, _MS_PRIVATE = 4096, 16384, 1 << 18
 _PR_SET_PDEATHSIG, _PR_SET_DUMPABLE, _PR_SET_CHILD_SUBREAPER, _PR_SET_NO_NEW_PRIVS = 1, 4, 36, 38
+_PR_SET_SECCOMP, _SECCOMP_MODE_FILTER = 22, 2
 _SYS_CAPSET = {"x86_64": 126, "aarch64": 91}
 
 
@@ -174,10 +191,14 @@ class Native:
                 ("inheritable", ctypes.c_uint32),
             )
 
+        class Fprog(ctypes.Structure):
+            _fields_ = (("len", ctypes.c_ushort), ("filter", ctypes.c_char_p))
+
         # capset(2) with every set empty: no capability left.
         self.cap_header = Header(0x20080522, 0)
         self.cap_data = (Data * 2)()
         self.byref = ctypes.byref
+        self.fprog = Fprog
 
     def forget(self) -> None:
         """Drop every native handle (the program process must not find callable ones)."""
@@ -208,6 +229,22 @@ class Native:
         result = self.libc.mount(enc(source), enc(target), enc(fstype), flags, enc(options))
         self._check(result, f"mount {target}")
 
+    def umount_detach(self, target: str) -> None:
+        self._check(self.libc.umount2(target.encode(), _MNT_DETACH), f"umount {target}")
+
+    def pivot_root_here(self) -> None:
+        """pivot_root(".", ".") (no C library wrapper)."""
+        number = _SYS_PIVOT_ROOT.get(os.uname().machine)
+        if number is None:
+            raise OSError(0, f"pivot_root: unknown syscall number on {os.uname().machine}")
+        self._check(self.libc.syscall(number, b".", b"."), "pivot_root")
+
+    def seccomp(self, program: bytes) -> None:
+        """Install a seccomp filter (``no_new_privs`` must be set)."""
+        fprog = self.fprog(len(program) // 8, program)
+        result = self.libc.prctl(_PR_SET_SECCOMP, _SECCOMP_MODE_FILTER, self.byref(fprog), 0, 0)
+        self._check(result, "seccomp")
+
     def drop_capabilities(self) -> None:
         number = _SYS_CAPSET.get(os.uname().machine)
         if number is None:
@@ -216,187 +253,623 @@ class Native:
         self._check(result, "capset")
 
 
-def _one_line(text: str, limit: int = 300) -> bytes:
-    flat = " ".join(text.split())
-    return flat[:limit].encode("utf-8", "replace")
-
-
 def _type_name(exc: BaseException) -> str:
     cls = type(exc)
     module = getattr(cls, "__module__", "builtins")
     return cls.__qualname__ if module == "builtins" else f"{module}.{cls.__qualname__}"
 
 
-class Reporter:
-    """Writes records on the side channel; signals the init when the channel was tampered with."""
+# -- seccomp ----------------------------------------------------------------------------------
+# System calls P and everything it starts may not make, refused by the kernel with EPERM
+# whatever happens to the audit hook (a seccomp filter is inherited across fork and exec and
+# cannot be removed). Why each:
+# - connect, bind, listen (which binds an unbound socket), sendto with an address, sendmsg
+#   and sendmmsg (whose address the filter cannot read): no network, Unix sockets included;
+#   creating a socket is refused too except for the Unix and IP families, which can then reach
+#   nothing (socketpair stays allowed: asyncio and multiprocessing use it);
+# - io_uring_setup: io_uring can open sockets and connect without these system calls;
+# - memfd_create, memfd_secret, shmget, mq_open: memory that lives outside the process (no
+#   RLIMIT_AS counts it) and outside the execution's tmpfs (its size counts files);
+# - ptrace, process_vm_readv/writev: other processes of the uid (subreaper mode);
+# - bpf: kernel objects that hold memory;
+# - execve, execveat unless subprocesses are allowed.
+_SECCOMP_REFUSED = (
+    "connect",
+    "bind",
+    "listen",
+    "sendmsg",
+    "sendmmsg",
+    "io_uring_setup",
+    "memfd_create",
+    "memfd_secret",
+    "shmget",
+    "mq_open",
+    "ptrace",
+    "process_vm_readv",
+    "process_vm_writev",
+    "bpf",
+)
+_SECCOMP_EXEC = ("execve", "execveat")
+# The architecture word of ``struct seccomp_data`` (AUDIT_ARCH_*) and the system call numbers.
+_SECCOMP_ARCH = {"x86_64": 0xC000003E, "aarch64": 0xC00000B7}
+_SYSCALL_NUMBERS = {
+    "x86_64": {
+        "socket": 41,
+        "connect": 42,
+        "sendto": 44,
+        "sendmsg": 46,
+        "bind": 49,
+        "listen": 50,
+        "sendmmsg": 307,
+        "io_uring_setup": 425,
+        "memfd_create": 319,
+        "memfd_secret": 447,
+        "shmget": 29,
+        "mq_open": 240,
+        "ptrace": 101,
+        "process_vm_readv": 310,
+        "process_vm_writev": 311,
+        "bpf": 321,
+        "execve": 59,
+        "execveat": 322,
+    },
+    "aarch64": {
+        "socket": 198,
+        "connect": 203,
+        "sendto": 206,
+        "sendmsg": 211,
+        "bind": 200,
+        "listen": 201,
+        "sendmmsg": 269,
+        "io_uring_setup": 425,
+        "memfd_create": 279,
+        "memfd_secret": 447,
+        "shmget": 194,
+        "mq_open": 180,
+        "ptrace": 117,
+        "process_vm_readv": 270,
+        "process_vm_writev": 271,
+        "bpf": 280,
+        "execve": 221,
+        "execveat": 281,
+    },
+}
+_AF_UNIX, _AF_INET, _AF_INET6 = 1, 2, 10
+_SECCOMP_RET_ALLOW = 0x7FFF0000
+_SECCOMP_RET_ERRNO_EPERM = 0x00050000 | 1  # SECCOMP_RET_ERRNO with errno 1 (EPERM)
+_SECCOMP_RET_KILL_PROCESS = 0x80000000
+# Classic BPF opcodes (linux/filter.h); the filter's accumulator A is 32 bits wide.
+_BPF_LD_W_ABS = 0x20  # A = the 32-bit word at offset k of struct seccomp_data
+_BPF_JEQ_K = 0x15  # if A == k: skip jt instructions, else skip jf
+_BPF_JGE_K = 0x35  # if A >= k: skip jt, else skip jf
+_BPF_RET_K = 0x06  # return k (the action)
 
-    def __init__(self, fd: int, init_pid: int) -> None:
-        self.fd = fd
-        self.init_pid = init_pid
-        self.sigusr1 = signal.SIGUSR1
-        st = os.fstat(fd)
-        self.identity = (st.st_dev, st.st_ino)
 
-    def record(self, kind: bytes, text: str) -> None:
-        data = b"\n" + kind + b" " + _one_line(text) + b"\n"
+def seccomp_filter(machine: str, allow_exec: bool) -> bytes:
+    """The BPF program of ``_SECCOMP_REFUSED`` (and of ``_SECCOMP_EXEC`` unless
+    ``allow_exec``) for this architecture, as ``struct sock_filter`` records.
+
+    ``struct seccomp_data`` is ``int nr`` (offset 0), ``u32 arch`` (4), ``u64 ip`` (8) and
+    ``u64 args[6]`` (16). The program first checks ``arch``: a system call of another ABI
+    (i386 ``int 0x80`` on x86-64 has other numbers) kills the process, and so does one with
+    the x32 bit (0x40000000) set, which x86-64 reports under its own ``arch``. Then::
+
+            ld  [0]                       ; A = nr
+            jeq #socket, socket           ; ... one test per refused number:
+            jeq #sendto, sendto
+            jeq #connect, refuse          ; ...
+            ret ALLOW
+        socket:                           ; socket(family, ...): the family's low word
+            ld  [16]
+            jeq #AF_UNIX, allow ; jeq #AF_INET, allow ; jeq #AF_INET6, allow, refuse
+        sendto:                           ; sendto(..., dest_addr, addrlen): only without an
+            ld  [48] ; jeq #0, next, refuse   ; address (both halves of args[4] zero)
+            ld  [52] ; jeq #0, allow, refuse
+        allow:  ret ALLOW
+        refuse: ret ERRNO(EPERM)
+        kill:   ret KILL_PROCESS
+
+    Classic BPF jumps only forward, so the labels come after every jump to them.
+    """
+    import struct
+
+    arch = _SECCOMP_ARCH.get(machine)
+    if arch is None:
+        raise OSError(0, f"seccomp: unknown architecture {machine}")
+    nr = _SYSCALL_NUMBERS[machine]
+    low = 0 if sys.byteorder == "little" else 4  # offset of the low half of a 64-bit word
+    refused = _SECCOMP_REFUSED if allow_exec else _SECCOMP_REFUSED + _SECCOMP_EXEC
+    # (opcode, jump if true, jump if false, k); a jump names a label (None: next instruction).
+    Insn = tuple[int, "str | None", "str | None", int]
+    labelled: list[Insn | str] = [
+        (_BPF_LD_W_ABS, None, None, 4),
+        (_BPF_JEQ_K, None, "kill", arch),
+        (_BPF_LD_W_ABS, None, None, 0),
+        (_BPF_JGE_K, "kill", None, 0x40000000),
+        (_BPF_JEQ_K, "socket", None, nr["socket"]),
+        (_BPF_JEQ_K, "sendto", None, nr["sendto"]),
+        *((_BPF_JEQ_K, "refuse", None, nr[name]) for name in refused),
+        (_BPF_RET_K, None, None, _SECCOMP_RET_ALLOW),
+        "socket",
+        (_BPF_LD_W_ABS, None, None, 16 + low),
+        (_BPF_JEQ_K, "allow", None, _AF_UNIX),
+        (_BPF_JEQ_K, "allow", None, _AF_INET),
+        (_BPF_JEQ_K, "allow", "refuse", _AF_INET6),
+        "sendto",
+        (_BPF_LD_W_ABS, None, None, 16 + 8 * 4 + low),
+        (_BPF_JEQ_K, None, "refuse", 0),
+        (_BPF_LD_W_ABS, None, None, 16 + 8 * 4 + 4 - low),
+        (_BPF_JEQ_K, "allow", "refuse", 0),
+        "allow",
+        (_BPF_RET_K, None, None, _SECCOMP_RET_ALLOW),
+        "refuse",
+        (_BPF_RET_K, None, None, _SECCOMP_RET_ERRNO_EPERM),
+        "kill",
+        (_BPF_RET_K, None, None, _SECCOMP_RET_KILL_PROCESS),
+    ]
+    labels: dict[str, int] = {}
+    program: list[Insn] = []
+    for item in labelled:
+        if isinstance(item, str):
+            labels[item] = len(program)
+        else:
+            program.append(item)
+
+    def offset(label: str | None, at: int) -> int:
+        # Jumps are relative to the next instruction and go forward only.
+        return 0 if label is None else labels[label] - at - 1
+
+    return b"".join(
+        struct.pack("=HBBI", code, offset(jt, at), offset(jf, at), k)
+        for at, (code, jt, jf, k) in enumerate(program)
+    )
+
+
+# -- the private root (namespaces mode) -----------------------------------------------------
+# Host paths bound read-only into each execution's root (with the interpreter's own
+# directories), when they exist; symbolic links among them are copied as links.
+_ROOT_SYSTEM = (
+    "/usr",
+    "/bin",
+    "/sbin",
+    "/lib",
+    "/lib32",
+    "/lib64",
+    "/libx32",
+    "/etc/ld.so.cache",
+    "/etc/localtime",
+)
+# Devices bound as they are (writable: writing /dev/null must work).
+_ROOT_DEVICES = ("/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom")
+_ROOT_LINKS = (
+    ("/dev/fd", "/proc/self/fd"),
+    ("/dev/stdin", "/proc/self/fd/0"),
+    ("/dev/stdout", "/proc/self/fd/1"),
+    ("/dev/stderr", "/proc/self/fd/2"),
+)
+# Empty directories (read-only, like the whole root but the execution's directory).
+_ROOT_EMPTY = ("/proc", "/etc", "/tmp", "/var/tmp", "/dev/shm")
+_MNT_DETACH = 2
+_SYS_PIVOT_ROOT = {"x86_64": 155, "aarch64": 41}
+
+
+class RootPlan:
+    """What each execution's private root holds, worked out once by the zygote."""
+
+    def __init__(self) -> None:
+        self.links: list[tuple[str, str]] = list(_ROOT_LINKS)
+        #: (path, flags the read-only remount keeps, or -1 for a device left as it is)
+        self.binds: list[tuple[str, int]] = []
+        #: empty files (mount points of file binds)
+        self.files: list[str] = []
+        bound: list[str] = []
+
+        def covered(path: str) -> bool:
+            return any(path == b or path.startswith(b + "/") for b in bound)
+
+        def bind(path: str) -> None:
+            # A bind of a mount that is nosuid/nodev/noexec must stay so (the kernel refuses
+            # to lift these locked flags in a user namespace); atime flags are kept anyway.
+            keep = os.statvfs(path).f_flag & (_MS_NOSUID | _MS_NODEV | _MS_NOEXEC)
+            self.binds.append((path, keep))
+            bound.append(path)
+            if not os.path.isdir(path):
+                self.files.append(path)
+
+        for path in _ROOT_SYSTEM:
+            if os.path.islink(path):
+                self.links.append((path, os.readlink(path)))
+            elif os.path.exists(path):
+                bind(path)
+        # The interpreter's library directories (programs import from them; with -S the
+        # prefixes are the base installation's), then the interpreter itself by the name
+        # programs run it (sys.executable), when its directory is not bound already.
+        for path in (sys.prefix, sys.exec_prefix, sys.base_prefix, *sys.path):
+            real = os.path.realpath(path) if path else ""
+            if real and os.path.isdir(real) and not covered(real):
+                bind(real)
+        exe = sys.executable
+        if exe and os.path.isfile(exe) and not covered(os.path.realpath(os.path.dirname(exe))):
+            bind(exe)
+        for path in _ROOT_DEVICES:
+            if os.path.exists(path):
+                self.binds.append((path, -1))
+                self.files.append(path)
+        needed: set[str] = set(_ROOT_EMPTY)
+        needed.update(p for p, keep in self.binds if p not in self.files)
+        for path in [*needed, *self.files, *(link for link, _ in self.links)]:
+            parent = os.path.dirname(path)
+            while parent != "/":
+                needed.add(parent)
+                parent = os.path.dirname(parent)
+        #: directories to create, parents first
+        self.dirs = sorted(needed, key=lambda d: (d.count("/"), d))
+
+
+def _build_root(cfg: Config, native: Native, plan: RootPlan) -> None:
+    """I's private root: a small tmpfs on the execution's mount point (``cfg.work`` on the
+    host, in this mount namespace only) with the plan's read-only binds, a private ``/proc``
+    and the execution's own tmpfs at ``cfg.work``; then ``pivot_root`` into it, detach the
+    host's tree and make the root read-only. Nothing of the host is left but what the plan
+    binds."""
+    import errno
+
+    root = cfg.work
+    native.mount("tmpfs", root, "tmpfs", _MS_NOSUID | _MS_NODEV, "size=1m,nr_inodes=1024,mode=755")
+    for path in plan.dirs:
+        os.mkdir(root + path, 0o755)
+    os.makedirs(root + cfg.work, 0o755)
+    for path in plan.files:
+        os.close(os.open(root + path, os.O_WRONLY | os.O_CREAT | os.O_CLOEXEC, 0o644))
+    for path, target in plan.links:
+        os.symlink(target, root + path)
+    uid, gid = os.getuid(), os.getgid()
+    for name, text in (
+        ("passwd", f"root:x:0:0::/:/bin/false\nsandbox:x:{uid}:{gid}::{cfg.work}:/bin/false\n"),
+        ("group", f"root:x:0:\nsandbox:x:{gid}:\n"),
+    ):
+        with open(f"{root}/etc/{name}", "w") as f:
+            f.write(text)
+    for path, keep in plan.binds:
+        native.mount(path, root + path, None, _MS_BIND | _MS_REC)
+        if keep >= 0:
+            native.mount(None, root + path, None, _MS_REMOUNT | _MS_BIND | _MS_RDONLY | keep)
+    native.mount("proc", root + "/proc", "proc", _MS_NOSUID | _MS_NODEV | _MS_NOEXEC)
+    flags = _MS_NOSUID | _MS_NODEV | (0 if cfg.allow_subprocess else _MS_NOEXEC)
+    options = f"size={cfg.disk},nr_inodes={_TMPFS_INODES},mode=700"
+    native.mount("tmpfs", root + cfg.work, "tmpfs", flags, options)
+    os.chdir(root)
+    try:
+        # pivot_root(".", "."): the old root ends up mounted on top of the new one, and
+        # detaching it leaves the new root alone in this mount namespace.
+        native.pivot_root_here()
+        native.umount_detach(".")
+    except OSError as exc:
+        if exc.errno != errno.EINVAL:
+            raise
+        os.chroot(".")  # the current root is the initial ramdisk, which cannot be pivoted
+    os.chdir("/")
+    native.mount(None, "/", None, _MS_REMOUNT | _MS_BIND | _MS_RDONLY | _MS_NOSUID | _MS_NODEV)
+    os.chdir(cfg.work)
+
+
+# -- the audit hook -------------------------------------------------------------------------
+# A program can reach every object of its interpreter (``gc.get_objects()``, frames, closures)
+# and rebind module globals and builtins. So the hook keeps no state a program could change:
+# it is a function made by ``_seal`` with an empty globals dict (even builtins), no closure
+# and no keyword defaults, and it finds everything it uses in its positional defaults, a
+# tuple: strings, numbers, frozensets, C functions (``os.lstat`` is ``posix.lstat``), built-in
+# types and other sealed functions. Replacing a function's ``__code__`` or defaults raises an
+# audit event, which the hook refuses; every other object it uses is immutable.
+
+
+def _seal(template: Callable[..., Any], **values: Any) -> Any:
+    """A copy of ``template`` whose globals are empty and whose defaults are ``values`` (the
+    template's own defaults for the rest)."""
+    import types
+
+    code = template.__code__
+    defaults = template.__defaults__ or ()
+    names = code.co_varnames[code.co_argcount - len(defaults) : code.co_argcount]
+    bound = tuple(values.pop(name, default) for name, default in zip(names, defaults, strict=True))
+    if values:
+        raise TypeError(f"{template.__name__} has no parameters {sorted(values)}")
+    return types.FunctionType(code, {"__builtins__": {}}, template.__name__, bound)
+
+
+def _h_text(
+    path: Any,
+    fspath: Any = os.fspath,
+    isinstance: Any = isinstance,
+    bytes: Any = bytes,
+    decode: Any = bytes.decode,
+    copy: Any = str.__str__,
+) -> str:
+    """The path as an exact ``str`` (a ``str`` subclass could lie in its own methods)."""
+    value = fspath(path)
+    if isinstance(value, bytes):
+        return decode(value, "utf-8", "surrogateescape")  # type: ignore[no-any-return]
+    return copy(value)  # type: ignore[no-any-return]
+
+
+def _h_realpath(
+    path: str, lstat: Any = os.lstat, readlink: Any = os.readlink, OSError: Any = OSError
+) -> str:
+    """``os.path.realpath`` (not strict) of an absolute path."""
+    rest = path.split("/")[::-1]
+    resolved = ""
+    links = 0
+    while rest:
+        name = rest.pop()
+        if name in ("", "."):
+            continue
+        if name == "..":
+            resolved = resolved[: resolved.rfind("/")] if resolved else ""
+            continue
+        candidate = resolved + "/" + name
         try:
-            st = os.fstat(self.fd)
-            if (st.st_dev, st.st_ino) != self.identity:
-                raise OSError("side channel replaced")
-            os.write(self.fd, data)
+            mode = lstat(candidate).st_mode
         except OSError:
-            with contextlib.suppress(OSError):
-                os.kill(self.init_pid, self.sigusr1)
+            resolved = candidate
+            continue
+        if mode & 0o170000 != 0o120000:  # not a symbolic link
+            resolved = candidate
+            continue
+        links += 1
+        if links > 40:
+            raise OSError("too many levels of symbolic links")
+        target = readlink(candidate)
+        if target.startswith("/"):
+            resolved = ""
+        rest.extend(target.split("/")[::-1])
+    return resolved or "/"
 
 
-class Guard:
-    """The audit hook: records and refuses what a sandboxed program must not do."""
-
-    def __init__(self, cfg: Config, reporter: Reporter) -> None:
-        import _thread
-
-        self.work = cfg.work
-        self.allow_subprocess = cfg.allow_subprocess
-        self.reporter = reporter
-        self.get_ident = _thread.get_ident
-        self.busy: set[int] = set()
-
-    # -- path helpers -----------------------------------------------------------------------
-    def _resolve(self, path: object, dir_fd: int = -1) -> str | None:
-        """Absolute real path of ``path`` (None for a file descriptor)."""
-        if isinstance(path, int):
+def _h_outside(
+    path: Any,
+    dir_fd: int = -1,
+    work: str = "",
+    text: Any = _h_text,
+    realpath: Any = _h_realpath,
+    devices: frozenset[str] = _WRITABLE_DEVICES,
+    getcwd: Any = os.getcwd,
+    readlink: Any = os.readlink,
+    isinstance: Any = isinstance,
+    int: Any = int,
+    errors: tuple[type[Exception], ...] = (OSError, TypeError, ValueError),
+) -> str | None:
+    """The real path of ``path`` when it lies outside the work directory (None when inside,
+    or for a file descriptor)."""
+    if isinstance(path, int):
+        return None
+    try:
+        name = text(path)
+        if name in devices:
             return None
-        text = os.fsdecode(os.fspath(path))  # type: ignore[call-overload]
-        if not os.path.isabs(text):
-            base = os.readlink(f"/proc/self/fd/{dir_fd}") if dir_fd >= 0 else os.getcwd()
-            text = os.path.join(base, text)
-        return os.path.realpath(text)
+        if not name.startswith("/"):
+            base = readlink(f"/proc/self/fd/{dir_fd}") if dir_fd >= 0 else getcwd()
+            name = base + "/" + name
+        full: str = realpath(name)
+    except errors:
+        return f"{path!r}"
+    if full == work or full.startswith(work + "/"):
+        return None
+    return full
 
-    def _outside(self, path: object, dir_fd: int = -1) -> str | None:
-        """The path, when it lies outside the work directory (None when inside or an fd)."""
-        if isinstance(path, (str, bytes)) and os.fsdecode(path) in _WRITABLE_DEVICES:
-            return None
-        try:
-            full = self._resolve(path, dir_fd)
-        except (OSError, TypeError, ValueError):
-            return repr(path)
-        if full is None or full == self.work or full.startswith(self.work + "/"):
-            return None
-        return full
 
-    def _other_process_proc(self, path: object) -> bool:
-        """True for a path under ``/proc/<pid>`` of another process."""
-        if isinstance(path, int):
-            return False
-        try:
-            text = os.fsdecode(os.fspath(path))  # type: ignore[call-overload]
-            if "proc" not in text:
-                return False
-            full = self._resolve(text)
-        except (OSError, TypeError, ValueError):
-            return False
-        if full is None or not full.startswith("/proc/"):
-            return False
-        head = full[len("/proc/") :].split("/", 1)[0]
-        return head.isdigit() and int(head) != os.getpid()
-
-    def _is_descendant(self, pid: int) -> bool:
-        me = os.getpid()
-        for _ in range(64):
-            try:
-                fd = os.open(f"/proc/{pid}/stat", os.O_RDONLY)
-                try:
-                    stat = os.read(fd, 1024).decode("ascii", "replace")
-                finally:
-                    os.close(fd)
-                pid = int(stat.rsplit(")", 1)[1].split()[1])
-            except (OSError, ValueError, IndexError):
-                return False
-            if pid == me:
-                return True
-            if pid <= 1:
-                return False
+def _h_proc_of_other(
+    path: Any,
+    writes: bool,
+    text: Any = _h_text,
+    realpath: Any = _h_realpath,
+    getcwd: Any = os.getcwd,
+    getpid: Any = os.getpid,
+    isinstance: Any = isinstance,
+    int: Any = int,
+    errors: tuple[type[Exception], ...] = (OSError, TypeError, ValueError),
+) -> bool:
+    """True for a path under ``/proc/<pid>`` of another process (except reading its ``stat``
+    line, public in ``ps``, which ``_h_descendant`` reads)."""
+    if isinstance(path, int):
         return False
+    try:
+        name = text(path)
+        if "proc" not in name:
+            return False
+        if not name.startswith("/"):
+            name = getcwd() + "/" + name
+        full: str = realpath(name)
+    except errors:
+        return False
+    if not full.startswith("/proc/"):
+        return False
+    head = full[6:].split("/", 1)[0]  # after "/proc/"
+    if not head.isdigit() or int(head) == getpid():
+        return False
+    return writes or full != "/proc/" + head + "/stat"
 
-    # -- the hook ---------------------------------------------------------------------------
-    def __call__(self, event: str, args: tuple[Any, ...]) -> None:
-        me = self.get_ident()
-        if me in self.busy:
-            return
-        self.busy.add(me)
+
+def _h_descendant(
+    pid: int,
+    open: Any = os.open,
+    read: Any = os.read,
+    close: Any = os.close,
+    getpid: Any = os.getpid,
+    int: Any = int,
+    range: Any = range,
+    rdonly: int = os.O_RDONLY,
+    errors: tuple[type[Exception], ...] = (OSError, ValueError, IndexError),
+) -> bool:
+    """True when ``pid`` descends from this process (following parents in ``/proc``)."""
+    me = getpid()
+    for _ in range(64):
         try:
-            what = self._check(event, args)
-            if what is not None:
-                self.reporter.record(b"V", what)
-        finally:
-            self.busy.discard(me)
-        if what is not None:
-            raise PermissionError(f"sandbox: {what} is not allowed")
+            fd = open(f"/proc/{pid}/stat", rdonly)
+            try:
+                stat = read(fd, 1024).decode("ascii", "replace")
+            finally:
+                close(fd)
+            pid = int(stat.rsplit(")", 1)[1].split()[1])
+        except errors:
+            return False
+        if pid == me:
+            return True
+        if pid <= 1:
+            return False
+    return False
 
-    def _check(self, event: str, args: tuple[Any, ...]) -> str | None:
-        if event == "open":
-            path, mode, flags = args
-            writes = (
-                bool(flags & _WRITE_FLAGS)
-                if isinstance(flags, int)
-                else isinstance(mode, str) and any(c in mode for c in "wax+")
-            )
-            if writes:
-                outside = self._outside(path)
-                if outside is not None:
-                    return f"writing {outside}"
-            if self._other_process_proc(path):
-                return f"opening {path!r}"
-            return None
-        writes_at = _PATH_WRITES.get(event)
-        if writes_at is not None:
-            for index, fd_index in writes_at:
+
+def _h_record(
+    kind: bytes,
+    text: str,
+    fd: int = FD_SIDE,
+    identity: tuple[int, int] = (0, 0),
+    init_pid: int = 0,
+    sigusr1: int = signal.SIGUSR1.value,
+    fstat: Any = os.fstat,
+    write: Any = os.write,
+    kill: Any = os.kill,
+    OSError: Any = OSError,
+) -> None:
+    """Write one record on the side channel; when the channel was closed or replaced, signal
+    the init instead (it marks its status record)."""
+    line = " ".join(text.split())[:300]
+    data = b"\n" + kind + b" " + line.encode("utf-8", "replace") + b"\n"
+    try:
+        st = fstat(fd)
+        if (st.st_dev, st.st_ino) != identity:
+            raise OSError("side channel replaced")
+        write(fd, data)
+    except OSError:
+        try:  # noqa: SIM105 (no contextlib: a sealed function reads no global)
+            kill(init_pid, sigusr1)
+        except OSError:
+            pass
+
+
+def _h_hook(
+    event: str,
+    args: tuple[Any, ...],
+    work: str = "",
+    allow_subprocess: bool = False,
+    init_pid: int = 0,
+    record: Any = None,
+    outside: Any = None,
+    proc_of_other: Any = None,
+    descendant: Any = None,
+    interesting: frozenset[str] = _INTERESTING,
+    path_writes: tuple[tuple[str, tuple[tuple[int, int], ...]], ...] = _PATH_WRITES,
+    process_events: frozenset[str] = _PROCESS_EVENTS,
+    forbidden: frozenset[str] = _FORBIDDEN_EVENTS,
+    socket_events: frozenset[str] = _SOCKET_ADDRESS_EVENTS,
+    function_attributes: frozenset[str] = _FUNCTION_ATTRIBUTES,
+    write_flags: int = _WRITE_FLAGS,
+    sigusr1: int = signal.SIGUSR1.value,
+    getpid: Any = os.getpid,
+    getpgid: Any = os.getpgid,
+    isinstance: Any = isinstance,
+    int: Any = int,
+    str: Any = str,
+    len: Any = len,
+    refuse: type[PermissionError] = PermissionError,
+) -> None:
+    """The audit hook: records and refuses what a sandboxed program must not do."""
+    if event not in interesting and not event.startswith("ctypes."):
+        return
+    what = None
+    if event == "open":
+        path, mode, flags = args
+        if isinstance(flags, int):
+            writes = flags & write_flags != 0
+        else:
+            writes = False
+            if isinstance(mode, str):
+                for c in "wax+":
+                    if c in mode:
+                        writes = True
+        if writes:
+            out = outside(path, -1, work)
+            if out is not None:
+                what = "writing " + out
+        if what is None and proc_of_other(path, writes):
+            what = f"opening {path!r}"
+    elif event in process_events:
+        if not allow_subprocess:
+            what = "starting a process (" + event + ")"
+    elif event in socket_events:
+        what = f"network access ({event} {args[1]!r})"
+    elif event.startswith("ctypes."):
+        what = "ctypes (" + event + ")"
+    elif event in forbidden:
+        what = f"{event}{args!r}"[:200]
+    elif event in ("os.kill", "os.killpg", "os.pidfd_open"):
+        target = int(args[0])
+        sig = args[1] if event != "os.pidfd_open" else None
+        me = getpid()
+        allowed = (
+            sig == 0
+            or (event != "os.killpg" and target == me)
+            or (event == "os.killpg" and target == me == getpgid(0))
+            # how ``record`` reports a tampered side channel (harmless from anyone)
+            or (event == "os.kill" and target == init_pid and sig == sigusr1)
+            or (event != "os.killpg" and allow_subprocess and target > 1 and descendant(target))
+        )
+        if allowed:
+            pass
+        elif sig is None:
+            what = f"{event}({target})"
+        else:
+            what = f"{event}({target}, {sig})"
+    elif event in ("object.__setattr__", "object.__delattr__"):
+        if len(args) > 1 and args[1] in function_attributes:
+            what = "replacing a function's " + args[1]
+    elif event == "sqlite3.connect":
+        database = args[0] if args else None
+        if database not in (":memory:", b":memory:", "", b""):
+            out = outside(database, -1, work)
+            if out is not None:
+                what = "sqlite3 database " + out
+    else:
+        for name, places in path_writes:
+            if name != event:
+                continue
+            for index, fd_index in places:
                 if index >= len(args):
                     continue
                 dir_fd = args[fd_index] if 0 <= fd_index < len(args) else -1
-                outside = self._outside(args[index], dir_fd if isinstance(dir_fd, int) else -1)
-                if outside is not None:
-                    return f"{event} on {outside}"
-            return None
-        if event in ("os.kill", "os.killpg", "os.pidfd_open"):
-            target = int(args[0])
-            sig = args[1] if event != "os.pidfd_open" else None
-            if sig == 0 or (event != "os.killpg" and target == os.getpid()):
-                return None
-            if event == "os.killpg" and target == os.getpid() == os.getpgid(0):
-                return None
-            if (
-                event in ("os.kill", "os.pidfd_open")
-                and self.allow_subprocess
-                and target > 1
-                and self._is_descendant(target)
-            ):
-                return None
-            return f"{event}({target}, {sig})" if sig is not None else f"{event}({target})"
-        if event in _PROCESS_EVENTS:
-            return None if self.allow_subprocess else f"starting a process ({event})"
-        if event in _SOCKET_ADDRESS_EVENTS:
-            sock, address = args[0], args[1]
-            import socket as _socket
+                out = outside(args[index], dir_fd if isinstance(dir_fd, int) else -1, work)
+                if out is not None:
+                    what = event + " on " + out
+                    break
+    if what is not None:
+        record(b"V", what)
+        raise refuse("sandbox: " + what + " is not allowed")
 
-            if getattr(sock, "family", None) == _socket.AF_UNIX and isinstance(
-                address, (str, bytes)
-            ):
-                text = os.fsdecode(address)
-                if text and not text.startswith("\0") and self._outside(text) is None:
-                    return None
-            return f"network access ({event} {address!r})"
-        if event.startswith("ctypes."):
-            return f"ctypes ({event})"
-        if event in _FORBIDDEN_EVENTS:
-            return f"{event}{args!r}"[:200]
-        if event == "sqlite3.connect":
-            database = args[0] if args else None
-            if database in (":memory:", b":memory:", "", b""):
-                return None
-            outside = self._outside(database)
-            return None if outside is None else f"sqlite3 database {outside}"
-        return None
+
+def make_recorder(side_fd: int, init_pid: int) -> Callable[[bytes, str], None]:
+    """The sealed ``_h_record`` for this execution's side channel."""
+    st = os.fstat(side_fd)
+    return _seal(  # type: ignore[no-any-return]
+        _h_record, fd=side_fd, identity=(st.st_dev, st.st_ino), init_pid=init_pid
+    )
+
+
+def make_hook(
+    work: str, allow_subprocess: bool, side_fd: int, init_pid: int
+) -> Callable[[str, tuple[Any, ...]], None]:
+    """The sealed audit hook of one execution (see the comment above ``_seal``)."""
+    text = _seal(_h_text)
+    realpath = _seal(_h_realpath)
+    return _seal(  # type: ignore[no-any-return]
+        _h_hook,
+        work=work,
+        allow_subprocess=allow_subprocess,
+        init_pid=init_pid,
+        record=make_recorder(side_fd, init_pid),
+        outside=_seal(_h_outside, text=text, realpath=realpath),
+        proc_of_other=_seal(_h_proc_of_other, text=text, realpath=realpath),
+        descendant=_seal(_h_descendant),
+    )
 
 
 # -- P: the program process ---------------------------------------------------------------------
@@ -462,6 +935,7 @@ def _run_program(cfg: Config, init_pid: int, native: Native) -> None:
     """P: limits, hook, then the untrusted program as ``__main__``; never returns."""
     os.close(FD_STATUS)
     native.prctl(_PR_SET_DUMPABLE, 1)
+    native.seccomp(seccomp_filter(os.uname().machine, cfg.allow_subprocess))
     _forget_native(native)
     if "random" in sys.modules:
         sys.modules["random"].seed()
@@ -480,17 +954,17 @@ def _run_program(cfg: Config, init_pid: int, native: Native) -> None:
     main.__file__ = cfg.program
     main.__dict__["__builtins__"] = __builtins__
     sys.modules["__main__"] = main
-    reporter = Reporter(FD_SIDE, init_pid)
+    record = make_recorder(FD_SIDE, init_pid)
     _audit_unaudited()
-    sys.addaudithook(Guard(cfg, reporter))
+    sys.addaudithook(make_hook(cfg.work, cfg.allow_subprocess, FD_SIDE, init_pid))
     try:
         code = compile(source, cfg.program, "exec", dont_inherit=True)
     except (SyntaxError, ValueError) as exc:
-        reporter.record(b"S", f"{_type_name(exc)}: {exc}")
+        record(b"S", f"{_type_name(exc)}: {exc}")
         _print_exception(exc, None)
         _exit(1)
     except BaseException as exc:
-        reporter.record(b"E", _type_name(exc))
+        record(b"E", _type_name(exc))
         _print_exception(exc, None)
         _exit(1)
     del source
@@ -499,7 +973,7 @@ def _run_program(cfg: Config, init_pid: int, native: Native) -> None:
     except SystemExit as exc:
         _exit(_exit_code(exc))
     except BaseException as exc:
-        reporter.record(b"E", _type_name(exc))
+        record(b"E", _type_name(exc))
         tb = exc.__traceback__
         _print_exception(exc, tb.tb_next if tb is not None else None)
         _exit(1)
@@ -685,21 +1159,7 @@ def _write_files(work: str, files: dict[str, str]) -> None:
             f.write(text)
 
 
-def _cover_shared_writable(work: str, native: Native) -> None:
-    """Hide the host's world-writable directories under empty read-only tmpfs mounts, so that
-    even writes the audit hook cannot see stay inside the execution's directory. When the work
-    directory lies below one of them, its path is recreated inside the cover first."""
-    flags = _MS_NOSUID | _MS_NODEV | _MS_NOEXEC
-    for path in _SHARED_WRITABLE:
-        if os.path.islink(path) or not os.path.isdir(path):
-            continue
-        native.mount("tmpfs", path, "tmpfs", flags, "size=64k,nr_inodes=64,mode=755")
-        if work.startswith(path + "/"):
-            os.makedirs(work, mode=0o700)
-        native.mount(None, path, None, _MS_REMOUNT | _MS_RDONLY | flags)
-
-
-def _execution(cfg: Config, fds: list[int], native: Native) -> None:
+def _execution(cfg: Config, fds: list[int], native: Native, plan: RootPlan) -> None:
     """E: set up one execution from the received descriptors; never returns."""
     import fcntl
     import json
@@ -744,13 +1204,7 @@ def _execution(cfg: Config, fds: list[int], native: Native) -> None:
         try:
             native.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
             native.mount(None, "/", None, _MS_REC | _MS_PRIVATE)
-            native.mount("proc", "/proc", "proc", _MS_NOSUID | _MS_NODEV | _MS_NOEXEC)
-            _cover_shared_writable(cfg.work, native)
-            # The execution's own file system, gone with its mount namespace.
-            flags = _MS_NOSUID | _MS_NODEV | (0 if cfg.allow_subprocess else _MS_NOEXEC)
-            options = f"size={cfg.disk},nr_inodes={_TMPFS_INODES},mode=700"
-            native.mount("tmpfs", cfg.work, "tmpfs", flags, options)
-            os.chdir(cfg.work)
+            _build_root(cfg, native, plan)
             _write_files(cfg.work, files)
             native.prctl(_PR_SET_NO_NEW_PRIVS, 1)
             native.drop_capabilities()
@@ -792,6 +1246,7 @@ def serve(control_fd: int) -> None:
     for name in PRELOAD:
         with contextlib.suppress(ImportError):
             __import__(name)
+    plan = RootPlan()
     sock = socket.socket(fileno=control_fd)
     sock.sendall(f"ready {sys.version.split()[0]}".encode())
     # From now on nobody reads the zygote's stderr.
@@ -826,7 +1281,7 @@ def serve(control_fd: int) -> None:
         if pid == 0:
             try:
                 sock.close()
-                _execution(cfg, fds, native)
+                _execution(cfg, fds, native, plan)
             finally:
                 os._exit(1)
         live.add(pid)
