@@ -345,3 +345,38 @@ def test_runs_stored_before_origins_were_recorded_keep_their_campaign(
     assert [r.run_id for r in store.list_runs(campaign=spec.campaign)] == [run.run_id]
     assert store.origin(run.run_id) == RunOrigin(user="", host="")
     store.close()
+
+
+def test_a_record_that_does_not_parse_is_named_left_out_of_reads_and_refused_by_id(
+    make: Factory, spec: RunSpec, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """docs/faults.md: listings and a run's samples leave out (and name) what does not parse;
+    a run asked for by id, updated, or to be resumed is refused in one line."""
+    from specverdict.store.base import UnreadableRecordError
+
+    store = make()
+    good, bad = store.create_run(spec, repeat=0), store.create_run(spec, repeat=1)
+    store.add_sample(sample(good.run_id, "a"))
+    store.add_sample(sample(good.run_id, "b"))
+
+    def corrupt(sql: str, *params: str) -> None:
+        if isinstance(store, sq.SQLiteStore):
+            store._db.execute(sql.replace("%s", "?"), params)
+        else:
+            assert isinstance(store, pg.PostgresStore)
+            store._with_retry(lambda conn: conn.execute(sql, params))
+
+    corrupt("UPDATE runs SET record = '{\"run_id\": 1' WHERE run_id = %s", bad.run_id)
+    corrupt("UPDATE samples SET record = '[]' WHERE sample_id = %s", "b")
+    assert [r.run_id for r in store.list_runs()] == [good.run_id]
+    assert [s.sample_id for s in store.samples(good.run_id)] == ["a"]
+    err = capfd.readouterr().err.splitlines()
+    assert len(err) == 2 and all(line.startswith("specverdict: warning: ") for line in err)
+    assert f"run {bad.run_id} is unreadable: the record's JSON: Invalid JSON" in err[0]
+    assert f"sample 'b' attempt 0 of run {good.run_id} is unreadable" in err[1]
+    with pytest.raises(UnreadableRecordError, match=f"run {bad.run_id} is unreadable"):
+        store.get_run(bad.run_id)
+    with pytest.raises(UnreadableRecordError, match=f"run {bad.run_id} is unreadable"):
+        store.update_run(bad.run_id, status="failed")
+    with pytest.raises(UnreadableRecordError, match=f"run {bad.run_id} is unreadable"):
+        store.resumable(spec.fingerprint, 1)

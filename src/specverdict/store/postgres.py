@@ -22,22 +22,27 @@ from contextlib import contextmanager, suppress
 from typing import Any, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
-from pydantic import BaseModel, ValidationError
-
 from specverdict import __version__
 from specverdict.campaign.spec import RunSpec
 from specverdict.errors import ExtraMissingError, StoreError
 from specverdict.records import (
     ManifestUpdate,
     MetricsSnapshot,
-    NewerRecordError,
     RunManifest,
     RunRecord,
     RunStatus,
     SampleRecord,
     Score,
 )
-from specverdict.store.base import RunOrigin, iter_filters, sample_key_taken
+from specverdict.store.base import (
+    RunOrigin,
+    UnreadableRecordError,
+    Warnings,
+    iter_filters,
+    read_attempts,
+    read_record,
+    sample_key_taken,
+)
 
 psycopg: Any
 try:
@@ -45,7 +50,6 @@ try:
 except ImportError:  # the quick start installs no cluster extra
     psycopg = None
 
-R = TypeVar("R", bound=BaseModel)
 T = TypeVar("T")
 
 #: the same names as ``sqlite.MIGRATIONS``, in PostgreSQL's dialect (a test holds them equal)
@@ -169,6 +173,8 @@ class PostgresStore:
         self.url = url
         self.path = redacted(url)
         self.origin_here = origin or RunOrigin.here()
+        #: one line on stderr for each record a reading command skips
+        self.warn: Callable[[str], None] = Warnings()
         self.backoff_s = backoff_s
         self._lock = threading.RLock()  # one connection, shared by the runner's threads
         self._conn: Any = None
@@ -319,7 +325,7 @@ class PostgresStore:
                 ).fetchone()
                 if row is None:
                     raise KeyError(f"no run {run_id!r}")
-                run = self._run(row[0])
+                run = self._run(run_id, row[0])
                 changes: dict[str, Any] = {}
                 if status is not None:
                     changes["status"] = status
@@ -336,41 +342,35 @@ class PostgresStore:
 
         return self._with_retry(op)
 
-    def _read(self, model: type[R], text: str) -> R:
-        try:
-            return model.model_validate_json(text)
-        except ValidationError as exc:
-            err = exc.errors()[0]
-            cause = err.get("ctx", {}).get("error")
-            if isinstance(cause, NewerRecordError):
-                raise StoreError(f"run registry {self.path}: {cause}") from None
-            where = ".".join(str(x) for x in err["loc"]) or "record"
-            raise StoreError(
-                f"run registry {self.path}: a stored {model.__name__} is unreadable at {where}: "
-                f"{err['msg']}"
-            ) from None
-
-    def _run(self, text: str) -> RunRecord:
-        return self._read(RunRecord, text)
+    def _run(self, run_id: str, text: str) -> RunRecord:
+        return read_record(RunRecord, text, self.path, f"run {run_id}")
 
     def get_run(self, run_id: str) -> RunRecord:
         rows = self._rows("SELECT record FROM runs WHERE run_id = %s", (run_id,))
         if not rows:
             raise KeyError(f"no run {run_id!r}")
-        return self._run(rows[0][0])
+        return self._run(run_id, rows[0][0])
 
     def list_runs(
         self, *, campaign: str | None = None, user: str | None = None, host: str | None = None
     ) -> list[RunRecord]:
+        """As ``SQLiteStore.list_runs``: a run that does not parse is left out, named."""
         filters = list(iter_filters(campaign, user, host))
         where = " AND ".join(f"o.{column} = %s" for column, _ in filters)
         rows = self._rows(
-            "SELECT r.record FROM runs r LEFT JOIN run_origins o ON o.run_id = r.run_id"
+            "SELECT r.run_id, r.record FROM runs r LEFT JOIN run_origins o "
+            "ON o.run_id = r.run_id"
             + (f" WHERE {where}" if where else "")
             + " ORDER BY r.created_at, r.run_id",
             [value for _, value in filters],
         )
-        return [self._run(r[0]) for r in rows]
+        out = []
+        for run_id, text in rows:
+            try:
+                out.append(self._run(run_id, text))
+            except UnreadableRecordError as exc:
+                self.warn(f"{exc}; the run is left out")
+        return out
 
     def origin(self, run_id: str) -> RunOrigin:
         rows = self._rows(
@@ -384,11 +384,11 @@ class PostgresStore:
 
     def resumable(self, fingerprint: str, repeat: int) -> RunRecord | None:
         rows = self._rows(
-            "SELECT record FROM runs WHERE fingerprint = %s AND repeat = %s AND status != "
-            "'completed' ORDER BY created_at DESC LIMIT 1",
+            "SELECT run_id, record FROM runs WHERE fingerprint = %s AND repeat = %s AND status "
+            "!= 'completed' ORDER BY created_at DESC LIMIT 1",
             (fingerprint, repeat),
         )
-        return self._run(rows[0][0]) if rows else None
+        return self._run(rows[0][0], rows[0][1]) if rows else None
 
     def claim(self, fingerprint: str, repeat: int, holder: str, ttl_s: float) -> str:
         """One statement: taken when free, expired, or already ``holder``'s (a renewal)."""
@@ -470,18 +470,12 @@ class PostgresStore:
 
     def attempts(self, run_id: str) -> list[SampleRecord]:
         rows = self._rows(
-            "SELECT s.record, c.record FROM samples s LEFT JOIN scores c "
+            "SELECT s.sample_id, s.attempt, s.record, c.record FROM samples s LEFT JOIN scores c "
             "ON c.run_id = s.run_id AND c.sample_id = s.sample_id AND c.attempt = s.attempt "
             'WHERE s.run_id = %s ORDER BY s.sample_id COLLATE "C", s.attempt',
             (run_id,),
         )
-        out = []
-        for sample_json, score_json in rows:
-            sample = self._read(SampleRecord, sample_json)
-            if score_json is not None:
-                sample = sample.model_copy(update={"score": Score.model_validate_json(score_json)})
-            out.append(sample)
-        return out
+        return read_attempts(self.path, run_id, rows, self.warn)
 
     def delete_run(self, run_id: str) -> None:
         def op(conn: Any) -> None:
