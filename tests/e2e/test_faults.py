@@ -368,7 +368,12 @@ def test_a_server_that_doubles_its_token_counts_is_not_believed(tmp_path: Path) 
     assert counted["mtp"] == counted["none"]  # lossless: the same texts, the same counts
 
 
-def test_ctrl_c_saves_what_finished_says_so_and_the_rerun_resumes(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("sig", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_ctrl_c_saves_what_finished_says_so_and_the_rerun_resumes(
+    tmp_path: Path, sig: int, code: int
+) -> None:
+    """Ctrl-C, and a SIGTERM (``kill``, a scheduler, ``docker stop``) alike: the finished
+    samples are kept, the launched engine is stopped, and the exit code names the signal."""
     campaign = tmp_path / "c.yaml"
     # paced on a modelled device, so that the run is still sending when Ctrl-C comes (at host
     # speed the last 13 samples could finish before the signal did)
@@ -384,14 +389,15 @@ def test_ctrl_c_saves_what_finished_says_so_and_the_rerun_resumes(tmp_path: Path
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     finally:
         signal.signal(signal.SIGINT, before)
-    when_stored(db, 3, lambda: proc.send_signal(signal.SIGINT)).join()
+    when_stored(db, 3, lambda: proc.send_signal(sig)).join()
     _, stderr = proc.communicate(timeout=120)
-    assert proc.returncode == 130, stderr
+    assert proc.returncode == code, stderr
     store = SQLiteStore(db)
     (run,) = store.list_runs()
     saved = len(store.samples(run.run_id))
     assert (
-        f"interrupted: run {run.run_id} (none, function, concurrency=1): {saved} of 16 samples saved; run the same "
+        f"{'interrupted (SIGTERM)' if sig == signal.SIGTERM else 'interrupted'}: run "
+        f"{run.run_id} (none, function, concurrency=1): {saved} of 16 samples saved; run the same "
         in (stderr)
     )
     assert run.status == "interrupted"

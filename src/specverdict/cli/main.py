@@ -8,6 +8,7 @@ configuration error; 5 the engine or the registry failed a run (samples saved); 
 
 from __future__ import annotations
 
+import signal
 import sys
 
 import click
@@ -66,21 +67,37 @@ cli.add_command(compare_live)
 cli.add_command(export_group)
 
 
+#: the signal that stopped this process, when it was a SIGTERM (a scheduler, ``kill``,
+#: ``docker stop``): handled like Ctrl-C, so that finished samples are kept and launched
+#: engines stopped, and the exit code says which signal it was (128 + 15)
+_TERMINATED: list[int] = []
+
+
+def _on_sigterm(signum: int, _frame: object) -> None:
+    _TERMINATED.append(signum)
+    raise KeyboardInterrupt
+
+
+def _interrupted_code(code: int) -> int:
+    return 128 + signal.SIGTERM if _TERMINATED else code
+
+
 def main() -> None:
+    signal.signal(signal.SIGTERM, _on_sigterm)
     try:
         cli(standalone_mode=False, prog_name="specverdict")
     except click.exceptions.Abort:
         sys.stderr.write("interrupted\n")
-        raise SystemExit(130) from None
+        raise SystemExit(_interrupted_code(130)) from None
     except click.ClickException as exc:
         sys.stderr.write(f"specverdict: error: {exc.format_message()}\n")
         raise SystemExit(2) from None
     except UserInterruptError as exc:
-        sys.stderr.write(f"interrupted: {exc}\n")
-        raise SystemExit(exc.exit_code) from None
+        sys.stderr.write(f"interrupted{' (SIGTERM)' if _TERMINATED else ''}: {exc}\n")
+        raise SystemExit(_interrupted_code(exc.exit_code)) from None
     except SpecverdictError as exc:
         sys.stderr.write(f"specverdict: error: {exc}\n")
         raise SystemExit(exc.exit_code) from None
     except KeyboardInterrupt:
         sys.stderr.write("interrupted\n")
-        raise SystemExit(130) from None
+        raise SystemExit(_interrupted_code(130)) from None
