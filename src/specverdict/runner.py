@@ -39,7 +39,7 @@ from specverdict.campaign.plan import Execution, Plan, Step, blocked, interleave
 from specverdict.campaign.spec import RunSpec
 from specverdict.engines.base import EngineAdapter
 from specverdict.engines.client import StreamedResponse, connections, device_clock_extra, stream
-from specverdict.engines.launcher import LaunchedServer, free_port
+from specverdict.engines.launcher import LaunchedServer, free_port, process_identity, reap
 from specverdict.engines.preflight import facts_digest, server_facts
 from specverdict.engines.preflight import problems as preflight_problems
 from specverdict.engines.registry import adapter_for
@@ -476,6 +476,8 @@ class Runner:
                     None,
                 )
             run = self._still_valid(spec, repeat, run)
+            if run is not None and run.status != "completed":
+                self._reap(run)
         latest = {r.sample_id: r for r in self.store.samples(run.run_id)} if run else {}
         missing = [s for s in samples if s.id not in latest]
         # a run none of whose requests was answered (a wrong base_url, a server that refused
@@ -577,7 +579,10 @@ class Runner:
                 raise
             # Recorded so that an engine orphaned by a killed runner can be found and stopped.
             pid = server.process.pid if server.process else None
-            self.store.update_run(run.run_id, manifest={"engine_pid": pid})
+            identity = process_identity(pid) if pid is not None else None
+            self.store.update_run(
+                run.run_id, manifest={"engine_pid": pid, "engine_identity": identity}
+            )
         base_url = spec.engine.base_url or (server.base_url if server else "")
         health = _Health(server)
         try:
@@ -646,6 +651,17 @@ class Runner:
             "completed" if any(r.status == "ok" for r in latest.values()) else "failed"
         )
         return self.store.update_run(run.run_id, status=status, manifest={"segments": segments})
+
+    def _reap(self, run: RunRecord) -> None:
+        """Stop the engine an earlier runner launched for ``run`` and left running (it was
+        killed before it could stop it): a re-run on the same host finds it by its recorded
+        pid and identity, and would otherwise start a second engine beside it."""
+        pid, identity = run.manifest.engine_pid, run.manifest.engine_identity
+        if pid is not None and identity is not None and reap(pid, identity):
+            self.log(
+                f"{run.run_id}: stopped its engine (pid {pid}), left running by a runner that "
+                "was killed"
+            )
 
     def _retry(self, sample: SampleRecord) -> bool:
         return self.retry_failed and retryable(sample)

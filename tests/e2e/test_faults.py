@@ -411,6 +411,30 @@ def test_ctrl_c_saves_what_finished_says_so_and_the_rerun_resumes(
     assert len(ids) == len(set(ids)) == 16
 
 
+def test_an_engine_left_by_a_killed_runner_is_stopped_by_the_rerun(tmp_path: Path) -> None:
+    """SIGKILL gives the runner no chance to stop the engine it launched; the re-run finds it
+    by the pid and process identity in the manifest, stops it, and measures the rest."""
+    campaign = tmp_path / "c.yaml"
+    paced = ', launch: {args: ["--device-model", "accel-2b"]}'
+    campaign.write_text(campaign_text(samples="all", max_tokens=120, engine_extra=paced))
+    db = tmp_path / "runs.db"
+    cmd = [*CLI, "run", str(campaign), "--db", str(db), "--force", "--only", "none"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    when_stored(db, 3, proc.kill).join()
+    proc.wait(timeout=60)
+    store = SQLiteStore(db)
+    (run,) = store.list_runs()
+    pid = run.manifest.engine_pid
+    assert pid is not None and run.manifest.engine_identity is not None
+    os.killpg(pid, 0)  # the orphan is still running
+    done = specverdict_cli(*cmd[3:])
+    assert done.returncode == 0, done.stderr
+    assert f"{run.run_id}: stopped its engine (pid {pid}), left running" in done.stdout
+    with pytest.raises(ProcessLookupError):
+        os.killpg(pid, 0)
+    assert len({s.sample_id for s in store.samples(run.run_id)}) == 16
+
+
 def test_a_second_runner_on_the_same_registry_is_refused(tmp_path: Path) -> None:
     campaign = tmp_path / "c.yaml"
     campaign.write_text(campaign_text(samples="all", max_tokens=60))

@@ -42,6 +42,37 @@ def _group_alive(pgid: int) -> bool:
     return True
 
 
+def process_identity(pid: int) -> str | None:
+    """Who process ``pid`` is, beyond its number: the boot it runs in and its start time (in
+    clock ticks since boot, ``/proc/PID/stat`` field 22), so that a pid recorded by an earlier
+    runner is never taken for another process that reused the number. None when the process is
+    gone or the host has no ``/proc``."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+        boot = Path("/proc/sys/kernel/random/boot_id").read_text().strip()
+    except OSError:
+        return None
+    # the command name (field 2) is in parentheses and may hold spaces: count after its end
+    fields = stat[stat.rfind(")") + 2 :].split()
+    return f"{boot}:{fields[19]}" if len(fields) > 19 else None
+
+
+def reap(pid: int, identity: str, grace_s: float = 10.0) -> bool:
+    """Stop the process group of an engine an earlier runner launched and left behind (killed
+    before it could stop it), when ``pid`` is still that process (``process_identity``); True
+    when one was stopped. SIGTERM, then SIGKILL after ``grace_s``, as ``LaunchedServer.stop``."""
+    if process_identity(pid) != identity:
+        return False
+    _signal_group(pid, signal.SIGTERM)
+    deadline = time.monotonic() + grace_s
+    while _group_alive(pid):
+        if time.monotonic() > deadline:
+            _signal_group(pid, signal.SIGKILL)
+            deadline = time.monotonic() + grace_s
+        time.sleep(0.05)  # pacing between checks of the group
+    return True
+
+
 def free_port(host: str = "127.0.0.1") -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind((host, 0))

@@ -191,6 +191,12 @@ class RunManifest(_Frozen):
     engine_pid: int | None = Field(
         default=None, description="so that an engine orphaned by a killed runner can be stopped"
     )
+    engine_identity: str | None = Field(
+        default=None,
+        description="the engine process's boot and start time (engines.launcher."
+        "process_identity): a re-run stops an engine a killed runner left behind only when the "
+        "pid is still that process",
+    )
     engine_log_tail: str | None = None
     error: str | None = Field(default=None, description="why the engine could not start")
     audits: Audits = Field(default_factory=Audits)
@@ -243,6 +249,7 @@ class ManifestUpdate(TypedDict, total=False):
     launch_files: dict[str, str]
     engine_logs: list[str] | tuple[str, ...]
     engine_pid: int | None
+    engine_identity: str | None
     engine_log_tail: str
     error: str
     audits: Audits
