@@ -75,7 +75,7 @@ def test_a_registry_deleted_under_a_writer_stops_it_and_keeps_a_recovery_copy(
     assert "\n" not in message
     assert message.startswith(f"run registry {db} was deleted while this process wrote to it")
     (copy,) = tmp_path.glob("runs.db.recovered-*")
-    assert f"6 samples of 1 runs are kept in a recovery copy, {copy}: move it to {db}" in message
+    assert f"6 samples of 1 run are kept in a recovery copy, {copy}: move it to {db}" in message
     with pytest.raises(RegistryLostError):  # every later write is refused the same way
         store.update_run(run_id, status="interrupted")
     assert len(list(tmp_path.glob("runs.db.recovered-*"))) == 1

@@ -150,6 +150,10 @@ def _identity(path: str) -> tuple[int, int] | None:
     return st.st_dev, st.st_ino
 
 
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 class SQLiteStore:
     """``Store`` on a SQLite file (``:memory:`` for tests).
 
@@ -364,7 +368,7 @@ class SQLiteStore:
             runs, samples = self._db.execute(
                 "SELECT (SELECT count(*) FROM runs), (SELECT count(*) FROM samples)"
             ).fetchone()
-            held = f"{samples} samples of {runs} runs"
+            held = f"{_count(samples, 'sample')} of {_count(runs, 'run')}"
         except sqlite3.Error:
             held = "its samples"
         stem = f"{self.path}.recovered-{time.strftime('%Y%m%dT%H%M%S')}"
