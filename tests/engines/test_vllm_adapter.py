@@ -279,6 +279,37 @@ def test_a_foreign_request_between_the_scrapes_pollutes_the_run(prefix: str) -> 
     assert counters.polluted and not counters.valid and counters.source == "metrics-delta"
 
 
+@pytest.mark.parametrize("prefix", PREFIXES)
+def test_a_server_restarted_during_the_run_is_a_restart_not_pollution(prefix: str) -> None:
+    """Counters that went back, or a new process start time between the scrapes (vLLM exports
+    ``process_start_time_seconds``): the server restarted; the run is not believed, and says
+    so as a restart to measure again, never as other traffic."""
+    spec = spec_of("{method: ngram, k: 4}")
+    sample = sample_of(prefix).model_copy(update={"acceptance": None})
+    snaps = snapshots(prefix)
+    before, after = snaps["before"].text, snaps["after"].text
+    assert "process_start_time_seconds " in after
+    moved = "\n".join(
+        f"process_start_time_seconds {float(line.split()[1]) + 60}"
+        if line.startswith("process_start_time_seconds ")
+        else line
+        for line in after.splitlines()
+    )
+    swapped = {  # the second scrape's counters are the first's: a fresh server, read back
+        "before": snaps["after"],
+        "after": snaps["before"],
+    }
+    for case in (
+        {**snaps, "after": snaps["after"].model_copy(update={"text": moved})},
+        swapped,
+    ):
+        got = adapter.summarize_acceptance(spec, [sample], case, 1)
+        assert got.polluted and got.why is not None and got.why.startswith("restarted"), got.why
+        assert "run --remeasure" in got.why
+    clean = adapter.summarize_acceptance(spec, [sample], snaps, 1)
+    assert not clean.polluted and before != after
+
+
 def test_a_foreign_request_during_a_baseline_run_is_flagged_too() -> None:
     sample = sample_of("baseline")
     clean = adapter.summarize_acceptance(baseline(), [sample], snapshots("baseline"), 1)

@@ -124,6 +124,15 @@ def canonical_acceptance(
     return out
 
 
+def restarted(requests: float, segment_requests: int) -> str:
+    """Why a run whose counters went back is not believed: the server restarted during it."""
+    return (
+        f"restarted: the server's counters went back during the run (finished requests "
+        f"{requests:+g} against {segment_requests} sent): the server restarted, so the run's "
+        "figures span two servers; measure it again (run --remeasure)"
+    )
+
+
 def baseline_summary(
     source: AcceptanceSourceName,
     drafts: float | None = None,

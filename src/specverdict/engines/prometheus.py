@@ -37,6 +37,14 @@ class SpecCounters:
         )
 
     @property
+    def went_back(self) -> bool:
+        """A delta in which a cumulative counter fell: the server restarted between the two
+        scrapes (its counters began again at zero), not other traffic."""
+        return min(self.drafts, self.draft_tokens, self.accepted, self.requests) < 0 or any(
+            x < 0 for x in self.accepted_per_pos
+        )
+
+    @property
     def acceptance_rate(self) -> float | None:
         """accepted / drafted tokens (no bonus token)."""
         return self.accepted / self.draft_tokens if self.draft_tokens else None
@@ -98,3 +106,16 @@ def parse_spec_counters(text: str) -> SpecCounters:
         f.accepted_per_pos,
         f.totals["vllm:request_success_total"] or 0.0,
     )
+
+
+def process_start(text: str) -> float | None:
+    """The serving process's start time (``process_start_time_seconds``, which
+    prometheus-client's default process collector exports, vLLM's among them), or None. Two
+    scrapes with different start times came from two processes: a restart between them."""
+    for line in text.splitlines():
+        if line.startswith("process_start_time_seconds "):
+            try:
+                return float(line.split()[1])
+            except (IndexError, ValueError):
+                return None
+    return None

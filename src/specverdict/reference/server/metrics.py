@@ -9,7 +9,7 @@ Spec-decode counters exist only when speculation is configured, as in vLLM.
 
 from __future__ import annotations
 
-from prometheus_client import CollectorRegistry, Counter, Gauge, generate_latest
+from prometheus_client import CollectorRegistry, Counter, Gauge, ProcessCollector, generate_latest
 
 FINISHED_REASONS = ("stop", "length", "abort", "error", "repetition")
 LABELS = ["model_name", "engine"]
@@ -18,6 +18,9 @@ LABELS = ["model_name", "engine"]
 class PrometheusSink:
     def __init__(self, model_name: str, num_spec_tokens: int | None) -> None:
         self.registry = CollectorRegistry(auto_describe=True)
+        # process_* series as vLLM exports them, its start time among them: a client that
+        # reads two scrapes from two processes can tell that the server restarted in between
+        ProcessCollector(registry=self.registry)
         base = {"model_name": model_name, "engine": "0"}
         r = self.registry
         self._prompt = Counter(
