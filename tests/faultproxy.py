@@ -34,9 +34,13 @@ COMPLETIONS = ("/v1/completions", "/v1/chat/completions")
 
 
 class FaultProxy:
-    def __init__(self, upstream: str, plan: Callable[[int], Action]) -> None:
+    def __init__(
+        self, upstream: str, plan: Callable[[int], Action], hidden: tuple[str, ...] = ()
+    ) -> None:
         self.upstream = upstream.rstrip("/")
         self.plan = plan
+        #: paths answered 404, as a server (or a gateway in front of it) that does not serve them
+        self.hidden = hidden
         self.port = free_port()
         self.base_url = f"http://127.0.0.1:{self.port}"
         self.seen: list[Action] = []
@@ -77,6 +81,8 @@ class FaultProxy:
 
     async def _handle(self, request: web.Request) -> web.StreamResponse:
         body = await request.read()
+        if request.path in self.hidden:
+            return web.Response(status=404, text="Not Found")
         action: Action = "pass"
         if request.path in COMPLETIONS:
             action = self.plan(len(self.seen))

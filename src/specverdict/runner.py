@@ -271,7 +271,8 @@ async def _preflight(spec: RunSpec, url: str) -> list[str]:
     adapter = adapter_for(spec.engine.kind)
     async with httpx.AsyncClient() as client:
         models = await Runner._served(client, url + "/v1/models")
-        return preflight_problems(spec, models, await adapter.probe(client, url))
+        probe = await adapter.probe(client, url)
+        return preflight_problems(spec, models, probe, needs_metrics=adapter.needs_metrics)
 
 
 def host_load() -> float | None:
@@ -787,7 +788,12 @@ class Runner:
                     manifest["engine_version"], manifest["models"], manifest["acceptance_probe"]
                 )
                 manifest["server"] = ServerIdentity(digest=facts_digest(facts), facts=facts)
-                found = preflight_problems(spec, manifest["models"], manifest["acceptance_probe"])
+                found = preflight_problems(
+                    spec,
+                    manifest["models"],
+                    manifest["acceptance_probe"],
+                    needs_metrics=adapter.needs_metrics,
+                )
                 if found:
                     manifest["preflight"] = found
                     if not self.force:

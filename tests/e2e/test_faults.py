@@ -96,6 +96,34 @@ def test_an_unreachable_engine_stops_the_campaign_before_any_request(tmp_path: P
     assert SQLiteStore(db).list_runs() == []  # no run was created, nothing to clean up
 
 
+def test_a_candidate_server_without_metrics_is_refused_before_measuring(tmp_path: Path) -> None:
+    """An attached vLLM-style server measured as speculating must serve /metrics: without it
+    neither its acceptance nor whether it drafts at all can be read, and the speculation gate
+    would pass as "not verifiable". Refused before any request; --force measures anyway."""
+    mtp = json.dumps({"method": "mtp", "num_speculative_tokens": 2})
+    with (
+        reference_server(None, "--speculative-config", mtp) as cand,
+        FaultProxy(cand.base_url, lambda n: "pass", hidden=("/metrics",)) as proxy,
+    ):
+        campaign = tmp_path / "c.yaml"
+        campaign.write_text(
+            campaign_text(
+                candidates=f"  - {{method: mtp, k: 2, base_url: '{proxy.base_url}'}}",
+                samples="{first: 2}",
+                engine_extra=f", base_url: '{cand.base_url}'",
+            ).replace("builtin-code@1", "synth-function@1")  # a scored suite: no checklist gap
+        )
+        db = tmp_path / "runs.db"
+        refused = specverdict_cli("run", str(campaign), "--db", str(db), "--only", "mtp")
+        assert refused.returncode == 2, refused.stderr
+        assert f"the server at {proxy.base_url} serves no metrics (/metrics: HTTP 404" in (
+            refused.stderr
+        )
+        assert "nothing was measured" in refused.stderr
+        forced = specverdict_cli("run", str(campaign), "--db", str(db), "--only", "mtp", "--force")
+    assert forced.returncode == 0, forced.stderr
+
+
 def test_a_server_that_serves_another_model_is_refused(tmp_path: Path) -> None:
     with reference_server(None, "--served-model-name", "someone-else") as server:
         plan = plan_for(attached(server.base_url))

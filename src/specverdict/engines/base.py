@@ -217,6 +217,9 @@ class EngineAdapter(ABC):
     poll_paths: tuple[str, ...] = ()
     poll_interval_s: float = 0.5
 
+    #: the engine's acceptance and its evidence of drafting are read from ``/metrics``: an
+    #: attached candidate server without it is refused before measuring (``preflight``)
+    needs_metrics: bool = False
     #: the body format of the engine's ``POST /tokenize`` (``engines.tokens``), by which the
     #: harness counts each answer's tokens; None: the engine has no such endpoint
     tokenize_style: Literal["vllm", "llamacpp"] | None = "vllm"

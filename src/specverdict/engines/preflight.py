@@ -36,13 +36,24 @@ def served_kind(models: Any) -> str | None:
     return kinds.pop() if len(kinds) == 1 else None
 
 
-def problems(spec: RunSpec, models: Any, probe: Mapping[str, Any]) -> list[str]:
+def problems(
+    spec: RunSpec, models: Any, probe: Mapping[str, Any], needs_metrics: bool = False
+) -> list[str]:
     """What the server says that contradicts the configuration it is measured as: another
     engine kind; speculation off on a candidate's server or on in a baseline's; fewer slots
     than the campaign's concurrency (requests would queue, and the queueing be timed as
-    latency). Empty when nothing contradicts it or the server does not say."""
+    latency); and, when ``needs_metrics`` (an engine whose counters are where its drafted and
+    accepted tokens are read), no ``/metrics`` on a server measured as speculating: its actual
+    speculation could not be checked, nor its acceptance measured. Empty when nothing
+    contradicts it or the server does not say."""
     url = spec.engine.base_url
     out: list[str] = []
+    metrics = probe.get("/metrics")
+    if needs_metrics and spec.speculation.method != "none" and metrics not in (None, "ok"):
+        out.append(
+            f"the server at {url} serves no metrics (/metrics: {metrics}): the acceptance of "
+            f"{spec.speculation.label} and whether it speculates at all cannot be measured"
+        )
     kind = served_kind(models)
     if kind is not None and spec.engine.kind not in GENERIC and kind != spec.engine.kind:
         out.append(

@@ -46,6 +46,7 @@ def launches_reference(specs: Iterable[RunSpec], launch: Launch | None) -> bool:
 
 class ReferenceAdapter(VLLMAdapter):
     kind = "reference"
+    needs_metrics = True
     acceptance_recordable = "fixed"
     self_launching = True
     methods = frozenset(get_args(SpecMethod))

@@ -104,6 +104,7 @@ def vllm_speculative_config(spec: RunSpec) -> dict[str, Any] | None:
 
 class VLLMAdapter(EngineAdapter):
     kind = "vllm"
+    needs_metrics = True
 
     def speculative_args(self, spec: RunSpec, run_dir: str = ".") -> list[str]:
         config = vllm_speculative_config(spec)
