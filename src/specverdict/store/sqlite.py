@@ -172,6 +172,8 @@ class SQLiteStore:
         self._identity: tuple[int, int] | None = None
         self._lost: RegistryLostError | None = None
         self._sidecars: dict[str, tuple[int, int] | None] = {}
+        #: what is checked at each write (SQLite resolved the path when it opened it)
+        self._abspath = os.path.abspath(self.path)
         if self.path == ":memory:":
             self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
             self._setup()
@@ -179,7 +181,8 @@ class SQLiteStore:
         here = Path(self.path)
         if here.exists() or here.is_symlink():
             self._check_file(here)
-            self.read_only = not (os.access(here, os.W_OK) and os.access(here.parent, os.W_OK))
+            real = Path(os.path.realpath(here))  # SQLite keeps its -wal beside the real file
+            self.read_only = not (os.access(real, os.W_OK) and os.access(real.parent, os.W_OK))
         else:
             try:
                 here.parent.mkdir(parents=True, exist_ok=True)
@@ -199,9 +202,11 @@ class SQLiteStore:
             else:
                 self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
                 self._setup()
-                self._identity = _identity(self.path)
+                self._identity = _identity(self._abspath)
                 # SQLite's files beside the registry, this connection's while it is open
-                self._sidecars = {p: _identity(p) for p in (f"{self.path}-wal", f"{self.path}-shm")}
+                self._sidecars = {
+                    p: _identity(p) for p in (f"{self._abspath}-wal", f"{self._abspath}-shm")
+                }
         except sqlite3.DatabaseError as exc:
             raise self._unreadable(exc) from None
 
@@ -252,10 +257,14 @@ class SQLiteStore:
                 if getattr(exc, "sqlite_errorname", "") != "SQLITE_CANTOPEN" or extra:
                     raise
                 continue
-            self._is_registry(tables)
-            done = {row[0] for row in db.execute("SELECT name FROM schema_migrations")}
+            try:
+                self._is_registry(tables)
+                done = {row[0] for row in db.execute("SELECT name FROM schema_migrations")}
+                self._not_newer(done)
+            except BaseException:
+                db.close()
+                raise
             pending = [name for name, _ in MIGRATIONS if name not in done]
-            self._not_newer(done)
             if pending:
                 db.close()
                 raise RegistryReadOnlyError(
@@ -342,7 +351,7 @@ class SQLiteStore:
         if self._identity is None:
             return
         try:
-            now = _identity(self.path)
+            now = _identity(self._abspath)
         except OSError:
             return  # cannot tell (a folder made unreadable): the next write tries again
         if now == self._identity:
@@ -371,7 +380,7 @@ class SQLiteStore:
             held = f"{_count(samples, 'sample')} of {_count(runs, 'run')}"
         except sqlite3.Error:
             held = "its samples"
-        stem = f"{self.path}.recovered-{time.strftime('%Y%m%dT%H%M%S')}"
+        stem = f"{self._abspath}.recovered-{time.strftime('%Y%m%dT%H%M%S')}"
         path, n = Path(stem), 1
         while path.exists():
             n += 1
