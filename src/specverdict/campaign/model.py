@@ -10,8 +10,21 @@ from __future__ import annotations
 import re
 from itertools import pairwise
 from typing import Annotated, Literal
+from urllib.parse import urlsplit
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    AfterValidator,
+    AllowInfNan,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictFloat,
+    StrictInt,
+    StrictStr,
+    field_validator,
+    model_validator,
+)
 
 from specverdict.plugins import ENGINES
 
@@ -32,7 +45,39 @@ Method = Literal[
 ]
 STAGE_PATTERN = re.compile(r"^(function|repository|agent|prose|side:[a-z0-9][a-z0-9_-]*)$")
 SUITE_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_.-]*@[0-9]+$")
-ParamValue = int | float | str | bool
+
+#: A number in a campaign is what the file says: an integer field takes no boolean (YAML reads
+#: ``yes`` as true), no float (``1.0e+26``) and no string; a float field takes an integer but no
+#: boolean, no string and no NaN or infinity. The bounds below are far beyond any real setting:
+#: a value past them is a typo, refused before it becomes a run that never ends.
+Int = StrictInt
+Real = Annotated[StrictFloat, AllowInfNan(False)]
+ParamValue = StrictInt | Real | StrictStr | StrictBool
+#: draft tokens per step (engines take at most a few dozen)
+MAX_K = 256
+#: output tokens of one request
+MAX_TOKENS = 1 << 20
+#: requests in flight, or requests per second
+MAX_LOAD = 100_000
+#: samples of one stage, a prompt's length in tokens
+MAX_SAMPLES = 100_000_000
+#: executions of one run
+MAX_REPEATS = 1_000
+#: a timeout, in seconds (one day)
+MAX_TIMEOUT_S = 86_400.0
+#: a seed the engines take (a signed 64-bit integer)
+SEED_MIN, SEED_MAX = -(1 << 63), (1 << 63) - 1
+
+
+def _not_blank(v: str) -> str:
+    if not v.strip():
+        raise ValueError("must not be blank")
+    return v
+
+
+#: a name, a path or a command: not empty, not only spaces
+Text = Annotated[StrictStr, Field(min_length=1), AfterValidator(_not_blank)]
+
 #: what the speed gate compares per sample (design note 023): ``tpot`` time per output token
 #: after the first; ``e2e`` a request's end-to-end latency (an agent episode's: its turns on
 #: engine time); ``ttft`` time to first token; ``output_throughput`` a request's output
@@ -53,7 +98,7 @@ class Strict(BaseModel):
 
 
 class Launch(Strict):
-    command: str | None = Field(
+    command: Text | None = Field(
         default=None,
         description="command template; placeholders {model} {served_name} {port} {host} "
         "{quantization} {run_dir} {speculative_args} are filled per run; omitted: the engine's "
@@ -64,10 +109,16 @@ class Launch(Strict):
         description="extra arguments appended to the engine's built-in launch command, e.g. "
         "['--max-model-len', '1024']; part of the run identity",
     )
-    env: dict[str, str] = Field(default_factory=dict, description="extra environment variables")
-    health_path: str = Field(default="/health", description="polled until it answers 200")
-    startup_timeout_s: float = Field(default=600.0, gt=0, description="give up after this long")
-    resources: dict[str, Annotated[float, Field(gt=0)]] = Field(
+    env: dict[Annotated[StrictStr, Field(pattern=r"^[^=\x00]+$")], StrictStr] = Field(
+        default_factory=dict, description="extra environment variables"
+    )
+    health_path: StrictStr = Field(
+        default="/health", pattern=r"^/\S*$", description="polled until it answers 200"
+    )
+    startup_timeout_s: Real = Field(
+        default=600.0, gt=0, le=MAX_TIMEOUT_S, description="give up after this long"
+    )
+    resources: dict[Text, Annotated[Real, Field(gt=0)]] = Field(
         default_factory=dict,
         description="what a node needs to run one engine, for the ray executor: Ray resources "
         "such as {GPU: 8} or a custom one ({accel: 1}); CPU and GPU are Ray's own; not part of "
@@ -97,7 +148,7 @@ def _url(v: str | None) -> str | None:
     OpenAI path suffix (``/v1``, ``/v1/completions``, ``/v1/chat/completions``) taken off."""
     if v is None:
         return None
-    if not re.match(URL_PATTERN, v):
+    if not re.match(URL_PATTERN, v) or re.search(r"\s", v) or not _port_ok(v):
         raise ValueError(f"base_url {v!r} must look like http://host:port")
     v = v.rstrip("/")
     for suffix in OPENAI_SUFFIXES:
@@ -106,7 +157,15 @@ def _url(v: str | None) -> str | None:
     return v
 
 
-AttachUrl = Annotated[str | None, AfterValidator(_url)]
+def _port_ok(url: str) -> bool:
+    try:
+        urlsplit(url).port  # noqa: B018 (raises ValueError on a port out of range)
+    except ValueError:
+        return False
+    return True
+
+
+AttachUrl = Annotated[StrictStr | None, AfterValidator(_url)]
 
 
 class EngineSection(Strict):
@@ -137,26 +196,25 @@ class EngineSection(Strict):
 
 
 class ModelSection(Strict):
-    family: str = Field(
-        min_length=1,
+    family: Text = Field(
         description="model family, e.g. qwen3-moe; results never transfer across families",
     )
-    served_name: str = Field(min_length=1, description="the name sent as `model` in requests")
-    path: str | None = Field(
+    served_name: Text = Field(description="the name sent as `model` in requests")
+    path: Text | None = Field(
         default=None, description="checkpoint path for launch templates ({model})"
     )
 
 
 class Candidate(Strict):
     method: Method
-    k: int | list[int] | None = Field(
-        default=None, description="draft tokens per step; a list expands"
+    k: Int | list[Int] | None = Field(
+        default=None, description=f"draft tokens per step (1 to {MAX_K}); a list expands"
     )
-    draft: str | None = Field(default=None, description="draft model or head (path or hub id)")
-    draft_quantization: str | list[str] | None = Field(
+    draft: Text | None = Field(default=None, description="draft model or head (path or hub id)")
+    draft_quantization: Text | list[Text] | None = Field(
         default=None, description="draft weight quantization; a list expands"
     )
-    params: dict[str, ParamValue] = Field(
+    params: dict[Text, ParamValue] = Field(
         default_factory=dict, description="method parameters passed to the engine as they are"
     )
     base_url: AttachUrl = Field(
@@ -164,7 +222,7 @@ class Candidate(Strict):
         description="attach mode: this candidate's own server, started with its speculation "
         "(default engine.base_url)",
     )
-    expected_acceptance: float | None = Field(
+    expected_acceptance: Real | None = Field(
         default=None,
         gt=0.0,
         le=1.0,
@@ -180,6 +238,8 @@ class Candidate(Strict):
             raise ValueError("k list must not be empty")
         if any(x < 1 for x in ks):
             raise ValueError("k must be at least 1")
+        if any(x > MAX_K for x in ks):
+            raise ValueError(f"k must be at most {MAX_K}")
         if len(set(ks)) != len(ks):
             raise ValueError("k list has duplicates")
         return v
@@ -209,16 +269,16 @@ class Baseline(Strict):
 
 
 class First(Strict):
-    first: int = Field(gt=0)
+    first: Int = Field(gt=0, le=MAX_SAMPLES)
 
 
 class Ids(Strict):
-    ids: list[str] = Field(min_length=1)
+    ids: list[Text] = Field(min_length=1)
 
 
 class Seeded(Strict):
-    seeded: int = Field(gt=0, description="a seeded random subset of this size")
-    seed: int = 0
+    seeded: Int = Field(gt=0, le=MAX_SAMPLES, description="a seeded random subset of this size")
+    seed: Int = Field(default=0, ge=SEED_MIN, le=SEED_MAX)
     stratify: Literal["category"] | None = Field(
         default=None,
         description="category: keep the categories' proportions (largest remainder, at least "
@@ -236,7 +296,7 @@ class ReferenceScorer(Strict):
     ``json`` (the answer's first JSON value equals the reference)."""
 
     reference: Literal["exact", "normalized", "regex", "numeric", "json"]
-    tolerance: float = Field(default=1e-6, ge=0)
+    tolerance: Real = Field(default=1e-6, ge=0)
 
 
 class TestsScorer(Strict):
@@ -247,7 +307,7 @@ class TestsScorer(Strict):
     __test__ = False  # not a pytest test class
 
     tests: Literal["python"]
-    timeout_s: float = Field(default=10.0, gt=0)
+    timeout_s: Real = Field(default=10.0, gt=0, le=MAX_TIMEOUT_S)
 
 
 class PythonScorer(Strict):
@@ -263,9 +323,16 @@ class CommandScorer(Strict):
     (paths relative to the campaign file) are copied beside it; ``{python}`` in the command is
     the interpreter the sandbox runs."""
 
-    command: list[str] = Field(min_length=1)
-    files: list[str] = Field(default_factory=list)
-    timeout_s: float = Field(default=30.0, gt=0)
+    command: list[StrictStr] = Field(min_length=1)
+    files: list[Text] = Field(default_factory=list)
+    timeout_s: Real = Field(default=30.0, gt=0, le=MAX_TIMEOUT_S)
+
+    @field_validator("command")
+    @classmethod
+    def _program(cls, v: list[str]) -> list[str]:
+        if not v[0].strip():
+            raise ValueError("the command's first item, the program, must not be blank")
+        return v
 
 
 Scorer = Literal["none"] | ReferenceScorer | TestsScorer | PythonScorer | CommandScorer
@@ -285,7 +352,7 @@ class DatasetSection(Strict):
     ``messages`` with optional ``tools`` (chat); optional ``id``, ``category``, ``max_tokens``,
     ``reference``, ``tests`` and ``metadata``."""
 
-    path: str = Field(min_length=1, description="relative to the campaign file")
+    path: Text = Field(description="relative to the campaign file")
     format: Literal[
         "completions",
         "chat",
@@ -302,7 +369,7 @@ class DatasetSection(Strict):
         default="none",
         description="none: speed, acceptance, identity and output-distribution checks only",
     )
-    snapshots: str | None = Field(
+    snapshots: Text | None = Field(
         default=None,
         description="swe-bench: the folder holding each instance's repository as "
         "<instance_id>/ (relative to the campaign file; nothing is cloned)",
@@ -345,7 +412,9 @@ class PromptLengthSlice(Strict):
     """Slices by the prompt's length in tokens (as the engine counted it for the baseline):
     ``<b0``, ``b0-b1``, ..., ``>=bn``."""
 
-    prompt_tokens: list[int] = Field(default=[1024, 4096, 16384], min_length=1)
+    prompt_tokens: list[Annotated[Int, Field(le=MAX_SAMPLES)]] = Field(
+        default=[1024, 4096, 16384], min_length=1
+    )
 
     @field_validator("prompt_tokens")
     @classmethod
@@ -358,7 +427,7 @@ class PromptLengthSlice(Strict):
 class MetadataSlice(Strict):
     """Slices by one field of a dataset row's ``metadata``."""
 
-    metadata: str = Field(min_length=1)
+    metadata: Text
 
 
 #: ``category`` (a dataset row's category, a generated suite's family), prompt length bins, or
@@ -371,14 +440,14 @@ class Slo(Strict):
     metric is within its target (milliseconds, inclusive); goodput is good requests per
     second. Not part of run identity: a judging choice, applied to stored runs."""
 
-    ttft: float | None = Field(default=None, gt=0, description="time to first token, ms")
-    tpot: float | None = Field(
+    ttft: Real | None = Field(default=None, gt=0, description="time to first token, ms")
+    tpot: Real | None = Field(
         default=None,
         gt=0,
         description="time per output token after the first, ms (a request whose TPOT is not "
         "measured, one event or one token, meets it, as vLLM counts it 0)",
     )
-    e2el: float | None = Field(
+    e2el: Real | None = Field(
         default=None, gt=0, description="end-to-end latency, ms (an agent episode's whole)"
     )
 
@@ -395,7 +464,7 @@ class Slo(Strict):
 
 
 class StageSection(Strict):
-    suite: str | None = Field(
+    suite: StrictStr | None = Field(
         default=None, description="suite name and version, e.g. humaneval-amplified@1"
     )
     dataset: DatasetSection | None = Field(default=None, description="your own prompts instead")
@@ -430,33 +499,35 @@ class StageSection(Strict):
 
 
 class Sampling(Strict):
-    temperature: float = Field(default=0.0, ge=0.0)
-    top_p: float = Field(default=1.0, gt=0.0, le=1.0)
-    max_tokens: int = Field(default=256, gt=0)
-    seed: int | None = 0
+    temperature: Real = Field(default=0.0, ge=0.0, le=100.0)
+    top_p: Real = Field(default=1.0, gt=0.0, le=1.0)
+    max_tokens: Int = Field(default=256, gt=0, le=MAX_TOKENS)
+    seed: Int | None = Field(default=0, ge=SEED_MIN, le=SEED_MAX)
 
 
 class Load(Strict):
-    concurrency: int | list[int] | None = None
-    request_rate: float | list[float] | None = Field(
+    concurrency: Int | list[Int] | None = None
+    request_rate: Real | list[Real] | None = Field(
         default=None, description="requests/s, Poisson arrivals"
     )
-    warmup: int | None = Field(
+    warmup: Int | None = Field(
         default=None,
         ge=0,
+        le=MAX_LOAD,
         description="requests sent before every measured execution and excluded from figures "
         "(default 2: a cold server must not be the baseline's handicap)",
     )
-    repeats: int = Field(default=1, ge=1, description="executions of every run")
-    baseline_repeats: int | None = Field(
+    repeats: Int = Field(default=1, ge=1, le=MAX_REPEATS, description="executions of every run")
+    baseline_repeats: Int | None = Field(
         default=None,
         ge=1,
+        le=MAX_REPEATS,
         description="executions of the baseline (default: repeats, and at least 2): its "
         "run-to-run drift is the noise floor a speed-up must clear; 1 means no speed "
         "decision (unless another configuration is executed twice)",
     )
 
-    blocks: int | Literal["auto", "off"] = Field(
+    blocks: Int | Literal["auto", "off"] = Field(
         default="auto",
         description="attach mode: the configurations of a stage and load level take turns in "
         "blocks of this many requests (ABBA...), so that the speed gate's units are blocks "
@@ -489,9 +560,18 @@ class Load(Strict):
             raise ValueError("give concurrency or request_rate, not both")
         if isinstance(self.blocks, int) and self.blocks < 2:
             raise ValueError(f"blocks {self.blocks}: a block is at least 2 requests")
-        for v in self.levels():
+        if isinstance(self.blocks, int) and self.blocks > MAX_SAMPLES:
+            raise ValueError(f"blocks {self.blocks}: a block is at most {MAX_SAMPLES} requests")
+        levels = self.levels()
+        if not levels:
+            raise ValueError("a list of load levels must not be empty")
+        for v in levels:
             if v <= 0:
                 raise ValueError("load levels must be positive")
+            if v > MAX_LOAD:
+                raise ValueError(f"load level {v:g} is above {MAX_LOAD}")
+        if len(set(levels)) != len(levels):
+            raise ValueError("a list of load levels has duplicates")
         return self
 
     def levels(self) -> list[float]:
@@ -502,14 +582,17 @@ class Load(Strict):
 
 
 class Gates(Strict):
-    alpha: float = Field(default=0.05, gt=0.0, lt=0.5)
-    margin: float = Field(
+    alpha: Real = Field(default=0.05, gt=0.0, lt=0.5)
+    margin: Real = Field(
         default=0.02, gt=0.0, lt=1.0, description="non-inferiority margin on the pass-rate drop"
     )
-    min_speedup: float = Field(
-        default=1.05, ge=1.0, description="the smallest speed-up worth adopting (point estimate)"
+    min_speedup: Real = Field(
+        default=1.05,
+        ge=1.0,
+        le=1000.0,
+        description="the smallest speed-up worth adopting (point estimate)",
     )
-    max_failure_rate: float = Field(
+    max_failure_rate: Real = Field(
         default=0.05,
         ge=0.0,
         lt=1.0,
@@ -520,7 +603,7 @@ class Gates(Strict):
         description="error control over the campaign's pairs for ADOPT: holm (family-wise), "
         "bh (false-discovery rate) or none (each pair alone)",
     )
-    resample_share: float | None = Field(
+    resample_share: Real | None = Field(
         default=None,
         ge=0.0,
         lt=1.0,
@@ -528,9 +611,10 @@ class Gates(Strict):
         "looks spend it; the verdict's betting test gets the rest). Default: 0.2 with sampling "
         "(temperature > 0), 0 with greedy decoding, where re-runs repeat the same answers",
     )
-    resample_looks: int = Field(
+    resample_looks: Int = Field(
         default=3,
         ge=1,
+        le=100,
         description="resample analyses a pair may take (each call with new seeds is one), the "
         "reserved share spent over them (Lan-DeMets Pocock-type)",
     )
@@ -547,20 +631,25 @@ class Sequential(Strict):
     next ``batch`` samples of its stage's selection until its verdict is settled, at most
     ``max_samples``; the verdict's fixed-n gates spend alpha over the declared looks."""
 
-    batch: int = Field(default=40, ge=1, description="samples added to each open pair per look")
-    max_samples: int | None = Field(
-        default=None, ge=1, description="the most samples a pair takes (default: the selection)"
+    batch: Int = Field(
+        default=40, ge=1, le=MAX_SAMPLES, description="samples added to each open pair per look"
+    )
+    max_samples: Int | None = Field(
+        default=None,
+        ge=1,
+        le=MAX_SAMPLES,
+        description="the most samples a pair takes (default: the selection)",
     )
 
 
 class LoaderAuditSection(Strict):
-    checkpoint: str | None = Field(
+    checkpoint: Text | None = Field(
         default=None, description="target checkpoint directory to inventory (safetensors)"
     )
-    draft_checkpoint: str | None = Field(
+    draft_checkpoint: Text | None = Field(
         default=None, description="draft or MTP checkpoint directory to inventory"
     )
-    loaded_names: str | None = Field(
+    loaded_names: Text | None = Field(
         default=None,
         description="a file listing the parameter names the engine loaded (vLLM, SGLang); the "
         "reference engine is asked for its /debug/load_report instead",
@@ -568,11 +657,11 @@ class LoaderAuditSection(Strict):
 
 
 class OverridesAuditSection(Strict):
-    manifest: str = Field(description="YAML: path -> sha256, or path -> {contains: marker}")
-    via: str | None = Field(
+    manifest: Text = Field(description="YAML: path -> sha256, or path -> {contains: marker}")
+    via: Text | None = Field(
         default=None, description="command prefix to read the files, e.g. 'docker exec vllm-0'"
     )
-    root: str | None = Field(default=None, description="directory the manifest's paths are in")
+    root: Text | None = Field(default=None, description="directory the manifest's paths are in")
 
 
 class Audits(Strict):
@@ -586,7 +675,7 @@ class ExecutorSection(Strict):
     time). ``specverdict run --executor/--address`` override it."""
 
     kind: Literal["local", "ray"] = Field(default="local", description="local or ray")
-    address: str | None = Field(
+    address: Text | None = Field(
         default=None,
         description="the Ray cluster to join (its GCS address host:6379, or auto); omitted: "
         "RAY_ADDRESS, else a cluster started on this machine for the campaign",
@@ -596,10 +685,10 @@ class ExecutorSection(Strict):
 class Claim(Strict):
     """An external claim, checked by ``specverdict expect``; never a target or an expectation."""
 
-    source: str = Field(min_length=1)
+    source: Text
     method: Method
-    k: int = Field(ge=1)
-    speedup: float = Field(gt=0.0)
+    k: Int = Field(ge=1, le=MAX_K)
+    speedup: Real = Field(gt=0.0, le=1000.0)
 
 
 def _stage_name(v: str) -> str:
@@ -612,12 +701,10 @@ StageName = Annotated[str, AfterValidator(_stage_name)]
 
 
 class Campaign(Strict):
-    name: str = Field(min_length=1, pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+    name: StrictStr = Field(min_length=1, pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
     engine: EngineSection
     model: ModelSection
-    quantization: str = Field(
-        min_length=1, description="target weight quantization, e.g. bf16, fp8, nvfp4"
-    )
+    quantization: Text = Field(description="target weight quantization, e.g. bf16, fp8, nvfp4")
     baseline: Baseline | None = Field(
         default=Baseline(),
         description="the no-speculation baseline; null leaves candidates unpaired (no verdicts)",

@@ -31,12 +31,17 @@ def parse_slo(text: str | None) -> dict[str, float] | None:
     targets) as targets in seconds; a malformed one is a usage error."""
     if text is None:
         return None
-    targets: dict[str, str] = {}
+    targets: dict[str, float | str] = {}
     for item in text.replace(",", " ").split():
         name, sep, value = item.partition(":")
         if not sep:
             raise click.UsageError(f"--slo {text!r}: expected METRIC:MS, e.g. ttft:500,tpot:50")
-        targets[name] = value
+        if name in targets:
+            raise click.UsageError(f"--slo {text!r}: {name} given twice")
+        try:
+            targets[name] = float(value)
+        except ValueError:
+            targets[name] = value  # refused below as not a number, naming the metric
     try:
         return Slo.model_validate(targets).targets_s()
     except ValidationError as exc:
