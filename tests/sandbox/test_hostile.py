@@ -495,8 +495,14 @@ def _immutable(value: object) -> bool:
     """Values no Python code can change: sealed functions are checked on their own."""
     if isinstance(value, (tuple, frozenset)):
         return all(_immutable(v) for v in value)
-    builtin = (types.BuiltinFunctionType, types.MethodDescriptorType, types.WrapperDescriptorType)
-    return type(value) in (str, bytes, int, bool, types.FunctionType, *builtin) or (
+    builtin = (
+        types.BuiltinFunctionType,  # os.lstat and the like (C functions)
+        types.MethodDescriptorType,  # bytes.decode
+        types.WrapperDescriptorType,  # str.__str__
+        types.MethodWrapperType,  # the __get__ of FunctionType.__code__
+    )
+    plain = (str, bytes, int, bool, types.FunctionType, types.CodeType)
+    return type(value) in (*plain, *builtin) or (
         isinstance(value, type) and value.__module__ == "builtins"
     )
 
@@ -600,11 +606,31 @@ _SYSV_SHM = (
     "assert segment != -1, ctypes.get_errno()\n"
 )
 
+# In a user namespace of its own a program has every capability again: a tmpfs of its own.
+_OWN_TMPFS = (
+    "import ctypes, os\nlibc = ctypes.CDLL(None, use_errno=True)\ntotal = 0\ntry:\n"
+    "    ids = os.getuid(), os.getgid()\n"
+    "    if libc.unshare(0x10000000 | 0x00020000) != 0:\n"
+    "        raise OSError(ctypes.get_errno(), 'unshare')\n"
+    "    for name, text in (('setgroups', 'deny'), ('uid_map', f'0 {ids[0]} 1'),\n"
+    "                       ('gid_map', f'0 {ids[1]} 1')):\n"
+    "        with open(f'/proc/self/{name}', 'w') as f:\n"
+    "            f.write(text)\n"
+    "    if libc.mount(b'none', b'.', b'tmpfs', 0, b'size=1g') != 0:\n"
+    "        raise OSError(ctypes.get_errno(), 'mount')\n"
+    "    os.chdir(os.getcwd())\n"
+    "    for i in range((2 * LIMIT) // 8):\n"
+    "        with open(f'f{i}', 'wb') as f:\n"
+    "            for _ in range(8):\n"
+    "                total += f.write(b'x' * (1 << 20))\n"
+    "finally:\n    print('held', total >> 20, flush=True)\n"
+)
+
 
 @pytest.mark.parametrize(
     ("program", "exec_it"),
-    [(_FILL_MEMFDS, False), (_FILL_MEMFDS, True), (_SYSV_SHM, True)],
-    ids=["memfd", "memfd-unhooked", "sysv-shm-unhooked"],
+    [(_FILL_MEMFDS, False), (_FILL_MEMFDS, True), (_SYSV_SHM, True), (_OWN_TMPFS, True)],
+    ids=["memfd", "memfd-unhooked", "sysv-shm-unhooked", "own-tmpfs-unhooked"],
 )
 def test_shared_memory_cannot_grow_past_the_memory_limit(
     sandbox: LocalSandbox, program: str, exec_it: bool

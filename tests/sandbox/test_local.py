@@ -140,3 +140,22 @@ def test_closed_sandbox_refuses_to_run() -> None:
     assert not os.path.exists(directory)
     with pytest.raises(RuntimeError):
         sb.run(Execution("pass\n"))
+
+
+def test_ordinary_library_code_is_not_refused(sandbox: LocalSandbox) -> None:
+    # The hook refuses replacing its own functions' code or defaults, not anyone's (namedtuple
+    # sets a function's defaults); the kernel's filter leaves threads (clone3 falls back to
+    # clone) and socketpair alone.
+    program = (
+        "import collections, concurrent.futures, os, socket, tempfile, threading\n"
+        "P = collections.namedtuple('P', 'x y', defaults=(0,))\n"
+        "def f(a=1):\n    return a\nf.__defaults__ = (2,)\n"
+        "with concurrent.futures.ThreadPoolExecutor(4) as pool:\n"
+        "    squares = sum(pool.map(lambda x: x * x, range(10)))\n"
+        "a, b = socket.socketpair()\na.sendall(b'x')\n"
+        "with tempfile.TemporaryDirectory() as d:\n    inside = d.startswith(os.getcwd())\n"
+        "print(P(1), f(), squares, b.recv(1), inside)\n"
+    )
+    r = sandbox.run(Execution(program, limits=SMALL))
+    assert (r.outcome, r.violations) == ("passed", ()), r.stderr
+    assert r.stdout == "P(x=1, y=0) 2 285 b'x' True\n"

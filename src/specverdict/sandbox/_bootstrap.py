@@ -123,7 +123,8 @@ _FORBIDDEN_EVENTS = frozenset(
 _SOCKET_ADDRESS_EVENTS = frozenset(
     {"socket.connect", "socket.bind", "socket.sendto", "socket.sendmsg"}
 )
-# Attributes whose assignment replaces what a function does (each raises an audit event).
+# Attributes whose assignment replaces what a function does (each raises an audit event;
+# the hook refuses it for its own functions).
 _FUNCTION_ATTRIBUTES = frozenset({"__code__", "__defaults__", "__kwdefaults__"})
 # Every event the hook looks at ("ctypes.*" too); it returns at once for any other.
 _INTERESTING = frozenset(
@@ -270,6 +271,10 @@ def _type_name(exc: BaseException) -> str:
 # - io_uring_setup: io_uring can open sockets and connect without these system calls;
 # - memfd_create, memfd_secret, shmget, mq_open: memory that lives outside the process (no
 #   RLIMIT_AS counts it) and outside the execution's tmpfs (its size counts files);
+# - unshare, setns, and clone with a namespace flag: in a user namespace of its own a program
+#   has every capability again and could mount a tmpfs of any size (or, after a chroot,
+#   climb out of one); clone3, whose flags the filter cannot read, fails with ENOSYS, and the
+#   C library falls back to clone;
 # - ptrace, process_vm_readv/writev: other processes of the uid (subreaper mode);
 # - bpf: kernel objects that hold memory;
 # - execve, execveat unless subprocesses are allowed.
@@ -288,6 +293,8 @@ _SECCOMP_REFUSED = (
     "process_vm_readv",
     "process_vm_writev",
     "bpf",
+    "unshare",
+    "setns",
 )
 _SECCOMP_EXEC = ("execve", "execveat")
 # The architecture word of ``struct seccomp_data`` (AUDIT_ARCH_*) and the system call numbers.
@@ -312,6 +319,10 @@ _SYSCALL_NUMBERS = {
         "bpf": 321,
         "execve": 59,
         "execveat": 322,
+        "clone": 56,
+        "clone3": 435,
+        "unshare": 272,
+        "setns": 308,
     },
     "aarch64": {
         "socket": 198,
@@ -332,16 +343,25 @@ _SYSCALL_NUMBERS = {
         "bpf": 280,
         "execve": 221,
         "execveat": 281,
+        "clone": 220,
+        "clone3": 435,
+        "unshare": 97,
+        "setns": 268,
     },
 }
 _AF_UNIX, _AF_INET, _AF_INET6 = 1, 2, 10
 _SECCOMP_RET_ALLOW = 0x7FFF0000
 _SECCOMP_RET_ERRNO_EPERM = 0x00050000 | 1  # SECCOMP_RET_ERRNO with errno 1 (EPERM)
+_SECCOMP_RET_ERRNO_ENOSYS = 0x00050000 | 38
+# CLONE_NEWNS, CLONE_NEWCGROUP, CLONE_NEWUTS, CLONE_NEWIPC, CLONE_NEWUSER, CLONE_NEWPID,
+# CLONE_NEWNET
+_CLONE_NAMESPACES = 0x7E020000
 _SECCOMP_RET_KILL_PROCESS = 0x80000000
 # Classic BPF opcodes (linux/filter.h); the filter's accumulator A is 32 bits wide.
 _BPF_LD_W_ABS = 0x20  # A = the 32-bit word at offset k of struct seccomp_data
 _BPF_JEQ_K = 0x15  # if A == k: skip jt instructions, else skip jf
 _BPF_JGE_K = 0x35  # if A >= k: skip jt, else skip jf
+_BPF_JSET_K = 0x45  # if A & k: skip jt, else skip jf
 _BPF_RET_K = 0x06  # return k (the action)
 
 
@@ -355,9 +375,11 @@ def seccomp_filter(machine: str, allow_exec: bool) -> bytes:
     the x32 bit (0x40000000) set, which x86-64 reports under its own ``arch``. Then::
 
             ld  [0]                       ; A = nr
-            jeq #socket, socket           ; ... one test per refused number:
+            jeq #socket, socket           ; the calls whose arguments decide
             jeq #sendto, sendto
-            jeq #connect, refuse          ; ...
+            jeq #clone, clone
+            jeq #clone3, enosys
+            jeq #connect, refuse          ; one test per refused call ...
             ret ALLOW
         socket:                           ; socket(family, ...): the family's low word
             ld  [16]
@@ -365,8 +387,11 @@ def seccomp_filter(machine: str, allow_exec: bool) -> bytes:
         sendto:                           ; sendto(..., dest_addr, addrlen): only without an
             ld  [48] ; jeq #0, next, refuse   ; address (both halves of args[4] zero)
             ld  [52] ; jeq #0, allow, refuse
+        clone:                            ; clone(flags, ...): no namespace flag
+            ld  [16] ; jset #CLONE_NEW*, refuse, allow
         allow:  ret ALLOW
         refuse: ret ERRNO(EPERM)
+        enosys: ret ERRNO(ENOSYS)
         kill:   ret KILL_PROCESS
 
     Classic BPF jumps only forward, so the labels come after every jump to them.
@@ -388,6 +413,8 @@ def seccomp_filter(machine: str, allow_exec: bool) -> bytes:
         (_BPF_JGE_K, "kill", None, 0x40000000),
         (_BPF_JEQ_K, "socket", None, nr["socket"]),
         (_BPF_JEQ_K, "sendto", None, nr["sendto"]),
+        (_BPF_JEQ_K, "clone", None, nr["clone"]),
+        (_BPF_JEQ_K, "enosys", None, nr["clone3"]),
         *((_BPF_JEQ_K, "refuse", None, nr[name]) for name in refused),
         (_BPF_RET_K, None, None, _SECCOMP_RET_ALLOW),
         "socket",
@@ -400,10 +427,15 @@ def seccomp_filter(machine: str, allow_exec: bool) -> bytes:
         (_BPF_JEQ_K, None, "refuse", 0),
         (_BPF_LD_W_ABS, None, None, 16 + 8 * 4 + 4 - low),
         (_BPF_JEQ_K, "allow", "refuse", 0),
+        "clone",
+        (_BPF_LD_W_ABS, None, None, 16 + low),
+        (_BPF_JSET_K, "refuse", "allow", _CLONE_NAMESPACES),
         "allow",
         (_BPF_RET_K, None, None, _SECCOMP_RET_ALLOW),
         "refuse",
         (_BPF_RET_K, None, None, _SECCOMP_RET_ERRNO_EPERM),
+        "enosys",
+        (_BPF_RET_K, None, None, _SECCOMP_RET_ERRNO_ENOSYS),
         "kill",
         (_BPF_RET_K, None, None, _SECCOMP_RET_KILL_PROCESS),
     ]
@@ -575,6 +607,10 @@ def _seal(template: Callable[..., Any], **values: Any) -> Any:
     if values:
         raise TypeError(f"{template.__name__} has no parameters {sorted(values)}")
     return types.FunctionType(code, {"__builtins__": {}}, template.__name__, bound)
+
+
+_FUNCTION: Any = type(_seal)
+_CODE_OF = _FUNCTION.__code__.__get__  # a function's code, whatever the function's class says
 
 
 def _h_text(
@@ -763,6 +799,10 @@ def _h_hook(
     forbidden: frozenset[str] = _FORBIDDEN_EVENTS,
     socket_events: frozenset[str] = _SOCKET_ADDRESS_EVENTS,
     function_attributes: frozenset[str] = _FUNCTION_ATTRIBUTES,
+    own_codes: frozenset[Any] = frozenset(),
+    function_type: Any = _FUNCTION,
+    code_of: Any = _CODE_OF,
+    type: Any = type,
     write_flags: int = _WRITE_FLAGS,
     sigusr1: int = signal.SIGUSR1.value,
     getpid: Any = os.getpid,
@@ -821,8 +861,14 @@ def _h_hook(
         else:
             what = f"{event}({target}, {sig})"
     elif event in ("object.__setattr__", "object.__delattr__"):
-        if len(args) > 1 and args[1] in function_attributes:
-            what = "replacing a function's " + args[1]
+        # Only the hook's own functions: namedtuple, for one, sets a function's defaults.
+        if (
+            len(args) > 1
+            and args[1] in function_attributes
+            and type(args[0]) is function_type
+            and code_of(args[0]) in own_codes
+        ):
+            what = "replacing the sandbox hook's " + args[1]
     elif event == "sqlite3.connect":
         database = args[0] if args else None
         if database not in (":memory:", b":memory:", "", b""):
@@ -869,7 +915,11 @@ def make_hook(
         outside=_seal(_h_outside, text=text, realpath=realpath),
         proc_of_other=_seal(_h_proc_of_other, text=text, realpath=realpath),
         descendant=_seal(_h_descendant),
+        own_codes=frozenset(f.__code__ for f in _SEALED),
     )
+
+
+_SEALED = (_h_hook, _h_record, _h_text, _h_realpath, _h_outside, _h_proc_of_other, _h_descendant)
 
 
 # -- P: the program process ---------------------------------------------------------------------
