@@ -104,10 +104,32 @@ def test_recorded_vllm_restart_seen_by_the_start_time_alone() -> None:
     assert "process start time changed" in events[0].message
 
 
-def test_recorded_vllm_without_speculation_has_no_window() -> None:
+def test_recorded_vllm_without_speculation_alarms_at_once() -> None:
+    """A real vLLM started without speculation exports no spec-decode series: a watch that
+    expects speculation alarms at the first scrape (before, it waited for drafts forever)."""
     texts = [(VLLM / f"baseline.metrics-{p}.txt").read_text() for p in ("before", "after")]
-    _, events = windows(VLLMSource(), texts, Baseline(mal_lower=1.2, k=4))
-    assert [e.kind for e in events] == ["skipped"]
+    state, events = windows(VLLMSource(), texts, Baseline(mal_lower=1.2, k=4))
+    assert [e.kind for e in events] == ["alarm"] and state.alarm
+    assert "no speculative-decoding counters" in events[0].message
+
+
+def test_counters_that_vanish_or_are_not_numbers_alarm_and_a_return_clears() -> None:
+    spec = (VLLM / "ngram-k4-detailed.metrics-before.txt").read_text()
+    later = (VLLM / "ngram-k4-detailed.metrics-after.txt").read_text()
+    plain = (VLLM / "baseline.metrics-after.txt").read_text()
+    nan = "\n".join(
+        f"{line.split()[0]} NaN" if line.startswith("vllm:spec_decode_num_drafts_total") else line
+        for line in later.splitlines()
+    )
+    base = Baseline(mal_lower=1.2, k=4)
+    state, events = windows(VLLMSource(), [spec, nan], base)
+    assert [e.kind for e in events] == ["alarm"] and "drafts=nan" in events[0].message
+    state, events = windows(VLLMSource(), [spec, plain], base)
+    assert [e.kind for e in events] == ["alarm"] and "counters are gone" in events[0].message
+    assert state.alarm
+    # the counters back (a restart with speculation): the alarm is reset with the detector
+    state, events = windows(VLLMSource(), [spec, plain, later], base)
+    assert [e.kind for e in events][-2:] == ["restart", "clear"] and not state.alarm
 
 
 # --- SGLang, counters -------------------------------------------------------------------------

@@ -45,6 +45,7 @@ def parse_counters(text: str, prefix: str = PREFIX) -> Counters:
         draft_tokens=fam.draft_tokens or 0.0,
         accepted=fam.accepted or 0.0,
         start_time=start if start is not None else created,
+        absent=fam.drafts is None and fam.draft_tokens is None and fam.accepted is None,
     )
 
 

@@ -19,6 +19,11 @@ by the Markov-chain approximation of Brook & Evans (1972), "An approach to the p
 distribution of CUSUM run length", Biometrika 59(3). kappa = delta / 2 is tuned to a fall of
 delta standard units per window.
 
+Broken counters alarm at once, without a window: a counter that is not a finite number (NaN,
+Inf), and speculative-decoding series absent from the exposition (gone since the last scrape,
+or never there): the server no longer speculates, which no window of acceptance would show
+(no drafts, no windows, only "waiting for more").
+
 Restarts: a counter that went down, a process start time that changed, or a restart the source
 saw in the server's own stream (``Counters.epoch``) is a restart, never a drift: the CUSUM
 starts over and the caller re-runs the override audit. A failed scrape marks the target down;
@@ -143,6 +148,9 @@ class Counters(Frozen):
     epoch: int = 0
     epoch_why: str = ""
     marks: tuple[float, ...] = ()
+    #: the source found none of the speculative-decoding series in the exposition: the server
+    #: does not speculate (a restart without its speculative configuration, a lost override)
+    absent: bool = False
 
 
 class Baseline(Frozen):
@@ -221,6 +229,26 @@ def window_of(delta: Counters, base: Baseline, config: DetectorConfig) -> Window
     )
 
 
+def _broken(last: Counters | None, now: Counters) -> str | None:
+    """Why ``now`` alarms by itself (module docstring), or None."""
+    values = {"drafts": now.drafts, "draft_tokens": now.draft_tokens, "accepted": now.accepted}
+    bad = {k: v for k, v in values.items() if not math.isfinite(v)}
+    if bad:
+        shown = ", ".join(f"{k}={v:g}" for k, v in bad.items())
+        return f"counters that are not finite numbers ({shown}): the target's metrics are broken"
+    if now.absent:
+        if last is not None and last.absent:
+            return (
+                "no speculative-decoding counters in the exposition: the server does not speculate"
+            )
+        return (
+            "the speculative-decoding counters are gone from the exposition"
+            if last is not None
+            else "no speculative-decoding counters in the exposition"
+        ) + ": the server does not speculate (restarted without its speculative configuration?)"
+    return None
+
+
 def _restarted(last: Counters, now: Counters) -> str | None:
     if now.epoch != last.epoch:
         return now.epoch_why or f"the source saw a restart (epoch {last.epoch} -> {now.epoch})"
@@ -246,6 +274,16 @@ def step(
     if not state.up:
         events.append(Event(kind="up", message="the target answers again"))
         state = state.model_copy(update={"up": True})
+    broken = _broken(state.last, now)
+    if broken is not None:
+        if not state.alarm:
+            events.append(Event(kind="alarm", message=broken))
+            state = state.model_copy(update={"alarm": True, "alarms": state.alarms + 1})
+        # a NaN is not kept as the last reading: the next finite one is compared with the
+        # last finite one (a restart in between still shows)
+        if now.absent:
+            state = state.model_copy(update={"last": now, "cusum": 0.0})
+        return state, events
     if state.last is None:
         return state.model_copy(update={"last": now}), events
     why = _restarted(state.last, now)
