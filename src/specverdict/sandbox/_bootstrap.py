@@ -16,16 +16,19 @@ file holding the program and its files as JSON. For each request the zygote fork
   (the uid maps to itself), forks *I* and reports I's end on the status pipe (``L`` record).
   In ``subreaper`` mode E creates the execution's directory, writes the files and becomes I.
 - *I*, the init (PID 1 of the new PID namespace, or a child subreaper), dies with E
-  (``PR_SET_PDEATHSIG``). In ``namespaces`` mode it mounts a private ``/proc`` and a tmpfs of
-  ``disk_mb`` on the execution's directory and writes the files there, then drops every
-  capability. It sets ``no_new_privs``, makes itself non-dumpable (the program cannot open its
-  file descriptors), forks *P* and reaps every process. When P ends, I writes one ``X`` record
-  on the status pipe and exits: the kernel kills what is left of a PID namespace with its init;
-  in ``subreaper`` mode I first kills its descendants (orphans re-parent to I, whatever session
-  they start), and the zygote, a child subreaper too, kills any that still reach it.
-- *P*, the program process, drops the zygote's native handles and ``ctypes`` modules, sets the
-  resource limits, installs the audit hook (``Guard``; it cannot be removed) and runs the
-  untrusted program as ``__main__``.
+  (``PR_SET_PDEATHSIG``). In ``namespaces`` mode it builds a private root (``_build_root``:
+  read-only binds of the system and interpreter directories, a few devices, a private
+  ``/proc`` and a tmpfs of ``disk_mb`` for the execution's directory), pivots into it and
+  detaches the host's mount tree, writes the files, then drops every capability. It sets
+  ``no_new_privs``, makes itself non-dumpable (the program cannot open its file descriptors),
+  forks *P* and reaps every process. When P ends, I writes one ``X`` record on the status pipe
+  and exits: the kernel kills what is left of a PID namespace with its init; in ``subreaper``
+  mode I first kills its descendants (orphans re-parent to I, whatever session they start),
+  and the zygote, a child subreaper too, kills any that still reach it.
+- *P*, the program process, installs the seccomp filter (``seccomp_filter``), drops the
+  zygote's native handles and ``ctypes`` modules, sets the resource limits, installs the
+  audit hook (``make_hook``: a sealed function that cannot be removed or switched off) and
+  runs the untrusted program as ``__main__``.
 
 Side channel (write-only pipe, shared with the untrusted program): records ``\\nV <what>\\n``
 (a violation), ``\\nE <type>\\n`` (an uncaught exception's type), ``\\nS <message>\\n`` (the
@@ -297,6 +300,8 @@ _SECCOMP_REFUSED = (
     "setns",
 )
 _SECCOMP_EXEC = ("execve", "execveat")
+# The zygote's two filters, by whether the execution may exec.
+_FILTERS: dict[bool, bytes] = {}
 # The architecture word of ``struct seccomp_data`` (AUDIT_ARCH_*) and the system call numbers.
 _SECCOMP_ARCH = {"x86_64": 0xC000003E, "aarch64": 0xC00000B7}
 _SYSCALL_NUMBERS = {
@@ -518,7 +523,7 @@ class RootPlan:
         # programs run it (sys.executable), when its directory is not bound already.
         for path in (sys.prefix, sys.exec_prefix, sys.base_prefix, *sys.path):
             real = os.path.realpath(path) if path else ""
-            if real and os.path.isdir(real) and not covered(real):
+            if real not in ("", "/") and os.path.isdir(real) and not covered(real):
                 bind(real)
         exe = sys.executable
         if exe and os.path.isfile(exe) and not covered(os.path.realpath(os.path.dirname(exe))):
@@ -982,10 +987,14 @@ def _forget_native(native: Native) -> None:
 
 
 def _run_program(cfg: Config, init_pid: int, native: Native) -> None:
-    """P: limits, hook, then the untrusted program as ``__main__``; never returns."""
+    """P: filter, limits, hook, then the untrusted program as ``__main__``; never returns."""
+    try:
+        native.seccomp(_FILTERS[cfg.allow_subprocess])
+    except OSError as exc:
+        _status_line(f"F {exc}")
+        os._exit(1)
     os.close(FD_STATUS)
     native.prctl(_PR_SET_DUMPABLE, 1)
-    native.seccomp(seccomp_filter(os.uname().machine, cfg.allow_subprocess))
     _forget_native(native)
     if "random" in sys.modules:
         sys.modules["random"].seed()
@@ -1297,6 +1306,8 @@ def serve(control_fd: int) -> None:
         with contextlib.suppress(ImportError):
             __import__(name)
     plan = RootPlan()
+    for allow_exec in (False, True):
+        _FILTERS[allow_exec] = seccomp_filter(os.uname().machine, allow_exec)
     sock = socket.socket(fileno=control_fd)
     sock.sendall(f"ready {sys.version.split()[0]}".encode())
     # From now on nobody reads the zygote's stderr.

@@ -7,12 +7,19 @@ resource limits and an audit hook set before the untrusted program runs. The pro
 described in ``_bootstrap``; the isolation modes, chosen once per sandbox by running a probe
 program, in docs/sandbox.md:
 
-- ``namespaces``: new user, PID, network, IPC and mount namespaces per execution (the mount
-  namespace only for a private ``/proc``). No network (a loopback that is down), no view of
-  other processes, and when the execution's init exits the kernel kills every process left in
-  its PID namespace, including daemons that started a new session.
+- ``namespaces``: new user, PID, network, IPC and mount namespaces per execution, and a
+  private read-only root holding only the system and interpreter directories, a few devices,
+  a private ``/proc`` and the execution's own tmpfs. No network (a loopback that is down, no
+  host socket file in sight), no view of other processes or of the host's files, and when
+  the execution's init exits the kernel kills every process left in its PID namespace,
+  including daemons that started a new session.
 - ``subreaper``: no namespaces (the kernel refused them). The init is a child subreaper and
-  kills every descendant before it exits; network access is refused by the audit hook only.
+  kills every descendant before it exits; the host's files are as readable as to any process
+  of the uid.
+
+In both modes a seccomp filter refuses connecting, binding, listening and sending to an
+address (Unix sockets included), memory that no limit counts (memfd, SysV shared memory,
+POSIX message queues) and new namespaces, whatever the program does to the audit hook.
 
 Executions run concurrently from threads (``run_many``); they share nothing but the zygote,
 which only forks.
@@ -179,14 +186,14 @@ class LocalSandbox(Sandbox):
         if p.mode == "namespaces":
             how = (
                 "namespaces: new user, PID, network, IPC and mount namespaces per execution "
-                "(private /proc, own tmpfs)"
+                "(private read-only root: system and interpreter directories, private /proc, "
+                "own tmpfs)"
             )
         else:
-            how = (
-                "subreaper: no namespaces; child-subreaper clean-up; network refused by audit hook"
-            )
+            how = "subreaper: no namespaces; child-subreaper clean-up; host files readable"
         self.isolation = (
             f"{how}; {who}, no capabilities; rlimits AS/CPU/NPROC/FSIZE/NOFILE/CORE; "
+            "seccomp (no connect/bind/listen/sendto, memfd, SysV shm, new namespaces); "
             f"audit hooks; python {p.python} {self._zygote.version}"
         )
 
@@ -301,7 +308,8 @@ class LocalSandbox(Sandbox):
     def _run(self, execution: Execution, platform: Platform) -> ExecResult:
         files = _files(execution)
         if platform.mode == "namespaces":
-            # The mount point of the execution's own tmpfs, in its own mount namespace.
+            # The mount point of the execution's private root, in its own mount namespace; the
+            # same path inside that root is the execution's own tmpfs.
             work = os.path.join(self._base, "work")
         else:
             work = os.path.join(self._base, "runs", f"w-{secrets.token_hex(8)}")
@@ -449,7 +457,7 @@ def _environment(hash_seed: int) -> dict[str, str]:
 
 def _make_base(temp_dir: str | None, uid: int | None, gid: int | None) -> str:
     """The sandbox's directory: ``work`` (mode 700, the sandbox uid's) is the mount point of each
-    execution's tmpfs in ``namespaces`` mode and stays empty; ``runs`` (likewise) holds one
+    execution's private root in ``namespaces`` mode and stays empty; ``runs`` (likewise) holds one
     directory per execution in ``subreaper`` mode, removed after it. The base itself is ours
     (mode 711), so programs cannot write next to their directory."""
     base = tempfile.mkdtemp(prefix="specverdict-sandbox-", dir=temp_dir)
