@@ -223,17 +223,22 @@ def test_an_attached_engine_killed_mid_run_stops_after_consecutive_failures(
 
 
 def test_a_hung_engine_times_out_and_stops_the_run(tmp_path: Path) -> None:
+    """A hung engine (stopped, its port open) fails each request at the deadline that
+    ``run --request-timeout`` sets; three in a row stop the run."""
     db = tmp_path / "runs.db"
     with reference_server() as server:
-        plan = plan_for(attached(server.base_url))
         store = SQLiteStore(db)
         proc = server.process
         assert proc is not None
         watcher = when_stored(db, 2, lambda: os.killpg(proc.pid, signal.SIGSTOP))
+        campaign = tmp_path / "c.yaml"
+        campaign.write_text(attached(server.base_url))
         t0 = time.monotonic()
-        with pytest.raises(RunInterruptedError, match="in a row failed, the last with: timed out"):
-            Runner(store, log=quiet, request_timeout_s=1.5).run_plan(plan, "none")
+        args = ("run", str(campaign), "--db", str(db), "--force", "--only", "none")
+        hung = specverdict_cli(*args, "--request-timeout", "1.5")
         watcher.join()
+        assert hung.returncode == 5, hung.stderr
+        assert "in a row failed, the last with: timed out" in hung.stderr
         # three deadlines and no more: the runner does not wait out every remaining prompt
         assert time.monotonic() - t0 < 30
     (run,) = store.list_runs()

@@ -100,6 +100,16 @@ DEFAULT_BATCH = 40
     help="the Ray cluster to join (--executor ray); default: the campaign's executor.address, "
     "else RAY_ADDRESS",
 )
+@click.option(
+    "--request-timeout",
+    type=click.FloatRange(min=1.0, min_open=False),
+    default=600.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="the deadline of one request, from sending it to the end of its answer: a request "
+    "past it fails as a timeout, and CONSECUTIVE_FAULTS of them in a row (3) stop the run as "
+    "a hung engine, so a hung engine at concurrency 1 stops a run after about 3 x SECONDS",
+)
 def run(
     campaign: Path,
     db: Path | str,
@@ -113,6 +123,7 @@ def run(
     batch: int | None,
     executor: str | None,
     address: str | None,
+    request_timeout: float,
 ) -> None:
     """Run a campaign: baseline and candidates, each sample stored as it completes.
 
@@ -181,6 +192,7 @@ def run(
                 retry_failed=not no_retry,
                 force=force,
                 remeasure=remeasure,
+                request_timeout_s=request_timeout,
             )
             if until_decided:
                 result = run_until_decided(
