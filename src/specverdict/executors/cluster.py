@@ -286,6 +286,32 @@ class _Flight:
     losses: int = 0
 
 
+#: how long the driver waits for a cluster's address to accept a connection before it says so
+CONNECT_TIMEOUT_S = 10.0
+
+
+def reachable(address: str, timeout_s: float = CONNECT_TIMEOUT_S) -> None:
+    """Refuse, in one line and within ``timeout_s``, a cluster address nothing answers at
+    (``ray.init`` would retry it for minutes). ``host:port`` and ``ray://host:port`` are
+    checked; ``auto`` and ``local`` are Ray's to resolve."""
+    if address in ("auto", "local"):
+        return
+    hostport = address.removeprefix("ray://")
+    host, sep, port = hostport.rpartition(":")
+    if not sep or not port.isdigit():
+        raise ConfigError(
+            f"--address {address}: expected host:port (a Ray head's GCS address, e.g. "
+            "head-node:6379), ray://host:port, or auto"
+        )
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=timeout_s).close()
+    except OSError as exc:
+        raise ConfigError(
+            f"--address {address}: no Ray cluster answers there ({exc or 'timed out'}); start "
+            "one (ray start --head) or fix the address"
+        ) from None
+
+
 @dataclass
 class RayExecutor:
     """Runs a plan's executions on a Ray cluster (``address``; None: RAY_ADDRESS, else a
@@ -306,8 +332,11 @@ class RayExecutor:
     def _connect(self) -> Any:
         ray = _ray()
         if not ray.is_initialized():
+            address = self.address or os.environ.get("RAY_ADDRESS")
+            if address:
+                reachable(address)
             ray.init(
-                address=self.address or os.environ.get("RAY_ADDRESS"),
+                address=address,
                 log_to_driver=True,
                 include_dashboard=False,
                 configure_logging=False,
