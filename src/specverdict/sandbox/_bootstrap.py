@@ -596,8 +596,10 @@ def _build_root(cfg: Config, native: Native, plan: RootPlan) -> None:
 # it is a function made by ``_seal`` with an empty globals dict (even builtins), no closure
 # and no keyword defaults, and it finds everything it uses in its positional defaults, a
 # tuple: strings, numbers, frozensets, C functions (``os.lstat`` is ``posix.lstat``), built-in
-# types and other sealed functions. Replacing a function's ``__code__`` or defaults raises an
-# audit event, which the hook refuses; every other object it uses is immutable.
+# types, code objects and other sealed functions. Replacing a function's ``__code__`` or
+# defaults raises an audit event, which the hook refuses for its own functions; every other
+# object it uses is immutable. (``make_hook``; ``test_sealed_hook_reads_no_global_or_closure``
+# checks the bytecode and the defaults.)
 
 
 def _seal(template: Callable[..., Any], **values: Any) -> Any:
