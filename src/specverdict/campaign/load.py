@@ -16,6 +16,7 @@ from __future__ import annotations
 import difflib
 import functools
 import os
+import re
 import select
 import stat
 import time
@@ -156,10 +157,18 @@ def _index_lines(
         raw[path] = str(node.value)
 
 
+_PLAIN_KEY = re.compile(r"[\w:@.-]+")
+
+
 def _dotted(path: Path_) -> str:
+    """``candidates[1].k``; a key that is not a plain name quoted (``params['a b']``), so that
+    the path stays one line whatever the file's keys hold."""
     out = ""
     for part in path:
-        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+        if isinstance(part, int) or not _PLAIN_KEY.fullmatch(str(part)):
+            out += f"[{part!r}]"
+        else:
+            out += f".{part}" if out else str(part)
     return out or "(top level)"
 
 
@@ -183,19 +192,44 @@ def _is_tag(part: str) -> bool:
     )
 
 
-def _clean_loc(loc: tuple[Any, ...]) -> Path_:
-    """Drop the union-member tags pydantic inserts into locations ('int', 'list[int]', 'First'):
-    campaign keys are lower-case names, so what remains is the path in the file."""
-    return tuple(p for p in loc if isinstance(p, int) or not _is_tag(str(p)))
+def _split_loc(loc: tuple[Any, ...], data: Any = None) -> tuple[Path_, int | None]:
+    """The path in the file of an error's location, without the union-member tags pydantic
+    inserts ('int', 'list[int]', 'First'), and the index of the first tag in ``loc``. A part
+    the file holds at that place is a key (a user's own key may look like a tag: params {A: 1});
+    one it does not hold (a missing field) is a tag when it looks like one."""
+    path: list[str | int] = []
+    first_tag: int | None = None
+    here = data
+    for i, part in enumerate(loc):
+        held = (isinstance(here, dict) and part in here) or (
+            isinstance(here, list) and isinstance(part, int) and 0 <= part < len(here)
+        )
+        if held:
+            here = here[part]
+        elif not isinstance(part, int) and _is_tag(str(part)):
+            first_tag = i if first_tag is None else first_tag
+            continue
+        else:
+            here = None
+        path.append(part)
+    return tuple(path), first_tag
+
+
+def _clean_loc(loc: tuple[Any, ...], data: Any = None) -> Path_:
+    return _split_loc(loc, data)[0]
 
 
 def _yaml_error(exc: yaml.YAMLError, file: Path) -> ConfigError:
     mark = getattr(exc, "problem_mark", None)
     line = mark.line + 1 if mark is not None else 1
     problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-    if "\t" in problem:
+    if "'\\t'" in problem:
         problem += " (YAML indents with spaces, not tabs)"
     return ConfigError(f"{file}:{line}: not valid YAML: {problem}")
+
+
+def _char(c: int | str) -> str:
+    return repr(chr(c) if isinstance(c, int) else c)
 
 
 def _compose(text: str, file: Path) -> tuple[yaml.Node | None, Any]:
@@ -207,7 +241,7 @@ def _compose(text: str, file: Path) -> tuple[yaml.Node | None, Any]:
     except yaml.reader.ReaderError as exc:  # a character YAML does not allow (NUL, ...)
         line = text.count("\n", 0, exc.position) + 1
         raise ConfigError(
-            f"{file}:{line}: not valid YAML: character {exc.character!r} is not allowed"
+            f"{file}:{line}: not valid YAML: character {_char(exc.character)} is not allowed"
         ) from None
     try:
         root = loader.get_single_node()
@@ -247,7 +281,7 @@ def parse_campaign(text: str, file: Path) -> Campaign:
     try:
         return Campaign.model_validate(data)
     except ValidationError as exc:
-        raise ConfigError("\n".join(_messages(exc, file, lines, raw))) from None
+        raise ConfigError("\n".join(_messages(exc, file, lines, raw, data))) from None
 
 
 def _resolve_paths(data: Any, base: Path) -> Any:
@@ -303,12 +337,12 @@ _WRONG_SHAPE = frozenset(
 )
 
 
-def _union_member(loc: tuple[Any, ...]) -> tuple[Path_, str] | None:
+def _union_member(loc: tuple[Any, ...], data: Any = None) -> tuple[Path_, str] | None:
     """(the field, the union member) of an error pydantic raised inside a union member."""
-    for i, part in enumerate(loc):
-        if not isinstance(part, int) and _is_tag(str(part)):
-            return _clean_loc(loc[:i]), str(part)
-    return None
+    first_tag = _split_loc(loc, data)[1]
+    if first_tag is None:
+        return None
+    return _clean_loc(loc[:first_tag], data), str(loc[first_tag])
 
 
 def _messages(
@@ -316,6 +350,7 @@ def _messages(
     file: Path,
     lines: dict[Path_, int],
     raw: dict[Path_, str] | None = None,
+    data: Any = None,
 ) -> list[str]:
     """Every error, one line each, in file order: ``file:line: key.path: what (got value)``.
     A field that failed every member of a union (``samples: {first: 0}`` against ``all``,
@@ -324,7 +359,7 @@ def _messages(
     errors = exc.errors()
     members: dict[Path_, dict[str, int]] = {}
     for err in errors:
-        where = _union_member(tuple(err["loc"]))
+        where = _union_member(tuple(err["loc"]), data)
         if where is not None:
             counts = members.setdefault(where[0], {})
             # a member of the wrong shape (a string where a mapping was written) is the
@@ -338,14 +373,16 @@ def _messages(
     closest = {field: min(c, key=lambda m: c[m]) for field, c in members.items()}
     seen: dict[Path_, str] = {}
     for err in errors:
-        where = _union_member(tuple(err["loc"]))
+        where = _union_member(tuple(err["loc"]), data)
         if where is not None and closest[where[0]] != where[1]:
             continue
-        loc = _clean_loc(tuple(err["loc"]))
+        loc = _clean_loc(tuple(err["loc"]), data)
         what = err["msg"]
         if err["type"] == "extra_forbidden":
             what = "unknown key"
-            near = difflib.get_close_matches(str(loc[-1]), _known_keys(), n=1, cutoff=0.75)
+            near = difflib.get_close_matches(
+                str(loc[-1]) if loc else "", _known_keys(), n=1, cutoff=0.75
+            )
             if near:
                 what += f" (did you mean {near[0]!r}?)"
         cause = err.get("ctx", {}).get("error")
@@ -354,6 +391,8 @@ def _messages(
         elif err["type"] != "extra_forbidden":
             what += _got(err.get("input"), (raw or {}).get(loc))
         seen.setdefault(loc, what)
+    # one line each, whatever a message quotes
+    seen = {loc: what.replace("\r", "\\r").replace("\n", "\\n") for loc, what in seen.items()}
     ordered = sorted(seen.items(), key=lambda kv: _line_for(kv[0], lines))
     return [f"{file}:{_line_for(loc, lines)}: {_dotted(loc)}: {what}" for loc, what in ordered]
 
