@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 
 import click
@@ -94,3 +95,42 @@ def test_an_ambiguous_prefix_names_the_runs_it_matches(tmp_path: Path) -> None:
     with pytest.raises(click.UsageError, match=f"run id '{first}' is ambiguous: {first}"):
         find_run(store, first)
     assert find_run(store, ids[3]).run_id == ids[3]
+
+
+def test_a_registry_deleted_mid_run_exits_5_in_one_line_and_its_copy_resumes(
+    tmp_path: Path,
+) -> None:
+    """Before, the run completed on the unlinked file, exited 0 and lost every sample."""
+    import sqlite3
+    import subprocess
+    import time
+
+    from tests.conftest import SPECVERDICT
+    from tests.e2e.test_runner import campaign_text
+
+    campaign = tmp_path / "c.yaml"
+    campaign.write_text(campaign_text(samples="all", max_tokens=120))
+    db = tmp_path / "runs.db"
+    args = ["run", str(campaign), "--db", str(db), "--only", "none", "--force"]
+    runner = subprocess.Popen([*SPECVERDICT, *args], stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while runner.poll() is None and time.monotonic() < deadline:
+        with contextlib.suppress(sqlite3.Error):
+            if (
+                db.exists()
+                and sqlite3.connect(db).execute("SELECT count(*) FROM samples").fetchone()[0] >= 3
+            ):
+                break
+        time.sleep(0.02)  # polling the registry from outside, as a user would
+    db.unlink()
+    _, err = runner.communicate(timeout=120)
+    assert runner.returncode == 5, err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert f"specverdict: error: run registry {db} was deleted while this process wrote" in err
+    (copy,) = tmp_path.glob("runs.db.recovered-*")
+    assert f"kept in a recovery copy, {copy}: move it to {db}" in err
+    copy.rename(db)
+    again = specverdict_cli(*args)
+    assert again.returncode == 0, again.stderr
+    (run,) = SQLiteStore(db).list_runs()
+    assert run.status == "completed" and len(SQLiteStore(db).samples(run.run_id)) == 16

@@ -338,7 +338,7 @@ class SQLiteStore:
                 if self._db.in_transaction:  # SQLITE_FULL may have rolled it back already
                     self._db.execute("ROLLBACK")
                 raise
-        except (sqlite3.OperationalError, sqlite3.DatabaseError) as exc:
+        except sqlite3.DatabaseError as exc:
             if isinstance(exc, sqlite3.IntegrityError | sqlite3.ProgrammingError):
                 raise  # a bug of the caller's (a sample of no run), not a fault of the file
             self._check_identity()
