@@ -50,6 +50,7 @@ from specverdict.errors import (
     EngineStartError,
     EngineUnreachableError,
     PreflightError,
+    RegistryLostError,
     RunFailedError,
     RunInterruptedError,
     StoreError,
@@ -613,10 +614,13 @@ class Runner:
             self._stop_engine(server, run.run_id, run_dir)
             with contextlib.suppress(StoreError):
                 self.store.update_run(run.run_id, status="interrupted")
+            if isinstance(exc, RegistryLostError):  # it names its recovery copy and what to do
+                raise RegistryLostError(f"{exc} (run {run.run_id}, {_short(spec)})") from None
             saved = self._saved(run.run_id, samples)
-            raise StoreError(
+            raise type(exc)(
                 f"{exc}; run {run.run_id} ({_short(spec)}) stopped with {saved} of {len(samples)} "
-                "samples saved: make room and run the same command again to resume"
+                "samples saved: make room (or make it writable) and run the same command again "
+                "to resume"
             ) from None
         # recorded before anything else can stop the runner (scoring takes a while): a segment
         # measured but never written would leave the counters' window without its requests,

@@ -507,7 +507,9 @@ def test_a_full_registry_stops_the_runner_cleanly_and_loses_nothing(tmp_path: Pa
     full.join()
     message = str(err.value)
     assert "cannot write: database or disk is full" in message
-    assert "samples saved: make room and run the same command again to resume" in message
+    assert (
+        "samples saved: make room (or make it writable) and run the same command again" in message
+    )
     store.close()
     roomy = SQLiteStore(db)  # a new connection has no page limit: room was made
     (run,) = roomy.list_runs()
