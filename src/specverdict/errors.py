@@ -18,10 +18,12 @@
     │   └── RunFailedError          more of a run's requests failed than the campaign allows
     │                               (names the count, the first error and the URL); samples saved
     ├── StoreError                  the run registry could not be written (exit code 5)
-    │   └── RegistryWriteError      the registry refused a write mid-run (disk full, read-only);
-    │       │                       what was committed before stays
-    │       └── RegistryLostError   the registry file was deleted or replaced while open: names
-    │                               the recovery copy that keeps the samples written
+    │   ├── RegistryWriteError      the registry refused a write mid-run (disk full, read-only);
+    │   │   │                       what was committed before stays
+    │   │   └── RegistryLostError   the registry file was deleted or replaced while open: names
+    │   │                           the recovery copy that keeps the samples written
+    │   └── FencedError             a write by an executor whose run was handed to another (its
+    │                               node taken for lost): refused, one writer per run
     └── UserInterruptError          the user pressed Ctrl-C (exit code 130); samples saved
 
 Anything else that escapes is a bug and keeps its traceback.
@@ -85,6 +87,11 @@ class RegistryWriteError(StoreError):
 
 class RegistryLostError(RegistryWriteError):
     """The registry file was deleted or replaced by another while this process wrote to it."""
+
+
+class FencedError(StoreError):
+    """A write by an executor whose claim on the run was handed to another (its node was taken
+    for lost): refused, so that two executors never write one run."""
 
 
 class UserInterruptError(SpecverdictError):

@@ -12,6 +12,7 @@ registry, sending only the samples that have no stored answer. Requires the ``cl
 
 from __future__ import annotations
 
+import itertools
 import os
 import socket
 import time
@@ -40,6 +41,7 @@ from specverdict.executors.claims import Heartbeat, claim_ttl_s, new_holder, tak
 from specverdict.records import RunRecord, Score
 from specverdict.runner import Runner
 from specverdict.store import RunOrigin, Store, open_store
+from specverdict.store.fenced import FencedStore
 from specverdict.suites import Sample, Suite, suite_for
 
 Log = Callable[[str], None]
@@ -195,8 +197,12 @@ class NodeActor:
     def pid(self) -> int:
         return os.getpid()
 
-    def run(self, plan: Plan, execution: Execution) -> Outcome:
+    def run(self, plan: Plan, execution: Execution, holder: str, ttl_s: float) -> Outcome:
+        """Measure ``execution`` with every write fenced by ``holder``'s claim on it
+        (``store.fenced``): when the driver took this node for lost and handed the run over,
+        the next write is refused and this actor stops."""
         e = execution
+        self.runner.store = FencedStore(self.store, e.spec.fingerprint, e.repeat, holder, ttl_s)
         try:
             record = self.runner.run_one(plan, e.spec, e.repeat, e.order)
         except SpecverdictError as exc:
@@ -208,6 +214,8 @@ class NodeActor:
                 error_class=type(exc).__name__,
                 error=str(exc),
             )
+        finally:
+            self.runner.store = self.store
         return Outcome(run_id=record.run_id, node_id=self.node_id, host=self.host)
 
 
@@ -385,6 +393,7 @@ class RayExecutor:
         ttl = claim_ttl_s()
         beat = Heartbeat(self.location, ttl)
         holder = new_holder("ray")
+        handouts = itertools.count(1)
         progress = ClusterProgress(self.store, self.console, plan.campaign.name)
         last_refresh = 0.0
         no_node_since: float | None = None
@@ -397,16 +406,19 @@ class RayExecutor:
                 blocked = 0
                 while idle and queue and blocked < len(queue):
                     e = queue.popleft()
-                    now = take(self.store, e.spec.fingerprint, e.repeat, holder, ttl)
-                    if now != holder:  # another executor measures it: come back to it
+                    # each hand-out its own holder name: the fencing token of the actor's
+                    # writes, so that an actor taken for lost cannot write after a new one
+                    flight_holder = f"{holder}/{next(handouts)}"
+                    now = take(self.store, e.spec.fingerprint, e.repeat, flight_holder, ttl)
+                    if now != flight_holder:  # another executor measures it: come back to it
                         queue.append(e)
                         blocked += 1
                         continue
                     node_id = idle.pop(0)
-                    beat.hold(e.spec.fingerprint, e.repeat, holder)
+                    beat.hold(e.spec.fingerprint, e.repeat, flight_holder)
                     nodes[node_id].busy = True
-                    ref = nodes[node_id].actor.run.remote(plan, e)
-                    flights[ref] = _Flight(node=node_id, execution=e, holder=holder)
+                    ref = nodes[node_id].actor.run.remote(plan, e, flight_holder, ttl)
+                    flights[ref] = _Flight(node=node_id, execution=e, holder=flight_holder)
                     where = self.hosts.get(node_id, "") + f" node {node_id[:8]}"
                     progress.start(e, totals[e.key], where.strip())
                 if not nodes and not flights:
