@@ -401,22 +401,22 @@ def _size(n: int) -> str:
     return f"{n / (1 << 20):g} MiB"
 
 
-def read_text(path: Path, what: str = "campaign file") -> str:
-    """A small UTF-8 file's text: at most ``MAX_BYTES``, read within ``READ_TIMEOUT_S`` (a FIFO
-    or a terminal that never writes is an error, not a hang); every problem a ``ConfigError``
-    naming the file."""
+def read_text(path: Path, what: str = "campaign file", limit: int = MAX_BYTES) -> str:
+    """A small UTF-8 file's text: at most ``limit`` bytes, read within ``READ_TIMEOUT_S`` (a
+    FIFO or a terminal that never writes is an error, not a hang); every problem a
+    ``ConfigError`` naming the file."""
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read {what}: {exc.strerror}") from None
-    too_large = f"{path}: cannot read {what}: larger than {_size(MAX_BYTES)}"
+    too_large = f"{path}: cannot read {what}: larger than {_size(limit)}"
     chunks: list[bytes] = []
     size = 0
     try:
         mode = os.fstat(fd).st_mode
         if stat.S_ISDIR(mode):
             raise ConfigError(f"{path}: cannot read {what}: it is a directory")
-        if stat.S_ISREG(mode) and os.fstat(fd).st_size > MAX_BYTES:
+        if stat.S_ISREG(mode) and os.fstat(fd).st_size > limit:
             raise ConfigError(too_large)
         deadline = time.monotonic() + READ_TIMEOUT_S
         while True:
@@ -432,7 +432,7 @@ def read_text(path: Path, what: str = "campaign file") -> str:
             if not chunk:
                 break
             size += len(chunk)
-            if size > MAX_BYTES:
+            if size > limit:
                 raise ConfigError(too_large)
             chunks.append(chunk)
     except OSError as exc:

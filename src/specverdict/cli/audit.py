@@ -6,6 +6,7 @@ Exit codes: 0 clean, 1 findings, 2 usage errors.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import click
@@ -19,6 +20,7 @@ from specverdict.audit.overrides import (
     check_overrides,
     load_manifest,
 )
+from specverdict.cli.inputs import finite, text_file
 from specverdict.records.audits import LoaderAudit, OverrideAudit
 
 JSON = click.option("--json", "as_json", is_flag=True, help="print the audit as JSON")
@@ -32,6 +34,11 @@ def audit() -> None:
 
     Example: specverdict audit loader --load-report http://127.0.0.1:8000
     """
+
+
+#: the largest loader record or list of parameter names read (a large model's names are a
+#: few megabytes)
+LOADER_RECORD_BYTES = 256 << 20
 
 
 def _checkpoints(values: tuple[str, ...]) -> tuple[Inventory | None, dict[str, Inventory]]:
@@ -135,7 +142,11 @@ def loader(
         if not sep or not old:
             raise click.UsageError(f"--rename {r}: expected OLD=NEW")
         renames.append((old, new))
-    models = read_loaded(report or names or "", role=role)
+    source = report or names or ""
+    if not re.match(r"^https?://", source) and not Path(source).is_dir():
+        flag = "--load-report" if report is not None else "--loaded-names"
+        text_file(source, flag, limit=LOADER_RECORD_BYTES)
+    models = read_loaded(source, role=role)
     single, per_role = _checkpoints(checkpoints)
     if single is not None and len(models) == 1:
         inventories: Inventory | dict[str, Inventory] = single
@@ -192,6 +203,8 @@ def overrides(
     """
     if (directory is None) == (prefix is None):
         raise click.UsageError("give exactly one of --dir, --prefix")
+    finite(timeout, "--timeout", at_most=86_400)
+    text_file(manifest, "MANIFEST")
     target: Directory | CommandPrefix
     if directory is not None:
         if not Path(directory).is_dir():

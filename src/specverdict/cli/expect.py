@@ -13,6 +13,7 @@ import click
 
 from specverdict.audit.expect import Expectation, inputs_from_run, resolve_inputs
 from specverdict.audit.expect import expect as compute_expectation
+from specverdict.campaign.model import MAX_K
 from specverdict.cli.runs import DB_OPTION, find_run, open_registry
 
 _CLAIM = re.compile(r"\s*(\d+(?:\.\d*)?|\.\d+)\s*[xX]?\s*")
@@ -20,9 +21,12 @@ _CLAIM = re.compile(r"\s*(\d+(?:\.\d*)?|\.\d+)\s*[xX]?\s*")
 
 def _floats(text: str, flag: str) -> list[float]:
     try:
-        return [float(x) for x in text.split(",") if x.strip()]
+        values = [float(x) for x in text.split(",") if x.strip()]
     except ValueError:
         raise click.UsageError(f"{flag} {text}: expected comma-separated numbers") from None
+    if len(values) > MAX_K:
+        raise click.UsageError(f"{flag}: {len(values)} values; at most {MAX_K} (one per k)")
+    return values
 
 
 def parse_claim(text: str) -> float:
@@ -73,7 +77,11 @@ def render(e: Expectation) -> str:
 )
 @click.option("--run", "run_id", metavar="RUN_ID", help="measure acceptance (and cost) from a run")
 @DB_OPTION
-@click.option("--k", type=int, help="draft length (default: the number of positions, or the run's)")
+@click.option(
+    "--k",
+    type=click.IntRange(max=MAX_K),
+    help="draft length (default: the number of positions, or the run's)",
+)
 @click.option("--draft-cost", type=float, help="one drafter forward, in baseline decode steps")
 @click.option(
     "--verify-cost",

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-import json
+import math
 import re
 from pathlib import Path
 
 import click
+import yaml
 
+from specverdict.cli.inputs import not_blank
 from specverdict.errors import ConfigError
 from specverdict.plugins import ENGINES
 
@@ -83,8 +85,12 @@ CANDIDATE_URL = "\n    # the server started with this speculation\n    base_url:
 
 
 def _scalar(value: str) -> str:
-    """A YAML scalar for ``value``: as it is when plain, else a quoted string."""
-    return value if re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_./@:-]*", value) else json.dumps(value)
+    """A YAML scalar for ``value``: as it is when plain and read back as this string (not
+    ``0``, ``yes`` or a date), else a double-quoted string with YAML's escapes."""
+    if re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_./@:-]*", value) and yaml.safe_load(value) == value:
+        return value
+    quoted = yaml.safe_dump(value, default_style='"', width=math.inf, allow_unicode=True)
+    return quoted.strip()
 
 
 def campaign_template(
@@ -131,6 +137,7 @@ def init(kind: str, model: str, family: str | None, out: Path | None, force: boo
 
     Example: specverdict init --engine vllm --model Qwen/Qwen3-8B --out campaign.yaml
     """
+    not_blank(family, "--family")
     text = campaign_template(kind, model, family, out=str(out or "campaign.yaml"))
     if out is None:
         click.echo(text, nl=False)

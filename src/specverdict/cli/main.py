@@ -82,6 +82,17 @@ def _interrupted_code(code: int) -> int:
     return 128 + signal.SIGTERM if _TERMINATED else code
 
 
+def one_line(message: str, keep_lines: bool = False) -> str:
+    """A message as one line: a value it quotes with a line break or another control
+    character (an option's value, a file's key) shown escaped. With ``keep_lines`` the line
+    breaks between several problems (one a line) are kept."""
+    lines = message.split("\n") if keep_lines else [message]
+    return "\n".join(
+        "".join(c if c.isprintable() or c == "\t" else repr(c)[1:-1] for c in line)
+        for line in lines
+    )
+
+
 def main() -> None:
     signal.signal(signal.SIGTERM, _on_sigterm)
     try:
@@ -89,14 +100,17 @@ def main() -> None:
     except click.exceptions.Abort:
         sys.stderr.write("interrupted\n")
         raise SystemExit(_interrupted_code(130)) from None
+    except click.exceptions.NoArgsIsHelpError as exc:  # no command: the help, as it is
+        sys.stderr.write(f"{exc.format_message()}\n")
+        raise SystemExit(2) from None
     except click.ClickException as exc:
-        sys.stderr.write(f"specverdict: error: {exc.format_message()}\n")
+        sys.stderr.write(f"specverdict: error: {one_line(exc.format_message())}\n")
         raise SystemExit(2) from None
     except UserInterruptError as exc:
         sys.stderr.write(f"interrupted{' (SIGTERM)' if _TERMINATED else ''}: {exc}\n")
         raise SystemExit(_interrupted_code(exc.exit_code)) from None
     except SpecverdictError as exc:
-        sys.stderr.write(f"specverdict: error: {exc}\n")
+        sys.stderr.write(f"specverdict: error: {one_line(str(exc), keep_lines=True)}\n")
         raise SystemExit(exc.exit_code) from None
     except KeyboardInterrupt:
         sys.stderr.write("interrupted\n")

@@ -13,6 +13,7 @@ from specverdict.campaign import build_plan, load_campaign
 from specverdict.campaign.plan import Plan, interleaved
 from specverdict.checklist import blocking, evaluate
 from specverdict.cli.checklist import checklist_table
+from specverdict.cli.inputs import not_blank
 from specverdict.cli.progress import progress_for
 from specverdict.cli.runs import DB_OPTION, DEFAULT_DB, find_run, registry_dir, summary_tables
 from specverdict.cli.validate import check_feasible
@@ -77,14 +78,14 @@ DEFAULT_BATCH = 40
 )
 @click.option(
     "--max-samples",
-    type=int,
+    type=click.IntRange(min=1),
     default=None,
     help="with --until-decided: the most samples of a stage's selection a pair takes "
     "(default: the whole selection)",
 )
 @click.option(
     "--batch",
-    type=int,
+    type=click.IntRange(min=1),
     default=None,
     help="with --until-decided: samples added to each open pair per look (default 40, or the "
     "campaign's sequential.batch)",
@@ -140,6 +141,8 @@ def run(
 
     Example: specverdict run examples/demo.yaml --only mtp --db .specverdict/runs.db
     """
+    for value, flag in ((only, "--only"), (resume_id, "--resume"), (address, "--address")):
+        not_blank(value, flag)
     plan = build_plan(load_campaign(campaign))
     declared = plan.campaign.sequential  # the campaign file's form of --until-decided
     if not until_decided and declared is None and (max_samples is not None or batch is not None):

@@ -5,6 +5,7 @@ re-run the override audit after every restart."""
 from __future__ import annotations
 
 import json
+import math
 import time
 from pathlib import Path
 
@@ -12,12 +13,16 @@ import click
 import yaml
 from pydantic import ValidationError
 
+from specverdict.cli.inputs import http_url, text_file
 from specverdict.watch.artifacts import alert_rules, dashboard
 from specverdict.watch.counter_sources import VLLMSource
 from specverdict.watch.detect import DetectorConfig
 from specverdict.watch.expect import choose, load_expectations
 from specverdict.watch.scrape import Watcher
 from specverdict.watch.source import MetricsSource, default_source, source_for
+
+#: the longest --interval, in seconds (a day)
+MAX_INTERVAL_S = 86_400.0
 
 
 def _source(kind: str | None, prefix: str | None, engine: str, where: str) -> MetricsSource:
@@ -82,7 +87,12 @@ def _write(path: Path, text: str, flag: str) -> None:
     default=None,
     help="a counter family of vLLM's names under this prefix (e.g. vllm:spec_decode_)",
 )
-@click.option("--listen", type=int, default=None, help="serve the watch's own /metrics here")
+@click.option(
+    "--listen",
+    type=click.IntRange(1, 65535),
+    default=None,
+    help="serve the watch's own /metrics here (a port)",
+)
 @click.option("--webhook", default=None, help="POST each alarm as JSON to this URL")
 @click.option(
     "--rules-out",
@@ -96,7 +106,7 @@ def _write(path: Path, text: str, flag: str) -> None:
     default=None,
     help="write a Grafana dashboard (JSON) here",
 )
-@click.option("--max-polls", type=int, default=None, hidden=True)
+@click.option("--max-polls", type=click.IntRange(min=1), default=None, hidden=True)
 def watch(
     expectations: Path,
     targets: tuple[str, ...],
@@ -122,8 +132,15 @@ def watch(
 
     Example: specverdict watch exp.json --target http://10.0.0.5:8000 --source trtllm
     """
-    if interval <= 0:
-        raise click.UsageError(f"--interval {interval:g}: expected seconds above 0")
+    if not math.isfinite(interval) or interval <= 0 or interval > MAX_INTERVAL_S:
+        raise click.UsageError(
+            f"--interval {interval:g}: expected seconds above 0 and at most {MAX_INTERVAL_S:g}"
+        )
+    for target in targets:
+        http_url(target, "--target")
+    if webhook is not None:
+        http_url(webhook, "--webhook")
+    text_file(expectations, "EXPECTATIONS")
     if state is not None and not once:
         raise click.UsageError("--state: only with --once")
     try:
@@ -149,7 +166,10 @@ def watch(
     if listen is not None:
         from prometheus_client import start_http_server
 
-        start_http_server(listen, registry=watcher.metrics.registry)
+        try:
+            start_http_server(listen, registry=watcher.metrics.registry)
+        except OSError as exc:
+            raise click.UsageError(f"--listen {listen}: {exc.strerror or exc}") from None
     if once:
         if state is not None:
             watcher.restore(state)

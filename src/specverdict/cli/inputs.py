@@ -1,0 +1,59 @@
+"""Checks of command-line values before a command acts on them: each bad value a one-line
+usage error (exit code 2) naming the flag and what was expected."""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+import stat
+from pathlib import Path
+
+import click
+
+from specverdict.campaign.load import MAX_BYTES, read_text
+from specverdict.errors import ConfigError
+
+#: a server's address: http(s)://host[:port][/path], no spaces
+_URL = re.compile(r"^https?://[^\s/:]+(:\d{1,5})?(/\S*)?$")
+
+
+def http_url(value: str, flag: str) -> str:
+    """``value`` when it is an http(s) URL with a host (and a port in range); else a usage
+    error naming ``flag``."""
+    match = _URL.match(value)
+    port = match.group(1) if match else None
+    if match is None or (port is not None and not 0 < int(port[1:]) < 65536):
+        raise click.UsageError(f"{flag} {value!r}: expected a URL such as http://127.0.0.1:8000")
+    return value
+
+
+def finite(value: float, flag: str, *, above: float = 0.0, at_most: float | None = None) -> float:
+    """``value`` when it is a finite number above ``above`` (and at most ``at_most``)."""
+    if not math.isfinite(value) or value <= above or (at_most is not None and value > at_most):
+        bound = f" and at most {at_most:g}" if at_most is not None else ""
+        raise click.UsageError(f"{flag} {value:g}: expected a number above {above:g}{bound}")
+    return value
+
+
+def not_blank(value: str | None, flag: str) -> str | None:
+    """``value`` unless it is an empty or blank string (None passes: the flag was not given)."""
+    if value is not None and not value.strip():
+        raise click.UsageError(f"{flag}: empty; give a value or leave the flag out")
+    return value
+
+
+def text_file(path: Path | str, flag: str, limit: int = MAX_BYTES) -> None:
+    """Refuse, naming ``flag``, a file that is not small UTF-8 text (a directory, a pipe, a
+    binary file, /dev/zero): the command that reads it next then neither hangs nor fails
+    on a decoding error."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as exc:
+        raise click.UsageError(f"{path}: cannot read {flag} file: {exc.strerror}") from None
+    if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode):  # read twice, a pipe would be empty or hang
+        raise click.UsageError(f"{path}: cannot read {flag} file: a pipe, not a file")
+    try:
+        read_text(Path(path), what=f"{flag} file", limit=limit)
+    except ConfigError as exc:
+        raise click.UsageError(str(exc)) from None
