@@ -10,6 +10,7 @@ from pydantic import ValidationError
 
 from specverdict.campaign import build_plan, load_campaign
 from specverdict.campaign.model import Slo
+from specverdict.cli.inputs import output_file
 from specverdict.cli.runs import DB_OPTION, find_run, open_registry
 from specverdict.export import (
     PARQUET_PACKAGE,
@@ -133,6 +134,7 @@ def export(
     Example: specverdict runs export 3f2a9c 81b0d2 --format csv --slo ttft:500,tpot:50 --out requests.csv
     """
     slo_s = parse_slo(slo)
+    output_file(out, "--out")
     if fmt == "parquet" and out is None:
         raise click.UsageError("--format parquet writes a binary file: give --out FILE")
     if out is not None and out.parent != Path() and not out.parent.is_dir() and fmt != "result":

@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 import yaml
 
-from specverdict.cli.inputs import not_blank
+from specverdict.cli.inputs import not_blank, output_file
 from specverdict.errors import ConfigError
 from specverdict.plugins import ENGINES
 
@@ -138,6 +138,7 @@ def init(kind: str, model: str, family: str | None, out: Path | None, force: boo
     Example: specverdict init --engine vllm --model Qwen/Qwen3-8B --out campaign.yaml
     """
     not_blank(family, "--family")
+    output_file(out, "--out")
     text = campaign_template(kind, model, family, out=str(out or "campaign.yaml"))
     if out is None:
         click.echo(text, nl=False)

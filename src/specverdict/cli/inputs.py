@@ -57,3 +57,21 @@ def text_file(path: Path | str, flag: str, limit: int = MAX_BYTES) -> None:
         read_text(Path(path), what=f"{flag} file", limit=limit)
     except ConfigError as exc:
         raise click.UsageError(str(exc)) from None
+
+
+def output_file(path: Path | None, flag: str) -> None:
+    """Refuse, naming ``flag``, an output path that would hang the write: a named pipe nobody
+    reads (a pipe with a reader, such as ``>(gzip > x)``, and /dev/null are written as usual)."""
+    if path is None:
+        return
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return  # a new file: the write says what is wrong, if anything
+    if not stat.S_ISFIFO(mode):
+        return
+    try:
+        fd = os.open(path, os.O_WRONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        raise click.UsageError(f"{flag} {path}: a pipe nobody reads") from None
+    os.close(fd)
