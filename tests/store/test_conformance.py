@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import multiprocessing
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -314,6 +315,13 @@ def test_a_database_that_stays_away_is_a_clean_store_error(
     try:
         with pytest.raises(StoreError, match=r"lost the database after 3 retries"):
             store.add_sample(sample(run.run_id, "during"))
+        # the writes queued behind the one that gave up (the runner's other requests, its
+        # heartbeat, marking the run interrupted) fail at once, not after a backoff each
+        t0 = time.monotonic()
+        for i in range(4):
+            with pytest.raises(StoreError, match=r"lost the database after once more"):
+                store.add_sample(sample(run.run_id, f"queued{i}"))
+        assert time.monotonic() - t0 < 4 * 0.35 / 2
     finally:
         postgres.start()
     assert [s.sample_id for s in store.samples(run.run_id)] == ["before"]

@@ -135,6 +135,11 @@ MIGRATION_LOCK = 0x5BEC_7E2D
 
 #: waits between reconnection attempts after a lost connection; then a ``StoreError``
 RETRY_BACKOFF_S: tuple[float, ...] = (0.1, 0.2, 0.5, 1.0, 2.0, 4.0, 8.0)
+#: how long a first connection may take to be answered, and one after a lost connection: a
+#: stopped server accepts the TCP connection and says nothing, and 10 s per retry made a
+#: database kept away stop a run after about 96 s instead of the backoff's 16 s
+CONNECT_TIMEOUT_S = 10
+RETRY_CONNECT_TIMEOUT_S = 2
 
 URL_RE = re.compile(r"^postgres(ql)?://")
 
@@ -176,6 +181,11 @@ class PostgresStore:
         #: one line on stderr for each record a reading command skips
         self.warn: Callable[[str], None] = Warnings()
         self.backoff_s = backoff_s
+        #: the database was given up on (a whole backoff failed): until a connection succeeds
+        #: again, each operation tries once, so that the writes queued behind the one that gave
+        #: up fail at once instead of each waiting out the backoff (7 queued writes at 16 s
+        #: each stopped a run after 96 s)
+        self._given_up = False
         self._lock = threading.RLock()  # one connection, shared by the runner's threads
         self._conn: Any = None
         try:
@@ -186,8 +196,8 @@ class PostgresStore:
 
     # --- connection, retry and transactions --------------------------------------------------
 
-    def _connect(self) -> Any:
-        return self._pg.connect(self.url, autocommit=True, connect_timeout=10)
+    def _connect(self, timeout_s: int = CONNECT_TIMEOUT_S) -> Any:
+        return self._pg.connect(self.url, autocommit=True, connect_timeout=timeout_s)
 
     def _with_retry(self, op: Callable[[Any], T]) -> T:
         """Run ``op(connection)`` (one transaction, or one statement); a lost connection is
@@ -195,20 +205,29 @@ class PostgresStore:
         the connection broke was either committed or rolled back as a whole; the writes are
         idempotent, so a second try cannot store anything twice."""
         with self._lock:
-            waits = iter(self.backoff_s)
+            waits = iter(() if self._given_up else self.backoff_s)
+            failed = self._given_up  # a connection failed in this call, or before it
             while True:
                 try:
                     if self._conn is None or self._conn.closed:
-                        self._conn = self._connect()
-                    return op(self._conn)
+                        # after a failure, a database that does not answer at once counts as
+                        # still away (a stopped server accepts the connection, then is silent)
+                        timeout = RETRY_CONNECT_TIMEOUT_S if failed else CONNECT_TIMEOUT_S
+                        self._conn = self._connect(timeout)
+                    result = op(self._conn)
+                    self._given_up = False
+                    return result
                 except self._pg.OperationalError as exc:
                     self._drop()
                     wait = next(waits, None)
                     if wait is None:
+                        tries = "once more" if self._given_up else f"{len(self.backoff_s)} retries"
+                        self._given_up = True
                         raise StoreError(
-                            f"run registry {self.path}: lost the database after "
-                            f"{len(self.backoff_s)} retries: {str(exc).strip().splitlines()[0]}"
+                            f"run registry {self.path}: lost the database after {tries}: "
+                            f"{str(exc).strip().splitlines()[0]}"
                         ) from None
+                    failed = True
                     time.sleep(wait)  # backoff before reconnecting
                 except self._pg.errors.ReadOnlySqlTransaction as exc:
                     raise StoreError(f"run registry {self.path}: cannot write: {exc}") from None
