@@ -221,7 +221,11 @@ class PostgresStore:
                     self._drop()
                     wait = next(waits, None)
                     if wait is None:
-                        tries = "once more" if self._given_up else f"{len(self.backoff_s)} retries"
+                        tries = f"{len(self.backoff_s)} retries" + (
+                            " (an earlier operation's; this one tried once more)"
+                            if self._given_up
+                            else ""
+                        )
                         self._given_up = True
                         raise StoreError(
                             f"run registry {self.path}: lost the database after {tries}: "
