@@ -76,6 +76,8 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
     (root / "exp.json").write_text(EXPECTATIONS)
     (root / "manifest.yaml").write_text('files:\n  a.txt: "' + "0" * 64 + '"\n')
     (root / "dir").mkdir()
+    (root / "deep.yaml").write_text("files: " + "[" * 2000 + "]" * 2000 + "\n")
+    (root / "deep.json").write_text("[" * 2000 + "]" * 2000)
     fifo = root / "fifo"
     if hasattr(os, "mkfifo"):
         os.mkfifo(fifo)
@@ -85,6 +87,8 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
         "exp": str(root / "exp.json"),
         "manifest": str(root / "manifest.yaml"),
         "dir": str(root / "dir"),
+        "deep": str(root / "deep.yaml"),
+        "deep_json": str(root / "deep.json"),
         "fifo": str(fifo),
         "db": str(root / "none.sqlite"),
         "out": str(root / "out"),
@@ -138,6 +142,12 @@ BAD = [
     (["watch", "{exp}", "--target", "http://h:1", "--once", "--state", "{fifo}"], "a pipe, not"),
     (["init", "--engine", "vllm", "--model", "m", "--out", "{fifo}", "--force"], "a pipe nobody"),
     (["runs", "export", "x", "--db", "{db}", "--out", "{fifo}"], "a pipe nobody reads"),
+    (["audit", "overrides", "{deep}", "--dir", "{dir}"], "nested more than 32 levels deep"),
+    (["audit", "overrides", "{manifest}", "--prefix", "'unclosed"], "No closing quotation"),
+    (["watch", "{deep_json}", "--target", "http://h:1", "--once"], "nested more than 32 levels"),
+    (["report", "{campaign}", "--db", "{db}", "--out", os.devnull], "not a folder"),
+    (["export", "mlflow", "{campaign}", "--db", "{db}", "--tracking-uri", ""], "--tracking-uri"),
+    (["export", "mlflow", "{campaign}", "--db", "{db}", "--tracking-uri", "x://y"], "--tracking"),
     (["suites", "show", ""], "unknown suite"),
     (["init", "--engine", "vllm", "--model", "m", "--family", ""], "--family: empty"),
     (["schema", "bogus"], "bogus"),

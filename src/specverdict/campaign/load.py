@@ -260,6 +260,26 @@ def _compose(text: str, file: Path) -> tuple[yaml.Node | None, Any]:
     return root, _unshared(data)
 
 
+def check_yaml(text: str, file: Path) -> None:
+    """Refuse YAML (another command's input file) nested deeper than ``MAX_DEPTH`` or expanding
+    past ``MAX_NODES`` values through its aliases, before a plain loader recurses or expands
+    it; other problems are left to that loader's own errors."""
+    try:
+        loader = _Loader(text)
+    except yaml.YAMLError:
+        return
+    try:
+        root = loader.get_single_node()
+        if root is not None:
+            _check_expansion(root)
+    except yaml.YAMLError:
+        return
+    except _RefusedError as exc:
+        raise ConfigError(f"{file}:{exc.line}: {exc.what}") from None
+    finally:
+        loader.dispose()
+
+
 def _unshared(data: Any) -> Any:
     """The data with every alias a copy of its own, so that rewriting one place (a dataset path
     made relative to the campaign) cannot rewrite another."""

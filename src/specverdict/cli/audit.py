@@ -20,7 +20,7 @@ from specverdict.audit.overrides import (
     check_overrides,
     load_manifest,
 )
-from specverdict.cli.inputs import finite, text_file
+from specverdict.cli.inputs import finite, structured_file, text_file
 from specverdict.records.audits import LoaderAudit, OverrideAudit
 
 JSON = click.option("--json", "as_json", is_flag=True, help="print the audit as JSON")
@@ -204,14 +204,17 @@ def overrides(
     if (directory is None) == (prefix is None):
         raise click.UsageError("give exactly one of --dir, --prefix")
     finite(timeout, "--timeout", at_most=86_400)
-    text_file(manifest, "MANIFEST")
+    structured_file(manifest, "MANIFEST")
     target: Directory | CommandPrefix
     if directory is not None:
         if not Path(directory).is_dir():
             raise click.UsageError(f"--dir {directory}: not a directory")
         target = Directory(root=directory)
     else:
-        target = CommandPrefix.parse(prefix or "", timeout_s=timeout)
+        try:
+            target = CommandPrefix.parse(prefix or "", timeout_s=timeout)
+        except ValueError as exc:  # shlex: an unclosed quotation
+            raise click.UsageError(f"--prefix {prefix!r}: {exc}") from None
     result = check_overrides(load_manifest(manifest), target)
     if as_json:
         click.echo(json.dumps(result.model_dump(mode="json"), indent=2))

@@ -3,6 +3,7 @@ result document per run."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import click
@@ -25,6 +26,10 @@ from specverdict.results import run_results
 from specverdict.store import Store
 
 FORMATS = ("jsonl", "csv", "parquet", "result")
+#: the URI schemes of MLflow's tracking stores (a plain path is a file store)
+MLFLOW_SCHEMES = frozenset(
+    {"http", "https", "file", "sqlite", "postgresql", "mysql", "mssql", "databricks", "uc"}
+)
 
 
 def parse_slo(text: str | None) -> dict[str, float] | None:
@@ -182,6 +187,12 @@ def mlflow(campaign: Path, db: Path, tracking_uri: str) -> None:
     """
     from specverdict.mlflow_export import export_to_mlflow
 
+    scheme = re.match(r"^([A-Za-z][A-Za-z0-9+.-]*)://", tracking_uri)
+    if not tracking_uri.strip() or (scheme and scheme.group(1).split("+")[0] not in MLFLOW_SCHEMES):
+        raise click.UsageError(
+            f"--tracking-uri {tracking_uri!r}: expected http(s)://..., sqlite:///..., "
+            "file:///..., postgresql://..., databricks or a folder"
+        )
     plan = build_plan(load_campaign(campaign))
     logged, skipped = export_to_mlflow(open_registry(db), plan, tracking_uri)
     click.echo(

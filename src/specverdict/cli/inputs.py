@@ -11,7 +11,7 @@ from pathlib import Path
 
 import click
 
-from specverdict.campaign.load import MAX_BYTES, read_text
+from specverdict.campaign.load import MAX_BYTES, MAX_DEPTH, check_yaml, read_text
 from specverdict.errors import ConfigError
 
 #: a server's address: http(s)://host[:port][/path], no spaces
@@ -43,10 +43,46 @@ def not_blank(value: str | None, flag: str) -> str | None:
     return value
 
 
-def text_file(path: Path | str, flag: str, limit: int = MAX_BYTES) -> None:
-    """Refuse, naming ``flag``, a file that is not small UTF-8 text (a directory, a pipe, a
-    binary file, /dev/zero): the command that reads it next then neither hangs nor fails
-    on a decoding error."""
+def json_depth(text: str) -> int:
+    """The deepest nesting of arrays and objects in JSON ``text`` (strings skipped)."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for c in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif c == "\\":
+                escaped = True
+            elif c == '"':
+                in_string = False
+        elif c == '"':
+            in_string = True
+        elif c in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif c in "]}":
+            depth -= 1
+    return deepest
+
+
+def structured_file(path: Path | str, flag: str) -> None:
+    """``text_file``, and YAML or JSON (by the suffix) that a plain loader reads without a
+    recursion error or an alias bomb's expansion."""
+    text = text_file(path, flag)
+    if str(path).endswith(".json"):
+        if json_depth(text) > MAX_DEPTH:
+            raise click.UsageError(f"{path}: nested more than {MAX_DEPTH} levels deep")
+        return
+    try:
+        check_yaml(text, Path(path))
+    except ConfigError as exc:
+        raise click.UsageError(str(exc)) from None
+
+
+def text_file(path: Path | str, flag: str, limit: int = MAX_BYTES) -> str:
+    """The text of a file, refusing, naming ``flag``, one that is not small UTF-8 text (a
+    directory, a pipe, a binary file, /dev/zero): the command that reads it next then neither
+    hangs nor fails on a decoding error."""
     try:
         mode = os.stat(path).st_mode
     except OSError as exc:
@@ -54,7 +90,7 @@ def text_file(path: Path | str, flag: str, limit: int = MAX_BYTES) -> None:
     if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode):  # read twice, a pipe would be empty or hang
         raise click.UsageError(f"{path}: cannot read {flag} file: a pipe, not a file")
     try:
-        read_text(Path(path), what=f"{flag} file", limit=limit)
+        return read_text(Path(path), what=f"{flag} file", limit=limit)
     except ConfigError as exc:
         raise click.UsageError(str(exc)) from None
 

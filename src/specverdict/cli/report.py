@@ -54,6 +54,8 @@ def report(
 
     Example: specverdict report examples/demo.yaml --db reports/demo/runs.db --out reports/demo
     """
+    if out.exists() and not out.is_dir():
+        raise click.UsageError(f"--out {out}: not a folder")
     if isinstance(db, Path) and not db.exists():
         raise click.UsageError(f"no run registry at {db}: run a campaign first, or pass --db")
     campaign = _is_campaign(campaign_or_runs)
@@ -85,7 +87,10 @@ def report(
             data = runs_report(store, ids, gates)
     finally:
         store.close()
-    files = write_report_files(data, out)
+    try:
+        files = write_report_files(data, out)
+    except OSError as exc:
+        raise click.UsageError(f"--out {out}: cannot write: {exc.strerror or exc}") from None
     console = Console()
     for table in verdict_tables(data):
         console.print(table)

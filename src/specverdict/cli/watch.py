@@ -13,7 +13,7 @@ import click
 import yaml
 from pydantic import ValidationError
 
-from specverdict.cli.inputs import http_url, output_file, text_file
+from specverdict.cli.inputs import http_url, output_file, structured_file
 from specverdict.watch.artifacts import alert_rules, dashboard
 from specverdict.watch.counter_sources import VLLMSource
 from specverdict.watch.detect import DetectorConfig
@@ -140,9 +140,9 @@ def watch(
         http_url(target, "--target")
     if webhook is not None:
         http_url(webhook, "--webhook")
-    text_file(expectations, "EXPECTATIONS")
+    structured_file(expectations, "EXPECTATIONS")
     if state is not None and state.exists():
-        text_file(state, "--state")
+        structured_file(state, "--state")
     output_file(rules_out, "--rules-out")
     output_file(dashboard_out, "--dashboard-out")
     if state is not None and not once:
