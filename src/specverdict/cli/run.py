@@ -78,14 +78,14 @@ DEFAULT_BATCH = 40
 )
 @click.option(
     "--max-samples",
-    type=click.IntRange(min=1),
+    type=int,
     default=None,
     help="with --until-decided: the most samples of a stage's selection a pair takes "
     "(default: the whole selection)",
 )
 @click.option(
     "--batch",
-    type=click.IntRange(min=1),
+    type=int,
     default=None,
     help="with --until-decided: samples added to each open pair per look (default 40, or the "
     "campaign's sequential.batch)",
