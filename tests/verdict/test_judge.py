@@ -732,3 +732,47 @@ def test_an_undecided_speed_gate_says_what_would_decide_it(specs: dict[str, RunS
     need = blocks_needed(0.4, float(np.log(np.exp(0.2) / 1.05)), 0.95)
     assert need is not None
     assert f"about {need} blocks ({8 * need} samples per arm" in speed.message, speed.message
+
+
+def counted(records: tuple[SampleRecord, ...], factor: float) -> tuple[SampleRecord, ...]:
+    """The records with the harness's count of their texts: the server's figure / factor."""
+    return tuple(
+        r.model_copy(
+            update={
+                "extra": {**r.extra, "counted_tokens": round((r.completion_tokens or 0) / factor)}
+            }
+        )
+        for r in records
+    )
+
+
+@pytest.mark.parametrize(
+    ("factor", "invalid"), [(1.0, False), (1.1, False), (1.25, True), (2.0, True)]
+)
+def test_a_server_whose_usage_strays_from_the_counted_tokens_is_invalid(
+    specs: dict[str, RunSpec], factor: float, invalid: bool
+) -> None:
+    """Tokens counted by the harness make TPOT; the server's usage beyond 15% of them is not
+    believed, and the pair says so with both figures. Speed is judged on the counted tokens, so
+    an overstating server gains no speed-up from it."""
+    n = 200
+    passed = [True] * n
+    base = arm(specs["none"], counted(samples("b", noisy(n, 0.02, 1), passed), 1.0))
+    cand_records = counted(samples("c", noisy(n, 0.02, 2), passed), factor)
+    v = judge_pair(base, arm(specs["mtp"], cand_records), GATES)
+    gate = v.reason("speed.tokens")
+    assert (gate is not None and gate.status == "invalid") is invalid, v.reasons
+    if invalid:
+        assert v.verdict == "INVALID" and gate is not None
+        assert gate.data["reported"] == 33 * n and gate.data["arm"] == "candidate"
+    # the counted tokens (33 / factor) make the candidate's TPOT larger, never smaller
+    assert v.speedup is not None and v.speedup < 1.0 + (0.1 if factor == 1.0 else 0.0)
+
+
+def test_runs_nothing_counted_say_so(specs: dict[str, RunSpec]) -> None:
+    n = 50
+    base = arm(specs["none"], samples("b", noisy(n, 0.02, 1)))
+    v = judge_pair(base, arm(specs["mtp"], samples("c", noisy(n, 0.02, 2))), GATES)
+    gate = v.reason("speed.tokens")
+    assert gate is not None and gate.status == "info"
+    assert "no tokenize endpoint" in gate.message

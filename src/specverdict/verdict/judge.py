@@ -320,12 +320,18 @@ def _token_counts(base: Arm, cand: Arm) -> list[Reason]:
                 )
             )
     if uncounted and len(uncounted) == sum(len(a.run_ids) for a in (base, cand)):
+        endpoint = all(m.token_counter for a in (base, cand) for m in a.manifests)
+        why = (
+            "the answers are agent episodes, whose turns are not counted yet"
+            if endpoint and (base.manifests or cand.manifests)
+            else "the server has no tokenize endpoint it could use"
+        )
         reasons.append(
             Reason(
                 gate="speed.tokens",
                 status="info",
-                message="output tokens not counted by the harness (the server has no tokenize "
-                "endpoint it could use): speed rests on the server's usage counts",
+                message=f"output tokens not counted by the harness ({why}): speed rests on "
+                "the server's usage counts",
                 data={"uncounted": uncounted},
             )
         )
