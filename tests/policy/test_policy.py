@@ -209,3 +209,60 @@ def test_policy_command_writes_files(
     written = Expectations.model_validate_json((out / "expectations.json").read_text())
     assert len(written.expectations) == 2
     assert json.loads((out / "policy.json").read_text())["schema_version"] == 1
+
+
+def test_a_configuration_run_anyway_is_pinned_with_a_warning_and_watch_reads_it(
+    plan: Plan, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Nothing ADOPT at concurrency 32: `policy --configuration 'eagle k=1'` pins that
+    configuration wherever it was measured, says where it is not ADOPT, records the verdict,
+    and `watch` accepts the file (before: an empty file and "known: none")."""
+    from specverdict.cli import policy as cli_policy
+    from specverdict.cli.main import cli
+    from specverdict.watch.expect import choose
+
+    campaign = tmp_path / "c.yaml"
+    campaign.write_text(CAMPAIGN)
+    monkeypatch.setattr(cli_policy, "open_registry", lambda db: None)
+    monkeypatch.setattr(cli_policy, "campaign_verdicts", lambda store, plan: VERDICTS[4:])
+    monkeypatch.setattr(
+        cli_policy,
+        "collect_evidence",
+        lambda store, verdicts, ks: {pair_key(v): evidence([10.0], [11.0]) for v in VERDICTS},
+    )
+    args = ["policy", str(campaign), "--db", str(tmp_path / "r.db"), "--out"]
+    plain = CliRunner().invoke(cli, [*args, str(tmp_path / "plain")])
+    assert plain.exit_code == 0, plain.output
+    assert "pins nothing" in plain.output and "--configuration LABEL" in plain.output
+    runner = CliRunner()
+    pinned = runner.invoke(cli, [*args, str(tmp_path / "out"), "--configuration", "eagle k=1"])
+    assert pinned.exit_code == 0, pinned.output
+    assert (
+        "warning: eagle k=1 in stage function at concurrency=32 is INCONCLUSIVE "
+        "(speed.interval: speed.interval decided): pinned anyway" in pinned.output
+    )
+    written = Expectations.model_validate_json((tmp_path / "out" / "expectations.json").read_text())
+    (e,) = written.expectations
+    assert (e.configuration, e.load, e.verdict, e.k) == (
+        "eagle k=1",
+        "concurrency=32",
+        "INCONCLUSIVE",
+        1,
+    )
+    chosen, base = choose(written, None, None, "expectations.json")
+    assert chosen == e and base.fixed_k and base.k == 1
+    unknown = runner.invoke(cli, [*args, str(tmp_path / "x"), "--configuration", "mtp k=9"])
+    assert unknown.exit_code == 2
+    assert (
+        "--configuration 'mtp k=9': no candidate of the campaign; known: eagle k=1, eagle k=3"
+        in (unknown.output)
+    )
+
+
+def test_watch_on_an_empty_expectations_file_says_what_to_run() -> None:
+    from specverdict.errors import ConfigError
+    from specverdict.watch.expect import choose
+
+    empty = Expectations(campaign="c", engine="vllm", expectations=())
+    with pytest.raises(ConfigError, match=r"known: none\): the policy pins ADOPT configurations"):
+        choose(empty, None, None, "expectations.json")

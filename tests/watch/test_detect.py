@@ -142,3 +142,22 @@ def test_design_effect_of_correlated_requests() -> None:
     accepted = [int(rng.binomial(50 * K, p)) for p in rng.uniform(0.1, 0.9, 40)]
     assert design_effect(accepted, steps, K) > 3.0
     assert design_effect([60] * 40, steps, K) == 1.0
+
+
+def test_fewer_drafted_tokens_per_step_is_a_configuration_change_not_a_drift() -> None:
+    """A fixed-k method pinned at k=3 whose server now drafts 1 token per step (an override
+    lost when its container was re-created with k=1): named a configuration change at the
+    first window, where a drift alarm would have blamed acceptance."""
+    config = DetectorConfig()
+    fixed = BASE.model_copy(update={"fixed_k": True})
+    s, _ = step(DetectorState(), Counters(drafts=0, draft_tokens=0, accepted=0), fixed, config)
+    s, ev = step(s, Counters(drafts=200, draft_tokens=200, accepted=150), fixed, config)
+    assert [e.kind for e in ev] == ["alarm"] and s.alarm
+    assert ev[0].message.startswith("configuration change: 1.00 drafted tokens per step")
+    # k as pinned: windows again, no new alarm (the first is still raised)
+    s, ev = step(s, Counters(drafts=400, draft_tokens=800, accepted=600), fixed, config)
+    assert ev[0].kind == "window" and s.alarms == 1
+    # a method whose steps draft fewer than k by design (n-gram) is not judged on it
+    s, _ = step(DetectorState(), Counters(drafts=0, draft_tokens=0, accepted=0), BASE, config)
+    s, ev = step(s, Counters(drafts=200, draft_tokens=200, accepted=150), BASE, config)
+    assert not any(e.message.startswith("configuration") for e in ev)

@@ -11,7 +11,7 @@ import click
 
 from specverdict.campaign import build_plan, load_campaign
 from specverdict.cli.runs import DB_OPTION, open_registry
-from specverdict.policy.build import build_policy, overrides_target, pair_key
+from specverdict.policy.build import build_policy, overrides_target, pair_key, pinned_anyway
 from specverdict.policy.evidence import collect_evidence
 from specverdict.policy.model import Policy
 from specverdict.verdict import campaign_verdicts
@@ -50,7 +50,16 @@ def render(policy: Policy) -> list[str]:
     help=f"write {POLICY_FILE}, {EXPECTATIONS_FILE} and the engine's option files here",
 )
 @click.option("--json", "as_json", is_flag=True, help="print the policy as JSON")
-def policy(campaign: Path, db: Path, out: Path | None, as_json: bool) -> None:
+@click.option(
+    "--configuration",
+    "pin",
+    multiple=True,
+    metavar="LABEL",
+    help="also pin this candidate's expectation (e.g. 'mtp k=2') wherever it was measured, "
+    "adopted or not, for watch: a configuration you run anyway, or adopted before; a warning "
+    "names each cell where it is not ADOPT (repeatable)",
+)
+def policy(campaign: Path, db: Path, out: Path | None, as_json: bool, pin: tuple[str, ...]) -> None:
     """Recommend per stage which configuration to run at which load level, from ADOPT verdicts.
 
     Example: specverdict policy examples/demo.yaml --db runs.db --out policy/
@@ -67,8 +76,14 @@ def policy(campaign: Path, db: Path, out: Path | None, as_json: bool) -> None:
     evidence = collect_evidence(
         store, verdicts, {pair_key(v): ks.get(pair_key(v)) for v in verdicts}
     )
+    try:
+        _, warnings = pinned_anyway(plan, verdicts, evidence, pin)
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+    for line in warnings:
+        click.echo(f"specverdict: warning: {line}", err=True)
     result, expectations = build_policy(
-        plan, verdicts, evidence, overrides_target(plan, Path.cwd())
+        plan, verdicts, evidence, overrides_target(plan, Path.cwd()), pin
     )
     if out is not None:
         try:
@@ -89,3 +104,9 @@ def policy(campaign: Path, db: Path, out: Path | None, as_json: bool) -> None:
             click.echo(line)
         if out is not None:
             click.echo(f"wrote {out / POLICY_FILE} and {out / EXPECTATIONS_FILE}")
+            if not expectations.expectations:
+                click.echo(
+                    f"{EXPECTATIONS_FILE} pins nothing (no candidate is ADOPT with a measured "
+                    "acceptance): to watch a configuration you run anyway, pass --configuration "
+                    "LABEL"
+                )

@@ -262,13 +262,81 @@ def vllm_schedule(
     return config, notes
 
 
+def _expectation(
+    stage: str, load: str, label: str, k: int | None, ev: PairEvidence | None, v: PairVerdict
+) -> Expectation | None:
+    if ev is None or k is None or ev.acceptance is None or ev.mean_accepted_length is None:
+        return None
+    return Expectation(
+        stage=stage,
+        configuration=label,
+        load=load,
+        k=k,
+        acceptance=ev.acceptance,
+        mean_accepted_length=ev.mean_accepted_length,
+        run_ids=v.candidate_run_ids,
+        baseline_run_ids=v.baseline_run_ids,
+        dispersion=ev.dispersion,
+        verdict=v.verdict,
+    )
+
+
+def pinned_anyway(
+    plan: Plan,
+    verdicts: Sequence[PairVerdict],
+    evidence: Mapping[PairKey, PairEvidence],
+    labels: Sequence[str],
+) -> tuple[list[Expectation], list[str]]:
+    """The expectations of the configurations named (``policy --configuration``), in every
+    stage and load level they were measured at, whatever their verdicts, and one warning per
+    cell where the verdict is not ADOPT or nothing could be pinned. A label no candidate has is
+    a ``ValueError`` naming the known ones."""
+    known = sorted({p.candidate.speculation.label for p in plan.pairs})
+    for label in labels:
+        if label not in known:
+            raise ValueError(
+                f"--configuration {label!r}: no candidate of the campaign; known: "
+                + ", ".join(known)
+            )
+    pairs = {
+        (p.candidate.stage, p.candidate.load.label, p.candidate.speculation.label): p
+        for p in plan.pairs
+    }
+    out: list[Expectation] = []
+    warnings: list[str] = []
+    for v in verdicts:
+        if v.candidate not in labels:
+            continue
+        pair = pairs[pair_key(v)]
+        where = f"{v.candidate} in stage {v.stage} at {v.load}"
+        e = _expectation(
+            v.stage, v.load, v.candidate, pair.candidate.speculation.k, evidence.get(pair_key(v)), v
+        )
+        if e is None:
+            warnings.append(
+                f"{where}: no per-request acceptance was measured, nothing to pin (measure it "
+                "with an engine that reports acceptance per request)"
+            )
+            continue
+        if v.verdict != "ADOPT":
+            why = deciding(v)
+            warnings.append(
+                f"{where} is {v.verdict}" + (f" ({why})" if why else "") + ": pinned anyway, "
+                "as asked; watch checks that it keeps what it measured, not that it pays"
+            )
+        out.append(e)
+    return out, warnings
+
+
 def build_policy(
     plan: Plan,
     verdicts: Sequence[PairVerdict],
     evidence: Mapping[PairKey, PairEvidence],
     overrides: OverridesTarget | None = None,
+    pin: Sequence[str] = (),
 ) -> tuple[Policy, Expectations]:
-    """The policy of a campaign and the expectations it pins (ADOPT cells only)."""
+    """The policy of a campaign and the expectations it pins: ADOPT cells, and the
+    configurations ``pin`` names wherever they were measured (``pinned_anyway``)."""
     pairs = {
         (p.candidate.stage, p.candidate.load.label, p.candidate.speculation.label): p
         for p in plan.pairs
@@ -318,6 +386,10 @@ def build_policy(
                     dispersion=ev.dispersion,
                 )
             )
+    if pin:
+        extra, _ = pinned_anyway(plan, verdicts, evidence, pin)
+        have = {(e.stage, e.load, e.configuration) for e in pinned}
+        pinned += [e for e in extra if (e.stage, e.load, e.configuration) not in have]
     name, kind = plan.campaign.name, plan.campaign.engine.kind
     policy = Policy(campaign=name, engine=kind, stages=tuple(stages))
     return policy, Expectations(

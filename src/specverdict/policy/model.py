@@ -114,6 +114,11 @@ class Expectation(Frozen):
         description="variance of the per-step accepted count across requests over its "
         "independent-steps value (a design effect); widens a window's noise in watch",
     )
+    verdict: Verdict = Field(
+        default="ADOPT",
+        description="the pair's verdict: ADOPT, or another when `policy --configuration` "
+        "pinned a configuration that was measured but not adopted",
+    )
 
 
 class Expectations(Frozen):

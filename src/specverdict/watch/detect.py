@@ -153,6 +153,12 @@ class Counters(Frozen):
     absent: bool = False
 
 
+#: the methods whose every step drafts k tokens (the verdict's ``FIXED_K``), and the share of
+#: k per step under which a window is another configuration, not a drift
+FIXED_K_METHODS = frozenset({"mtp", "eagle", "eagle3", "medusa", "draft_model", "dflash"})
+FIXED_K_FLOOR = 0.75
+
+
 class Baseline(Frozen):
     """The pinned expectation the detector tests against."""
 
@@ -162,6 +168,9 @@ class Baseline(Frozen):
     acceptance_upper: float | None = None
     k: int = Field(ge=1)
     dispersion: float = Field(default=1.0, ge=1.0)
+    #: the method drafts k tokens at every step (MTP, EAGLE, Medusa, a draft model, DFlash): a
+    #: window drafting well under k per step ran another configuration (``FIXED_K_FLOOR``)
+    fixed_k: bool = False
 
 
 class DetectorConfig(Frozen):
@@ -288,7 +297,7 @@ def step(
         return state.model_copy(update={"last": now}), events
     why = _restarted(state.last, now)
     if why is not None:
-        events.append(Event(kind="restart", message=f"restart: {why}"))
+        events.append(Event(kind="restart", message=why))
         if state.alarm:
             events.append(Event(kind="clear", message="drift alarm reset by the restart"))
         return (
@@ -312,6 +321,20 @@ def step(
         )
         return state, events
     w = window_of(delta, base, config)
+    per_step = delta.draft_tokens / delta.drafts
+    if base.fixed_k and per_step < FIXED_K_FLOOR * base.k:
+        if not state.alarm:
+            events.append(
+                Event(
+                    kind="alarm",
+                    message=f"configuration change: {per_step:.2f} drafted tokens per step "
+                    f"against the pinned k={base.k}: the server runs another speculative "
+                    "configuration (a lost or changed override), not a drift of acceptance",
+                    window=w,
+                )
+            )
+            state = state.model_copy(update={"alarm": True, "alarms": state.alarms + 1})
+        return state.model_copy(update={"last": now, "windows": state.windows + 1}), events
     s = max(0.0, state.cusum + w.z - config.kappa)
     h = config.threshold
     events.append(

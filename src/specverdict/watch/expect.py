@@ -12,7 +12,7 @@ from pydantic import ValidationError
 
 from specverdict.errors import ConfigError
 from specverdict.policy.model import Expectation, Expectations
-from specverdict.watch.detect import Baseline
+from specverdict.watch.detect import FIXED_K_METHODS, Baseline
 
 
 def load_expectations(path: Path) -> Expectations:
@@ -54,9 +54,16 @@ def choose(
     ]
     known = sorted({f"{e.stage}/{e.configuration}" for e in exp.expectations})
     if not rows:
+        hint = (
+            ""
+            if known
+            else ": the policy pins ADOPT configurations only; to watch one you run anyway, "
+            "write its expectation with specverdict policy CAMPAIGN --configuration LABEL "
+            "--out DIR"
+        )
         raise ConfigError(
             f"{where}: no expectation for stage {stage or '*'} and configuration "
-            f"{configuration or '*'} (known: {', '.join(known) or 'none'})"
+            f"{configuration or '*'} (known: {', '.join(known) or 'none'}){hint}"
         )
     kinds = {(e.stage, e.configuration) for e in rows}
     if len(kinds) > 1:
@@ -84,4 +91,5 @@ def choose(
         acceptance_upper=acc.upper,
         k=chosen.k,
         dispersion=max(e.dispersion for e in rows),
+        fixed_k=chosen.configuration.split(" ", 1)[0] in FIXED_K_METHODS,
     )
