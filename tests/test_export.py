@@ -17,6 +17,7 @@ from specverdict.export import COLUMNS, RequestRow, RunResult, read_csv_rows
 from specverdict.records import OUTPUT_SCHEMA_VERSION, RunRecord, SampleRecord, Score, Segment
 from specverdict.results import run_results
 from specverdict.store import SQLiteStore
+from specverdict.suites import suite_for
 from tests.conftest import specverdict_cli
 
 DEMO = Path(__file__).resolve().parents[1] / "examples" / "demo.yaml"
@@ -162,6 +163,58 @@ def test_jsonl_and_csv_read_back_as_the_registry_holds_it(
     assert from_csv == rows  # the two formats carry the same figures, floats exactly
 
 
+def test_a_campaigns_rows_carry_their_configuration_and_with_text_the_prompt_and_answer(
+    registry: tuple[Path, list[RunRecord]],
+) -> None:
+    """`--campaign FILE` (or `--all`) exports every stored run of it, each row with the
+    columns that say what ran (stage, method, k, configuration, load, repeat, clock): rows of
+    many runs analysed without a join. `--text` adds the answer and the prompt."""
+    db, runs = registry
+    rows = [
+        RequestRow.model_validate_json(line)
+        for line in invoke("runs", "export", "--campaign", str(DEMO), "--db", str(db)).splitlines()
+    ]
+    assert {r.run_id for r in rows} == {r.run_id for r in runs}
+    for run in runs:
+        mine = [r for r in rows if r.run_id == run.run_id]
+        assert {
+            (r.campaign, r.stage, r.method, r.k, r.configuration, r.load, r.repeat) for r in mine
+        } == {
+            (
+                run.spec.campaign,
+                run.spec.stage,
+                run.spec.speculation.method,
+                run.spec.speculation.k,
+                run.spec.speculation.label,
+                run.spec.load.label,
+                0,
+            )
+        }
+        assert {r.clock for r in mine} == {"host"} and all(r.output_text is None for r in mine)
+    assert invoke("runs", "export", "--all", "--db", str(db)) == invoke(
+        "runs", "export", "--campaign", str(DEMO), "--db", str(db)
+    )
+    texts = [
+        RequestRow.model_validate_json(line)
+        for line in invoke(
+            "runs", "export", "--campaign", str(DEMO), "--db", str(db), "--text"
+        ).splitlines()
+    ]
+    a = next(r for r in texts if r.sample_id == "a")
+    assert a.output_text == "def f(): pass"
+    assert a.prompt is None  # "a" is no sample of the run's suite: no prompt to give
+    real = suite_for(runs[0].spec).select(runs[0].spec.samples)[0]
+    store = SQLiteStore(db)
+    store.add_sample(SampleRecord(run_id=runs[0].run_id, sample_id=real.id, status="ok", text="x"))
+    store.close()
+    texts = [
+        RequestRow.model_validate_json(line)
+        for line in invoke("runs", "export", runs[0].run_id, "--db", str(db), "--text").splitlines()
+    ]
+    (row,) = [r for r in texts if r.sample_id == real.id]
+    assert row.prompt == real.prompt and real.prompt
+
+
 def test_a_run_result_is_its_spec_manifest_summary_and_acceptance(
     registry: tuple[Path, list[RunRecord]], tmp_path: Path
 ) -> None:
@@ -279,6 +332,9 @@ def test_parquet_is_written_or_refused_naming_the_package(
         (["{run}", "--slo", "ttft500"], "expected METRIC:MS"),
         (["{run}", "--slo", "itl:5"], "itl: Extra inputs are not permitted"),
         (["{run}", "--slo", "ttft:-1"], "ttft: Input should be greater than 0"),
+        ([], "name what to export: RUN_ID..., --campaign FILE (its runs) or --all"),
+        (["{run}", "--all"], "name what to export"),
+        (["--campaign", "{tmp}/none.yaml"], "none.yaml"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(

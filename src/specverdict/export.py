@@ -35,6 +35,7 @@ from specverdict.records import (
     OUTPUT_SCHEMA_VERSION,
     RequestAcceptance,
     RunManifest,
+    RunRecord,
     RunStatus,
     SampleRecord,
     SampleStatus,
@@ -54,6 +55,22 @@ class RequestRow(_Frozen):
     run_id: str
     sample_id: str
     attempt: int = Field(description="0 for the first send; a retry is the next attempt")
+    campaign: str | None = Field(default=None, description="the campaign the run belongs to")
+    stage: str | None = Field(default=None, description="the stage (workload) of the run")
+    method: str | None = Field(default=None, description="speculation method; none: baseline")
+    k: int | None = Field(default=None, description="draft tokens per step, as declared")
+    configuration: str | None = Field(
+        default=None, description="the configuration's label, e.g. 'mtp k=2'"
+    )
+    load: str | None = Field(default=None, description="the load level, e.g. concurrency=4")
+    repeat: int | None = Field(default=None, description="which execution of the configuration")
+    block: int | None = Field(default=None, description="the block of a blocked speed design")
+    clock: str | None = Field(
+        default=None, description="host (wall clock) or device (the engine's modelled clock)"
+    )
+    server: str | None = Field(
+        default=None, description="the attached server's identity digest (its own account)"
+    )
     status: SampleStatus
     ttft_s: float | None = Field(description="seconds from send to the first output chunk")
     e2e_s: float | None = Field(description="seconds from send to the last output chunk")
@@ -66,7 +83,12 @@ class RequestRow(_Frozen):
     itl_p50_s: float | None = Field(description="median gap between consecutive content chunks")
     itl_max_s: float | None = Field(description="longest gap between consecutive content chunks")
     prompt_tokens: int | None
-    completion_tokens: int | None
+    completion_tokens: int | None = Field(description="the server's usage count")
+    counted_tokens: int | None = Field(
+        default=None,
+        description="the harness's count of the output text on the engine's tokenizer; TPOT "
+        "uses it when present",
+    )
     finish_reason: str | None
     num_draft_tokens: int | None = Field(description="tokens drafted for this request")
     num_accepted_draft_tokens: int | None = Field(description="of them accepted (bonus excluded)")
@@ -85,6 +107,10 @@ class RequestRow(_Frozen):
         description="within every goodput target given (vLLM's --goodput rule); empty without "
         "targets",
     )
+    output_text: str | None = Field(default=None, description="the answer (with --text)")
+    prompt: str | None = Field(
+        default=None, description="the prompt, or the chat messages as JSON (with --text)"
+    )
 
 
 #: the row's columns, in order (the CSV header and the Parquet schema)
@@ -96,8 +122,16 @@ def inter_chunk_gaps(sample: SampleRecord) -> list[float]:
     return [b - a for a, b in pairwise(sample.chunk_arrivals_s)]
 
 
-def request_row(sample: SampleRecord, slo_s: Mapping[str, float] | None = None) -> RequestRow:
-    """The sample as a row; ``slo_s`` (goodput targets in seconds) fills ``slo_met``."""
+def request_row(
+    sample: SampleRecord,
+    slo_s: Mapping[str, float] | None = None,
+    run: RunRecord | None = None,
+    prompt: str | None = None,
+    text: bool = False,
+) -> RequestRow:
+    """The sample as a row; ``slo_s`` (goodput targets in seconds) fills ``slo_met``; ``run``
+    (the sample's run) the configuration columns, so that rows of many runs can be analysed
+    without a join; ``text`` the output and ``prompt``."""
     gaps = inter_chunk_gaps(sample)
     acc: RequestAcceptance | None = None
     acc_error = None
@@ -107,10 +141,24 @@ def request_row(sample: SampleRecord, slo_s: Mapping[str, float] | None = None) 
         except ValueError as exc:
             acc_error = str(exc)
     score = sample.score
+    spec = run.spec if run is not None else None
+    block = sample.extra.get("block") if sample.extra else None
+    counted = sample.extra.get("counted_tokens") if sample.extra else None
+    server = run.manifest.server if run is not None else None
     return RequestRow(
         run_id=sample.run_id,
         sample_id=sample.sample_id,
         attempt=sample.attempt,
+        campaign=spec.campaign if spec else None,
+        stage=spec.stage if spec else None,
+        method=spec.speculation.method if spec else None,
+        k=spec.speculation.k if spec else None,
+        configuration=spec.speculation.label if spec else None,
+        load=spec.load.label if spec else None,
+        repeat=run.repeat if run is not None else None,
+        block=block if isinstance(block, int) and not isinstance(block, bool) else None,
+        clock=sample.clock,
+        server=server.digest if server is not None else None,
         status=sample.status,
         ttft_s=sample.ttft_s,
         e2e_s=sample.e2e_s,
@@ -121,6 +169,9 @@ def request_row(sample: SampleRecord, slo_s: Mapping[str, float] | None = None) 
         itl_max_s=max(gaps) if gaps else None,
         prompt_tokens=sample.prompt_tokens,
         completion_tokens=sample.completion_tokens,
+        counted_tokens=counted
+        if isinstance(counted, int) and not isinstance(counted, bool)
+        else None,
         finish_reason=sample.finish_reason,
         num_draft_tokens=acc.num_draft_tokens if acc else None,
         num_accepted_draft_tokens=acc.num_accepted_draft_tokens if acc else None,
@@ -131,6 +182,8 @@ def request_row(sample: SampleRecord, slo_s: Mapping[str, float] | None = None) 
         score_outcome=score.outcome if score else None,
         error=sample.error,
         slo_met=is_good(sample, slo_s) if slo_s else None,
+        output_text=sample.text if text else None,
+        prompt=prompt if text else None,
     )
 
 

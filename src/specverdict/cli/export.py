@@ -3,6 +3,7 @@ result document per run."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -13,6 +14,7 @@ from specverdict.campaign import build_plan, load_campaign
 from specverdict.campaign.model import Slo
 from specverdict.cli.inputs import output_file
 from specverdict.cli.runs import DB_OPTION, find_run, open_registry
+from specverdict.errors import SpecverdictError
 from specverdict.export import (
     PARQUET_PACKAGE,
     request_row,
@@ -24,6 +26,7 @@ from specverdict.export import (
 from specverdict.records import RunRecord
 from specverdict.results import run_results
 from specverdict.store import Store
+from specverdict.suites import suite_for
 
 FORMATS = ("jsonl", "csv", "parquet", "result")
 #: the URI schemes of MLflow's tracking stores (a plain path is a file store)
@@ -94,8 +97,49 @@ def _results(
     click.echo(f"wrote {len(docs)} run results to {out}", err=True)
 
 
+def _prompts(run: RunRecord) -> dict[str, str]:
+    """The prompts of a run's samples (chat messages as JSON), from its suite; empty when the
+    suite cannot be read here (a dataset file that moved)."""
+    try:
+        samples = suite_for(run.spec).select(run.spec.samples)
+    except (ValueError, OSError, SpecverdictError):
+        return {}
+    return {
+        s.id: s.prompt if s.prompt is not None else json.dumps(list(s.messages or ()))
+        for s in samples
+    }
+
+
+def _chosen_runs(
+    store: Store, run_ids: tuple[str, ...], campaign: Path | None, every: bool
+) -> list[RunRecord]:
+    if sum((bool(run_ids), campaign is not None, every)) != 1:
+        raise click.UsageError(
+            "name what to export: RUN_ID..., --campaign FILE (its runs) or --all (every run)"
+        )
+    if every:
+        return store.list_runs()
+    if campaign is not None:
+        name = load_campaign(campaign).name
+        runs = store.list_runs(campaign=name)
+        if not runs:
+            raise click.UsageError(f"--campaign {campaign}: no stored run of campaign {name!r}")
+        return runs
+    return list({r.run_id: r for r in (find_run(store, i) for i in run_ids)}.values())
+
+
 @click.command("export")
-@click.argument("run_ids", nargs=-1, required=True)
+@click.argument("run_ids", nargs=-1)
+@click.option(
+    "--campaign",
+    type=click.Path(path_type=Path, dir_okay=False),
+    default=None,
+    help="export every stored run of this campaign file's campaign",
+)
+@click.option("--all", "every", is_flag=True, help="export every stored run")
+@click.option(
+    "--text", is_flag=True, help="rows carry the output text and the prompt (larger files)"
+)
 @DB_OPTION
 @click.option(
     "--format",
@@ -127,16 +171,19 @@ def _results(
 )
 def export(
     run_ids: tuple[str, ...],
+    campaign: Path | None,
+    every: bool,
+    text: bool,
     db: Path,
     fmt: str,
     out: Path | None,
     all_attempts: bool,
     slo: str | None,
 ) -> None:
-    """Export runs: one row per request (timings, tokens, acceptance, score, error) or a result
-    document per run. Run ids may be unique prefixes.
+    """Export runs: one row per request (the run's configuration, timings, tokens, acceptance,
+    score, error) or a result document per run. Run ids may be unique prefixes.
 
-    Example: specverdict runs export 3f2a9c 81b0d2 --format csv --slo ttft:500,tpot:50 --out requests.csv
+    Example: specverdict runs export --campaign examples/demo.yaml --format csv --out requests.csv
     """
     slo_s = parse_slo(slo)
     output_file(out, "--out")
@@ -145,15 +192,15 @@ def export(
     if out is not None and out.parent != Path() and not out.parent.is_dir() and fmt != "result":
         raise click.UsageError(f"--out {out}: no directory {out.parent}")
     store = open_registry(db)
-    runs = list({r.run_id: r for r in (find_run(store, i) for i in run_ids)}.values())
+    runs = _chosen_runs(store, run_ids, campaign, every)
     if fmt == "result":
         _results(store, runs, out, slo_s)
         return
-    rows = [
-        request_row(s, slo_s)
-        for r in runs
-        for s in (store.attempts(r.run_id) if all_attempts else store.samples(r.run_id))
-    ]
+    rows = []
+    for r in runs:
+        prompts = _prompts(r) if text else {}
+        for s in store.attempts(r.run_id) if all_attempts else store.samples(r.run_id):
+            rows.append(request_row(s, slo_s, r, prompts.get(s.sample_id), text))
     if fmt == "parquet":
         assert out is not None
         write_parquet(rows, out)
