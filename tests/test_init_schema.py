@@ -39,6 +39,11 @@ def test_init_writes_a_commented_campaign_that_validates(kind: str, tmp_path: Pa
     assert json.loads(validated)["pairs"]
     if kind != "reference":  # attach mode: one server per configuration
         assert campaign.baseline_url() != campaign.candidate_url(campaign.candidates[0])
+    # the launch example is in the engine's own flags, never another engine's
+    own = {"vllm": "--max-model-len", "sglang": "--context-length", "llamacpp": "--ctx-size"}
+    if kind in own:
+        assert own[kind] in text
+        assert all(flag not in text for k, flag in own.items() if k != kind)
 
 
 def test_init_refuses_bad_input_in_one_line(tmp_path: Path) -> None:

@@ -214,6 +214,11 @@ def test_validate_command_exit_codes(tmp_path: Path) -> None:
         f"specverdict: error: {bad}:1: quantization: Field required",
         f"{bad}:6: quantisation: unknown key (did you mean 'quantization'?)",
     ]
+    upper = tmp_path / "upper.yaml"
+    upper.write_text(DEMO.read_text().replace("{method: mtp, k: 2}", "{method: mtp, K: 2}", 1))
+    res = run_cli("validate", str(upper))
+    assert res.returncode == 2
+    assert "candidates[1].K: unknown key (did you mean 'k'?)" in res.stderr
     typo = tmp_path / "typo.yaml"
     typo.write_text(DEMO.read_text().replace("synth-function@1", "synth-functon@1"))
     res = run_cli("validate", str(typo))

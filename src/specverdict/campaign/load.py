@@ -400,9 +400,10 @@ def _messages(
         what = err["msg"]
         if err["type"] == "extra_forbidden":
             what = "unknown key"
-            near = difflib.get_close_matches(
-                str(loc[-1]) if loc else "", _known_keys(), n=1, cutoff=0.75
-            )
+            key = str(loc[-1]) if loc else ""
+            # a key written in another case (K, Method) is the known one; else the closest
+            same = [k for k in _known_keys() if k.lower() == key.lower() and k != key]
+            near = same or difflib.get_close_matches(key, _known_keys(), n=1, cutoff=0.75)
             if near:
                 what += f" (did you mean {near[0]!r}?)"
         cause = err.get("ctx", {}).get("error")

@@ -465,7 +465,7 @@ class Slo(Strict):
 
 class StageSection(Strict):
     suite: StrictStr | None = Field(
-        default=None, description="suite name and version, e.g. humaneval-amplified@1"
+        default=None, description="suite name and version, e.g. humaneval-chat@1"
     )
     dataset: DatasetSection | None = Field(default=None, description="your own prompts instead")
     samples: Samples = "all"
@@ -487,7 +487,7 @@ class StageSection(Strict):
     def _suite(cls, v: str | None) -> str | None:
         if v is not None and not SUITE_PATTERN.match(v):
             raise ValueError(
-                f"suite {v!r} must be written name@version, e.g. humaneval-amplified@1"
+                f"suite {v!r} must be written name@version, e.g. humaneval-chat@1"
             )
         return v
 

@@ -39,9 +39,17 @@ engine:
   # Attach mode: specverdict measures servers you started, one per configuration (below, the
   # baseline's and the candidate's base_url). To have specverdict start one server per run
   # instead, remove every base_url and give engine.launch, e.g.
-  #   launch: {{args: ["--max-model-len", "4096"]}}
+  #   launch: {{args: {launch_args}}}
   # (the engine's built-in command, or launch.command with placeholders {{model}} {{port}} ...)
 """
+
+#: an example of launch arguments in each engine's own flags (the context length)
+LAUNCH_EXAMPLE = {
+    "vllm": '["--max-model-len", "4096"]',
+    "sglang": '["--context-length", "4096"]',
+    "llamacpp": '["--ctx-size", "4096"]',
+    "trtllm": '["--max_seq_len", "4096"]',
+}
 
 BODY = """\
 model:
@@ -109,7 +117,9 @@ def campaign_template(
     launched = kind == "reference"
     stem = re.sub(r"[^A-Za-z0-9_.-]+", "-", model.rsplit("/", 1)[-1]).strip("-.") or "model"
     text = HEADER.format(out=out, name=f"{kind}-{stem}")
-    text += (LAUNCHED if launched else ATTACHED).format(kind=kind)
+    text += (LAUNCHED if launched else ATTACHED).format(
+        kind=kind, launch_args=LAUNCH_EXAMPLE.get(kind, '["--your-engine-flag", "value"]')
+    )
     text += BODY.format(
         family=_scalar(family or ("specverdict-reference" if launched else stem.lower())),
         served_name=_scalar(model),

@@ -435,7 +435,7 @@ def acceptance_by_position(stage: StageReport) -> list[Figure]:
 NO_STEPS = (
     "no per-step acceptance was reported: no candidate's answers carried per-step arrays "
     "(vLLM and the reference engine send them at --per-request-spec-decode-metrics detailed; "
-    "other engines have none, and an agent episode does not join its turns')"
+    "other engines have none, and an agent episode does not join its turns' arrays)"
 )
 
 
