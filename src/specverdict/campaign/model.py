@@ -486,9 +486,7 @@ class StageSection(Strict):
     @classmethod
     def _suite(cls, v: str | None) -> str | None:
         if v is not None and not SUITE_PATTERN.match(v):
-            raise ValueError(
-                f"suite {v!r} must be written name@version, e.g. humaneval-chat@1"
-            )
+            raise ValueError(f"suite {v!r} must be written name@version, e.g. humaneval-chat@1")
         return v
 
     @model_validator(mode="after")
