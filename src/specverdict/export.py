@@ -30,7 +30,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from specverdict.campaign.spec import RunSpec
 from specverdict.engines.base import AcceptanceSummary
 from specverdict.errors import ExtraMissingError
-from specverdict.measure.summary import RunSummary, is_good, tpot
+from specverdict.measure.summary import RunSummary, counted_tokens, is_good, tpot
 from specverdict.records import (
     OUTPUT_SCHEMA_VERSION,
     RequestAcceptance,
@@ -143,7 +143,6 @@ def request_row(
     score = sample.score
     spec = run.spec if run is not None else None
     block = sample.extra.get("block") if sample.extra else None
-    counted = sample.extra.get("counted_tokens") if sample.extra else None
     server = run.manifest.server if run is not None else None
     return RequestRow(
         run_id=sample.run_id,
@@ -169,9 +168,7 @@ def request_row(
         itl_max_s=max(gaps) if gaps else None,
         prompt_tokens=sample.prompt_tokens,
         completion_tokens=sample.completion_tokens,
-        counted_tokens=counted
-        if isinstance(counted, int) and not isinstance(counted, bool)
-        else None,
+        counted_tokens=counted_tokens(sample),
         finish_reason=sample.finish_reason,
         num_draft_tokens=acc.num_draft_tokens if acc else None,
         num_accepted_draft_tokens=acc.num_accepted_draft_tokens if acc else None,

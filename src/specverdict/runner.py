@@ -43,7 +43,7 @@ from specverdict.engines.launcher import LaunchedServer, free_port, process_iden
 from specverdict.engines.preflight import facts_digest, server_facts
 from specverdict.engines.preflight import problems as preflight_problems
 from specverdict.engines.registry import adapter_for
-from specverdict.engines.tokens import find_counter
+from specverdict.engines.tokens import TokenCounter, find_counter
 from specverdict.episodes import run_episode
 from specverdict.errors import (
     ConfigError,
@@ -354,6 +354,8 @@ class Runner:
         #: runs this runner has sent to (warmed up, audited): a block after the first does
         #: neither again
         self._opened: set[str] = set()
+        #: per run, the tokenize endpoint found by its first segment (later blocks reuse it)
+        self._counters: dict[str, TokenCounter | None] = {}
 
     def run_plan(self, plan: Plan, only: str | None = None) -> list[RunRecord]:
         """Run every planned run and repeat; ``only`` keeps the runs of one stage or one
@@ -783,9 +785,11 @@ class Runner:
         async with client, session:
             manifest = await self._probe(client, base_url, spec)
             manifest["acceptance_probe"] = await adapter.probe(client, base_url)
-            counter = await find_counter(
-                client, base_url, adapter.tokenize_style, spec.model.served_name
-            )
+            if fresh or run.run_id not in self._counters:
+                self._counters[run.run_id] = await find_counter(
+                    client, base_url, adapter.tokenize_style, spec.model.served_name
+                )
+            counter = self._counters[run.run_id]
             manifest["token_counter"] = counter.source if counter is not None else None
             if fresh and spec.engine.base_url is not None:
                 facts = server_facts(

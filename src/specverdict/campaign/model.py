@@ -43,6 +43,12 @@ EngineKind = Annotated[str, AfterValidator(_engine_kind)]
 Method = Literal[
     "none", "mtp", "eagle", "eagle3", "medusa", "dflash", "dspark", "ngram", "draft_model", "suffix"
 ]
+#: methods whose engines draft exactly k tokens at every verify step (short of an output's end)
+#: unless a parameter (a k schedule, adaptive verification) says otherwise; n-gram, suffix and
+#: DSpark draft up to k, and llama.cpp's draft model stops at its p_min
+FIXED_K_METHODS = frozenset({"mtp", "eagle", "eagle3", "medusa", "draft_model", "dflash"})
+#: a fixed-k engine drafting fewer than this share of k per step on average runs another k
+FIXED_K_FLOOR = 0.75
 STAGE_PATTERN = re.compile(r"^(function|repository|agent|prose|side:[a-z0-9][a-z0-9_-]*)$")
 SUITE_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_.-]*@[0-9]+$")
 

@@ -94,36 +94,30 @@ def _number(chunk: dict[str, Any], key: str) -> float:
     return float(value)
 
 
+def _optional(obj: dict[str, Any], key: str, kind: type, where: str, expected: str) -> Any:
+    """``obj[key]`` when absent, null or of ``kind``; else a ``malformed_response``."""
+    value = obj.get(key)
+    if value is not None and not isinstance(value, kind):
+        raise _malformed(f"{where}{key} is {type(value).__name__}, not {expected}")
+    return value
+
+
 def _check_choices(chunk: dict[str, Any]) -> list[dict[str, Any]]:
     """The chunk's choices, each checked for the types this client reads."""
-    choices = chunk.get("choices")
-    if choices is None:
-        return []
-    if not isinstance(choices, list):
-        raise _malformed(f"choices is {type(choices).__name__}, not a list")
-    for choice in choices:
+    choices = _optional(chunk, "choices", list, "", "a list")
+    for choice in choices or ():
         if not isinstance(choice, dict):
             raise _malformed(f"a choice is {type(choice).__name__}, not an object")
-        text = choice.get("text")
-        if text is not None and not isinstance(text, str):
-            raise _malformed(f"choices[].text is {type(text).__name__}, not a string")
-        finish = choice.get("finish_reason")
-        if finish is not None and not isinstance(finish, str):
-            raise _malformed(f"choices[].finish_reason is {type(finish).__name__}")
-        delta = choice.get("delta")
+        _optional(choice, "text", str, "choices[].", "a string")
+        _optional(choice, "finish_reason", str, "choices[].", "a string")
+        delta = _optional(choice, "delta", dict, "choices[].", "an object")
         if delta is None:
             continue
-        if not isinstance(delta, dict):
-            raise _malformed(f"choices[].delta is {type(delta).__name__}, not an object")
-        content = delta.get("content")
-        if content is not None and not isinstance(content, str):
-            raise _malformed(f"choices[].delta.content is {type(content).__name__}")
-        calls = delta.get("tool_calls")
-        if calls is not None and (
-            not isinstance(calls, list) or not all(isinstance(c, dict) for c in calls)
-        ):
+        _optional(delta, "content", str, "choices[].delta.", "a string")
+        calls = _optional(delta, "tool_calls", list, "choices[].delta.", "a list of objects")
+        if calls is not None and not all(isinstance(c, dict) for c in calls):
             raise _malformed("choices[].delta.tool_calls is not a list of objects")
-    return choices
+    return choices or []
 
 
 @dataclass(frozen=True)

@@ -48,12 +48,18 @@ def percentile(values: Sequence[float], q: float) -> float | None:
     return float(np.percentile(np.asarray(values, dtype=float), q)) if values else None
 
 
-def output_tokens(sample: SampleRecord) -> int | None:
-    """The sample's output tokens as counted by the harness, else as the server reported."""
+def counted_tokens(sample: SampleRecord) -> int | None:
+    """The harness's count of the sample's output tokens (``engines.tokens``), if it has one."""
     counted = sample.extra.get("counted_tokens") if sample.extra else None
     if isinstance(counted, int) and not isinstance(counted, bool) and counted >= 0:
         return counted
-    return sample.completion_tokens
+    return None
+
+
+def output_tokens(sample: SampleRecord) -> int | None:
+    """The sample's output tokens as counted by the harness, else as the server reported."""
+    counted = counted_tokens(sample)
+    return counted if counted is not None else sample.completion_tokens
 
 
 def tpot(sample: SampleRecord) -> float | None:

@@ -40,11 +40,16 @@ import numpy as np
 from scipy.stats import fisher_exact
 from scipy.stats import t as student_t
 
-from specverdict.campaign.model import Gates, default_speed_metric
+from specverdict.campaign.model import FIXED_K_FLOOR, FIXED_K_METHODS, Gates, default_speed_metric
 from specverdict.campaign.spec import PairingError, RunSpec, check_pair
 from specverdict.engines.base import AcceptanceSummary
 from specverdict.failures import failure_kind
-from specverdict.measure.summary import SPEED_METRIC_WORDS, output_tokens, speed_value
+from specverdict.measure.summary import (
+    SPEED_METRIC_WORDS,
+    counted_tokens,
+    output_tokens,
+    speed_value,
+)
 from specverdict.records import RunManifest, SampleRecord, override_drift
 from specverdict.records.acceptance import RequestAcceptance
 from specverdict.stats import (
@@ -287,11 +292,11 @@ def _token_counts(base: Arm, cand: Arm) -> list[Reason]:
     for name, arm in (("baseline", base), ("candidate", cand)):
         for run_id, samples in zip(arm.run_ids, arm.samples, strict=False):
             pairs = [
-                (s.completion_tokens, output_tokens(s) or 0)
+                (s.completion_tokens, n)
                 for s in samples
                 if s.status == "ok"
                 and s.completion_tokens is not None
-                and "counted_tokens" in s.extra
+                and (n := counted_tokens(s)) is not None
             ]
             if not pairs:
                 uncounted.append(f"{name} run {run_id}")
@@ -399,14 +404,6 @@ def _actual_speculation(base: Arm, cand: Arm) -> list[Reason]:
     return reasons
 
 
-#: methods whose engines draft exactly k tokens at every verify step (short of an output's end)
-#: unless a parameter (a k schedule, adaptive verification) says otherwise; n-gram, suffix and
-#: DSpark draft up to k, and llama.cpp's draft model stops at its p_min
-FIXED_K = frozenset({"mtp", "eagle", "eagle3", "medusa", "draft_model", "dflash"})
-#: a fixed-k engine drafting fewer than this share of k per step on average runs another k
-FIXED_K_FLOOR = 0.75
-
-
 def _declared_k(cand: Arm) -> list[Reason]:
     """Declared against actual k, from the engine's own counts in each execution: drafted
     tokens per verify step (draft tokens / drafts) and the per-position counters. INVALID when
@@ -442,7 +439,7 @@ def _declared_k(cand: Arm) -> list[Reason]:
         elif positions and positions < k and abs(per_step - positions) < 0.05:
             why = f"every step drafted {positions}: the server's draft cap is {positions}, not {k}"
         elif (
-            sp.method in FIXED_K
+            sp.method in FIXED_K_METHODS
             and cand.spec.engine.kind != "llamacpp"
             and not sp.params
             and per_step < FIXED_K_FLOOR * k

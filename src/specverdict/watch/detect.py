@@ -41,6 +41,8 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 from scipy.special import ndtr, ndtri
 
+from specverdict.campaign.model import FIXED_K_FLOOR
+
 EventKind = Literal["window", "skipped", "restart", "down", "up", "alarm", "clear"]
 
 
@@ -153,12 +155,6 @@ class Counters(Frozen):
     absent: bool = False
 
 
-#: the methods whose every step drafts k tokens (the verdict's ``FIXED_K``), and the share of
-#: k per step under which a window is another configuration, not a drift
-FIXED_K_METHODS = frozenset({"mtp", "eagle", "eagle3", "medusa", "draft_model", "dflash"})
-FIXED_K_FLOOR = 0.75
-
-
 class Baseline(Frozen):
     """The pinned expectation the detector tests against."""
 
@@ -246,13 +242,10 @@ def _broken(last: Counters | None, now: Counters) -> str | None:
         shown = ", ".join(f"{k}={v:g}" for k, v in bad.items())
         return f"counters that are not finite numbers ({shown}): the target's metrics are broken"
     if now.absent:
-        if last is not None and last.absent:
-            return (
-                "no speculative-decoding counters in the exposition: the server does not speculate"
-            )
+        gone = last is not None and not last.absent
         return (
             "the speculative-decoding counters are gone from the exposition"
-            if last is not None
+            if gone
             else "no speculative-decoding counters in the exposition"
         ) + ": the server does not speculate (restarted without its speculative configuration?)"
     return None

@@ -10,9 +10,10 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
+from specverdict.campaign.model import FIXED_K_METHODS
 from specverdict.errors import ConfigError
 from specverdict.policy.model import Expectation, Expectations
-from specverdict.watch.detect import FIXED_K_METHODS, Baseline
+from specverdict.watch.detect import Baseline
 
 
 def load_expectations(path: Path) -> Expectations:
