@@ -367,25 +367,13 @@ def build_policy(
                 notes=tuple(notes),
             )
         )
+        adopted = {(v.load, v.candidate): v for v, _ in rows if v.verdict == "ADOPT"}
         for c in cells:
+            v = adopted.get((c.load, c.choice))
             ev = evidence.get((stage, c.load, c.choice))
-            if c.choice == "none" or ev is None or c.speculation.k is None:
-                continue
-            if ev.acceptance is None or ev.mean_accepted_length is None:
-                continue
-            pinned.append(
-                Expectation(
-                    stage=stage,
-                    configuration=c.choice,
-                    load=c.load,
-                    k=c.speculation.k,
-                    acceptance=ev.acceptance,
-                    mean_accepted_length=ev.mean_accepted_length,
-                    run_ids=c.candidate_run_ids,
-                    baseline_run_ids=c.baseline_run_ids,
-                    dispersion=ev.dispersion,
-                )
-            )
+            e = None if v is None else _expectation(stage, c.load, c.choice, c.speculation.k, ev, v)
+            if e is not None:
+                pinned.append(e)
     if pin:
         extra, _ = pinned_anyway(plan, verdicts, evidence, pin)
         have = {(e.stage, e.load, e.configuration) for e in pinned}
