@@ -84,11 +84,11 @@ def _recorded(store: Store, spec: RunSpec) -> SequentialDesign | None:
     return max(found, key=lambda d: len(d.taken)) if found else None
 
 
-#: the fewest blocks a look of a blocked design adds: a look on two or three blocks has one or
-#: two degrees of freedom, spends its share of alpha and decides nothing (simulated at
-#: concurrency 16: 74.5% power for a true 1.12x with looks of 80 samples in blocks of 32,
-#: 85.5% with looks of 4 blocks)
-MIN_LOOK_BLOCKS = 4
+#: the fewest blocks a look of a blocked design adds: the signed-rank interval of J blocks
+#: exists only when 2^-J is under half the look's level, so a first look of fewer than 8
+#: blocks spends its share of alpha (under Pocock-type spending, 0.16 of it or more up to ten
+#: looks) and can decide nothing: at 8 blocks 2^-8 = 0.0039 <= 0.05 x 0.16 / 2
+MIN_LOOK_BLOCKS = 8
 
 
 def look_batch(batch: int, block: int | None) -> int:

@@ -56,13 +56,16 @@ def test_a_slower_draft_model_is_rejected(
     # 30 blocks; a block whose requests all failed under the whole suite's load (once seen:
     # df 28) is dropped from the pairs and counted by the failure gate, not by this one
     assert speed["data"]["design"] == "blocks" and 25 <= speed["data"]["df"] <= 29
+    # read by rank (Hodges-Lehmann, signed-rank interval): the starved blocks move the
+    # estimate by a rank each; read as a mean of log ratios, one run of the whole suite put
+    # this slower draft model at 1.13x [0.67, 1.92] (blocks' sd 141%)
     assert speed["data"]["point"] < 1.0, speed["message"]
-    if speed["data"]["block_sd"] < 0.5:  # the blocks measured the servers, not the host's load
+    if speed["data"]["block_sd"] < 0.5:  # the blocks' robust spread: most measured the servers
         assert v["verdict"] == "REJECT", speed["message"]
         assert speed["status"] == "reject" and speed["data"]["interval"][1] < 1.0
-    elif v["verdict"] != "REJECT":
-        # twice in the whole suite on two cores a starved segment put the blocks' spread over
-        # 100%: a gate that cannot reject then says so, and names the blocks that would
+    else:
+        # most blocks starved: a gate that cannot reject says so, and names the blocks that
+        # would
         assert v["verdict"] == "INCONCLUSIVE", speed["message"]
         assert "would fall under min_speedup 1.05" in speed["message"], speed["message"]
 

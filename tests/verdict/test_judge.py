@@ -698,10 +698,12 @@ def test_speeds_on_different_clocks_are_not_paired_and_the_device_clock_is_said(
 
 def test_an_undecided_speed_gate_says_what_would_decide_it(specs: dict[str, RunSpec]) -> None:
     """Whole executions drifting 4% apart, one degree of freedom: the message names the
-    executions per configuration that would decide the 1.3x if it held. In three blocks of 8
-    whose log ratios are 0.6, -0.2 and 0.2 (1.22x, spread 0.4) it names the blocks, and
-    samples per arm, that would clear the bar at that spread."""
+    executions per configuration that would decide the 1.3x if it held. In eight blocks of 8
+    whose log ratios spread from -0.2 to 0.6 it names the blocks, and samples per arm, that
+    would clear the bar at that spread; in three, the blocks the signed-rank interval needs at
+    all."""
     from specverdict.records import BlockDesign, RunManifest
+    from specverdict.stats.signed_rank import signed_rank
     from specverdict.stats.speed import blocks_needed
 
     n = 40
@@ -720,18 +722,29 @@ def test_an_undecided_speed_gate_says_what_would_decide_it(specs: dict[str, RunS
         manifest = RunManifest(blocks=BlockDesign(size=8))
         return replace(arm(spec, run), manifests=(manifest,))
 
-    ratios = [0.6] * 8 + [-0.2] * 8 + [0.2] * 8
+    logs = [0.6, -0.2, 0.2, 0.1, 0.5, -0.1, 0.3, 0.0]
+    ratios = [r for r in logs for _ in range(8)]
     v = judge_pair(
-        blocked(specs["none"], "b", [0.02] * 24),
+        blocked(specs["none"], "b", [0.02] * 64),
         blocked(specs["mtp"], "c", [0.02 / float(np.exp(r)) for r in ratios]),
         GATES,
     )
     speed = v.reason("speed.tpot")
     assert speed is not None and speed.status == "inconclusive", speed
-    assert (speed.data["design"], speed.data["blocks"], speed.data["df"]) == ("blocks", 3, 2)
-    need = blocks_needed(0.4, float(np.log(np.exp(0.2) / 1.05)), 0.95)
+    assert (speed.data["design"], speed.data["blocks"], speed.data["df"]) == ("blocks", 8, 7)
+    est = signed_rank(np.asarray(logs))
+    assert speed.data["point"] == pytest.approx(np.exp(est.center))
+    assert est.spread is not None and speed.data["block_sd"] == pytest.approx(est.spread)
+    need = blocks_needed(est.spread, float(est.center - np.log(1.05)), 0.95)
     assert need is not None
     assert f"about {need} blocks ({8 * need} samples per arm" in speed.message, speed.message
+    few = judge_pair(
+        blocked(specs["none"], "b", [0.02] * 24),
+        blocked(specs["mtp"], "c", [0.02 / float(np.exp(r)) for r in ratios[:24]]),
+        GATES,
+    ).reason("speed.tpot")
+    assert few is not None and few.status == "inconclusive"
+    assert "needs at least 6 blocks (48 samples per arm)" in few.message, few.message
 
 
 def counted(records: tuple[SampleRecord, ...], factor: float) -> tuple[SampleRecord, ...]:

@@ -30,6 +30,7 @@ from specverdict.stats.bootstrap import (
     check_bootstrap_args,
     paired_bootstrap,
 )
+from specverdict.stats.signed_rank import min_count, p_above, signed_rank
 
 RatioKind = Literal["ratio_of_means", "geometric_mean", "throughput_ratio"]
 
@@ -421,20 +422,31 @@ def interval_with_drift(
 class BlockedEstimate:
     """A speed-up from interleaved blocks: the blocks, not the requests, are the units.
 
-    ``point`` is exp of the mean over blocks of log(mean baseline / mean candidate) within the
-    block; ``interval`` the Student t interval on that mean at ``df`` = blocks - 1 (None below
-    two blocks); ``sd_log`` the blocks' spread (log scale), the noise a further block adds.
+    ``point`` is exp of the Hodges-Lehmann centre of the blocks' log ratios
+    d_j = log(mean baseline / mean candidate) within block j; ``interval`` exp of their
+    Wilcoxon signed-rank interval (None below the blocks that level needs: 6 at 95%);
+    ``sd_log`` the blocks' robust spread (the normal-consistent median absolute deviation of
+    the d_j, log scale), the noise a further block adds; ``diffs`` the d_j themselves, for the
+    test at a bar (``stats.signed_rank.p_above``). ``df`` is blocks - 1, the units' count as
+    the report names it.
     """
 
     point: float | None
     interval: Interval | None
-    se_log: float | None
     sd_log: float | None
     df: int
     blocks: int
     n: int
     dropped: int
     confidence: float
+    diffs: tuple[float, ...] = ()
+
+    def p_above(self, bar: float) -> float | None:
+        """One-sided p-value that the speed-up exceeds ``bar`` (the signed-rank test of the
+        blocks' log ratios against log(bar), dual to ``interval``); None without blocks."""
+        if not self.diffs:
+            return None
+        return p_above(np.asarray(self.diffs), float(np.log(bar)))
 
 
 def blocked_speedup(
@@ -446,16 +458,20 @@ def blocked_speedup(
     slower than a block (a server warming, a neighbour's load, a machine heating) lands on both
     sides of its pair and cancels; what is left (the prompts' noise, a drift within the block,
     the requests sharing engine steps at concurrency > 1) is in the spread of the blocks'
-    log ratios d_j = log(mean TPOT_base,j / mean TPOT_cand,j). With J blocks,
+    log ratios d_j = log(mean TPOT_base,j / mean TPOT_cand,j). The blocks are the experimental
+    units, as in a randomised block design (Box, Hunter & Hunter (2005), *Statistics for
+    Experimenters*, ch. 4), and the speed-up is read from their d_j by rank:
 
-        log S = mean_j d_j,   SE = sd(d) / sqrt(J),   interval = exp(log S ± t_{1-(1-c)/2, J-1} SE),
+        log S = median of the Walsh averages (d_i + d_j) / 2   (Hodges-Lehmann),
+        interval = the signed-rank interval at ``confidence``  (exact under symmetry),
 
-    the paired t interval on blocks (Student 1908; the blocks are the experimental units, as
-    in a randomised block design: Box, Hunter & Hunter (2005), *Statistics for Experimenters*,
-    ch. 4). Its degrees of freedom grow with the blocks, not with whole executions, so a drift
-    of a few percent between executions no longer leaves one degree of freedom. Coverage is
-    checked by simulation under three noise models (``benchmarks/error_rates.py``). Pairs with
-    a missing value are dropped and counted; a block with no complete pair is dropped.
+    not by the paired t interval over the d_j: on a wall clock shared with other work one
+    starved segment puts a block's ratio off by several times, which drags a mean and
+    inflates a standard deviation (seen on a two-core host: one arm's blocks 10x off, a
+    slower draft model read as 1.13x [0.67, 1.92]), and moves a rank by one. Coverage is
+    checked by simulation under four noise models, starved segments among them
+    (``benchmarks/error_rates.py --blocked``). Pairs with a missing value are dropped and
+    counted; a block with no complete pair is dropped.
     """
     if not 0.0 < confidence < 1.0:
         raise ValueError(f"confidence must be in (0, 1), got {confidence}")
@@ -474,41 +490,45 @@ def blocked_speedup(
     count = len(diffs)
     if count == 0:
         return BlockedEstimate(
-            point=None, interval=None, se_log=None, sd_log=None, df=0, blocks=0, n=0,
-            dropped=dropped, confidence=confidence,
+            point=None, interval=None, sd_log=None, df=0, blocks=0, n=0, dropped=dropped,
+            confidence=confidence,
         )  # fmt: skip
-    d = np.asarray(diffs)
-    center = float(d.mean())
-    if count < 2:
-        return BlockedEstimate(
-            point=float(np.exp(center)), interval=None, se_log=None, sd_log=None, df=0,
-            blocks=1, n=n, dropped=dropped, confidence=confidence,
-        )  # fmt: skip
-    sd = float(d.std(ddof=1))
-    se = sd / float(np.sqrt(count))
-    q = float(student_t.ppf(0.5 + confidence / 2, count - 1))
+    est = signed_rank(np.asarray(diffs), confidence)
+    interval = None
+    if est.interval is not None:
+        interval = Interval(float(np.exp(est.interval.lower)), float(np.exp(est.interval.upper)))
     return BlockedEstimate(
-        point=float(np.exp(center)),
-        interval=Interval(float(np.exp(center - q * se)), float(np.exp(center + q * se))),
-        se_log=se,
-        sd_log=sd,
+        point=float(np.exp(est.center)),
+        interval=interval,
+        sd_log=est.spread,
         df=count - 1,
         blocks=count,
         n=n,
         dropped=dropped,
         confidence=confidence,
+        diffs=tuple(diffs),
     )
 
 
 def blocks_needed(
     sd_log: float, gap_log: float, confidence: float, most: int = 10_000
 ) -> int | None:
-    """The fewest blocks J whose t interval, at a spread ``sd_log`` of the blocks' log ratios,
-    has a half-width under ``gap_log`` (the distance of the estimate from the bar it must
-    clear): what would decide the gate if the estimate held. None when even ``most`` blocks
-    would not (a gap of about 0)."""
+    """The fewest blocks J whose signed-rank interval, at a spread ``sd_log`` of the blocks'
+    log ratios, has a half-width under ``gap_log`` (the distance of the estimate from the bar
+    it must clear): what would decide the gate if the estimate held. The half-width is the t
+    interval's widened by sqrt(pi/3), the signed-rank interval's asymptotic width at normal
+    data (its efficiency 3/pi), and J at least the blocks the level needs at all
+    (``signed_rank.min_count``). None when even ``most`` blocks would not (a gap of about 0)."""
     if gap_log <= 0 or not np.isfinite(sd_log):
         return None
+    least = max(2, min_count(confidence))
+    if sd_log <= 0:
+        return least
+    widen = float(np.sqrt(np.pi / 3.0))
+    for j in range(least, most + 1):
+        if student_t.ppf(0.5 + confidence / 2, j - 1) * widen * sd_log / np.sqrt(j) < gap_log:
+            return j
+    return None
     if sd_log <= 0:
         return 2
     for j in range(2, most + 1):

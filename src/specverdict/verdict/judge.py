@@ -65,6 +65,7 @@ from specverdict.stats import (
 from specverdict.stats.acceptance import acceptance_interval, mal_interval
 from specverdict.stats.looks import LookShare
 from specverdict.stats.sequential import MAX_NEEDED, betting_noninferiority
+from specverdict.stats.signed_rank import min_count
 from specverdict.stats.speed import (
     BlockedEstimate,
     ExecutionDrift,
@@ -1076,7 +1077,7 @@ def _speed_blocked(
         "confidence": confidence,
     }
     reasons: list[Reason] = []
-    design = f"{est.blocks} interleaved blocks of {size} requests (df {est.df}"
+    design = f"{est.blocks} interleaved blocks of {size} requests (signed-rank, df {est.df}"
     if est.sd_log is not None:
         design += f", blocks' spread {100 * est.sd_log:.1f}%"
     design += ")"
@@ -1086,15 +1087,21 @@ def _speed_blocked(
         design += f" ({look.describe()}, interval at {100 * confidence:.2f}%)"
     if est.point is None or interval is None:
         msg = f"no speed-up interval on {words}: {est.blocks} block(s) with paired samples"
+        least = min_count(confidence)
+        if est.blocks < least:
+            msg += (
+                f"; the signed-rank interval at {100 * confidence:.2f}% needs at least {least} "
+                f"blocks ({least * size} samples per arm)"
+            )
         reasons.append(Reason(gate=gate, status="inconclusive", message=msg, data=data))
         return "inconclusive", reasons, est.point, interval, means
     bar = max(1.0, gates.min_speedup)
     lo, hi = interval
     ci = f"{est.point:.3f}x [{lo:.3f}, {hi:.3f}] on {words} from {design}"
-    if est.se_log is not None and est.se_log > 0 and spend > 0:
-        t = (np.log(est.point) - np.log(bar)) / est.se_log
-        data["look_p_value"] = float(student_t.sf(t, est.df))
-        data["p_value"] = min(1.0, data["look_p_value"] / spend)  # type: ignore[operator]
+    look_p = est.p_above(bar)
+    if look_p is not None and spend > 0:
+        data["look_p_value"] = look_p
+        data["p_value"] = min(1.0, look_p / spend)
     if look is not None and spend <= 0:
         status, msg = "inconclusive", f"speed-up {ci}: no speed decision at {look.describe()}"
     elif est.n < MIN_SPEED_SAMPLES:
