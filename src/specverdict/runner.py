@@ -20,6 +20,7 @@ import asyncio
 import contextlib
 import os
 import platform
+import secrets
 import shutil
 import subprocess
 import sys
@@ -64,6 +65,7 @@ from specverdict.records import (
     Interruption,
     ManifestUpdate,
     MetricsSnapshot,
+    RunManifest,
     RunRecord,
     RunStatus,
     SampleRecord,
@@ -501,7 +503,9 @@ class Runner:
         redo = {s.id for s in missing} | {s.id for s in again}
         todo = [s for s in samples if s.id in redo]
         if run is None:
-            run = self.store.create_run(spec, repeat)
+            # the betting test's sample order is drawn now, before any sample is measured
+            seed = RunManifest(order_seed=secrets.randbits(62))
+            run = self.store.create_run(spec, repeat, seed)
             self._chosen[key] = run.run_id
             self.log(f"{run.run_id} ({_short(spec)}, repeat {repeat}): started")
         elif not todo:

@@ -214,6 +214,11 @@ class RunManifest(_Frozen):
         "None: not counted, the server's usage stands alone",
     )
     segments: tuple[Segment, ...] = ()
+    order_seed: int | None = Field(
+        default=None,
+        description="the seed of the betting test's sample order (verdict.order), drawn when "
+        "the execution was created; None: the run id seeds it",
+    )
     interruption: Interruption | None = None
     resample_of: str | None = Field(
         default=None, description="the candidate run this execution re-samples"
@@ -257,6 +262,7 @@ class ManifestUpdate(TypedDict, total=False):
     preflight: list[str] | tuple[str, ...]
     token_counter: str | None
     segments: list[Segment] | tuple[Segment, ...]
+    order_seed: int | None
     interruption: Interruption
     resample_of: str
     sequential: SequentialDesign

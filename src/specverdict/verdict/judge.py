@@ -32,7 +32,6 @@ Verdict: ``INVALID`` > ``REJECT`` > ``INCONCLUSIVE`` > ``ADOPT``.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -75,6 +74,7 @@ from specverdict.stats.speed import (
     interval_with_drift,
 )
 from specverdict.verdict.model import DiscordantSample, PairVerdict, Reason, Verdict
+from specverdict.verdict.order import betting_order, order_seed
 
 #: methods whose greedy outputs must equal the baseline's (exact verification)
 LOSSLESS_IDENTITY_FLOOR = 0.9
@@ -524,14 +524,6 @@ def _level_text(level: float) -> str:
     return f"{level:.3g}"
 
 
-def _natural(sample_id: str) -> tuple[tuple[int, int | str], ...]:
-    """Sort key that keeps a suite's order (``x/2`` before ``x/10``): taking more samples of a
-    suite extends the sequence the betting test has seen instead of reshuffling it."""
-    return tuple(
-        (0, int(part)) if part.isdigit() else (1, part) for part in re.split(r"(\d+)", sample_id)
-    )
-
-
 def _excluded(
     shared: Sequence[str], b_by: dict[str, SampleRecord], c_by: dict[str, SampleRecord]
 ) -> Reason:
@@ -685,7 +677,14 @@ def _quality(
     # undecided verdict is one more test under the same budget, not a second full-alpha look)
     reserve = gates.resample_reserve(cand.spec.sampling.temperature)
     level = gates.alpha / 2 * (1.0 - reserve)
-    order = sorted(ids, key=_natural)
+    # in a random order drawn when the candidate's execution was created (``verdict.order``),
+    # never the suite's: a suite whose losses sit late would otherwise pass on its early wealth
+    head = cand.manifests[0] if cand.manifests else None
+    seed = order_seed(cand.run_ids[0] if cand.run_ids else "", head)
+    design = head.sequential if head is not None else None
+    order = betting_order(
+        ids, seed, [s.sample_id for s in cand.first], design.batch if design is not None else None
+    )
     bet = betting_noninferiority(
         [int(_passed(c_by[i])) - int(_passed(b_by[i])) for i in order], gates.margin, level
     )
@@ -697,6 +696,7 @@ def _quality(
         "level": level,
         "smallest_margin": bet.smallest_margin,
         "n_needed": bet.n_needed,
+        "order": seed,
         "drop": ni.drop,
         "lower": ni.lower,
         "upper": ni.upper,
