@@ -100,7 +100,28 @@ UNQUANTIZED_DRAFT = "unquant"
 UNPREFIXED_PARAMS = frozenset({"enable_multi_layer_eagle"})
 
 SERVER_INFO = "/get_server_info"
+#: the same answer under the name recent versions give it (``/get_server_info`` is deprecated
+#: there): asked only when the older name does not answer
+SERVER_INFO_NEW = "/server_info"
 SPEC_GAUGES = ("sglang:spec_accept_length", "sglang:spec_accept_rate")
+#: the fields of ``/get_server_info`` that pre-flight reads and the server's identity records:
+#: ``ServerArgs`` fields (``dataclasses.asdict(server_args)`` at the top level of the answer,
+#: ``python/sglang/srt/entrypoints/http_server.py``) and the package ``version``; all fixed while
+#: the server runs (``internal_states`` holds running figures and is left out)
+SERVER_ARGS = (
+    "model_path",
+    "served_model_name",
+    "version",
+    "dp_size",
+    "max_running_requests",
+    "speculative_algorithm",
+    "speculative_draft_model_path",
+    "speculative_num_steps",
+    "speculative_eagle_topk",
+    "speculative_num_draft_tokens",
+    "speculative_dspark_block_size",
+    "speculative_adaptive",
+)
 
 
 def option_name(param: str) -> str:
@@ -181,6 +202,29 @@ def rank_accept_lengths(info: Mapping[str, Any] | None) -> list[float | None]:
     return values
 
 
+def server_args(info: Mapping[str, Any]) -> dict[str, Any]:
+    """The fields of ``SERVER_ARGS`` that a ``/get_server_info`` answer holds (a field this
+    version does not have stays out: unknown, not None)."""
+    return {k: info[k] for k in SERVER_ARGS if k in info}
+
+
+def rank_running_limits(info: Mapping[str, Any]) -> list[int] | None:
+    """``effective_max_running_requests_per_dp`` of each data-parallel rank: the scheduler's
+    own cap on requests it runs at once, after its own limits (``get_internal_state`` in
+    ``python/sglang/srt/managers/scheduler.py`` sets it to ``self.max_running_requests``). None
+    unless every rank states it (older versions do not)."""
+    states = info.get("internal_states")
+    if not isinstance(states, list) or not states:
+        return None
+    limits = [
+        s.get("effective_max_running_requests_per_dp") if isinstance(s, dict) else None
+        for s in states
+    ]
+    if all(isinstance(v, int) and not isinstance(v, bool) for v in limits):
+        return [int(v) for v in limits if isinstance(v, int)]
+    return None
+
+
 def _fmt(values: Sequence[float | None]) -> str:
     return ", ".join(
         f"rank {i}: {'none' if v is None else f'{v:.3f}'}" for i, v in enumerate(values)
@@ -238,6 +282,11 @@ class SGLangAdapter(EngineAdapter):
         }
         info = None
         resp = await fetch(client, base_url + SERVER_INFO)
+        if isinstance(resp, str) and resp.startswith("HTTP"):
+            newer = await fetch(client, base_url + SERVER_INFO_NEW)
+            if not isinstance(newer, str):
+                found[SERVER_INFO_NEW] = "ok"
+                resp = newer
         if isinstance(resp, str):
             found[SERVER_INFO] = resp
         else:
@@ -254,6 +303,8 @@ class SGLangAdapter(EngineAdapter):
             found["dp_size"] = info.get("dp_size")
             found["version"] = info.get("version")
             found["avg_spec_accept_length"] = rank_accept_lengths(info)
+            found["server_args"] = server_args(info)
+            found["running_requests_per_rank"] = rank_running_limits(info)
         metrics = await fetch(client, base_url + "/metrics")
         if isinstance(metrics, str):
             hint = " (is --enable-metrics set?)" if metrics.startswith("HTTP") else ""

@@ -33,6 +33,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import httpx
+from prometheus_client.parser import text_string_to_metric_families
 
 from specverdict.campaign.spec import RunSpec
 from specverdict.engines.base import (
@@ -143,22 +144,36 @@ class VLLMAdapter(EngineAdapter):
         )
 
     async def probe(self, client: httpx.AsyncClient, base_url: str) -> dict[str, Any]:
+        """The ``vllm:spec_decode_*`` counters ``/metrics`` exports; for vLLM itself (not the
+        reference engine, whose recorded identity stays as it was) also what they say of its
+        speculative setup (``spec_decode_family``) and, where the development endpoint is on,
+        its configuration (``/server_info``, ``vllm_config``), both read by pre-flight."""
+        found: dict[str, Any] = {}
+        if self.kind == "vllm":
+            found.update(await vllm_server_info(client, base_url))
         resp = await fetch(client, base_url + "/metrics")
         if isinstance(resp, str):
-            return {"/metrics": resp}
-        found = sorted(
+            return {**found, "/metrics": resp}
+        counters = sorted(
             {
                 line.split("{")[0].split(" ")[0]
                 for line in resp.text.splitlines()
                 if line.startswith(PREFIX) and "_total" in line
             }
         )
-        return {
-            "/metrics": "ok",
-            "spec_counters": found,
-            "per_request": "metrics.speculative_decoding, if the server was started with "
-            "--per-request-spec-decode-metrics (seen on the first answer)",
-        }
+        found.update(
+            {
+                "/metrics": "ok",
+                "spec_counters": counters,
+                "per_request": "metrics.speculative_decoding, if the server was started with "
+                "--per-request-spec-decode-metrics (seen on the first answer)",
+            }
+        )
+        if self.kind == "vllm":
+            family = spec_decode_family(resp.text)
+            if family is not None:
+                found["spec_decode_family"] = family
+        return found
 
     def summarize_acceptance(
         self,
@@ -212,6 +227,95 @@ class VLLMAdapter(EngineAdapter):
                 source="metrics-delta", valid=False, polluted=True, **common, why=polluted
             )
         return AcceptanceSummary(source="metrics-delta", valid=True, **common)
+
+
+#: vLLM's development endpoint (``VLLM_SERVER_DEV_MODE=1`` only): its configuration as JSON,
+#: ``{"vllm_config": PydanticVllmConfig.dump_python(vllm_config, mode="json")}``
+#: (``vllm/entrypoints/serve/dev/server_info/api_router.py``; in older versions
+#: ``vllm/entrypoints/openai/api_server.py``)
+SERVER_INFO = "/server_info?config_format=json"
+
+
+async def vllm_server_info(client: httpx.AsyncClient, base_url: str) -> dict[str, Any]:
+    """``/server_info`` where vLLM's development endpoints are on: whether it answered and,
+    when it did, ``vllm_config`` (``server_config``)."""
+    resp = await fetch(client, base_url + SERVER_INFO)
+    if isinstance(resp, str):
+        hint = " (served only with VLLM_SERVER_DEV_MODE=1)" if resp.startswith("HTTP") else ""
+        return {"/server_info": resp + hint}
+    try:
+        body = resp.json()
+    except ValueError as exc:
+        return {"/server_info": f"unavailable: {type(exc).__name__}"}
+    config = server_config(body)
+    if config is None:
+        return {"/server_info": "no vllm_config object"}
+    return {"/server_info": "ok", "vllm_config": config}
+
+
+def server_config(body: Any) -> dict[str, Any] | None:
+    """What pre-flight reads of a ``/server_info?config_format=json`` answer, by ``VllmConfig``'s
+    own field names (``vllm/config/vllm.py``): ``speculative_config`` (None without
+    ``--speculative-config``; else its ``method``, ``num_speculative_tokens`` and draft
+    ``model``), ``scheduler_config.max_num_seqs`` (requests one engine runs at once),
+    ``parallel_config.data_parallel_size`` and ``model_config.model``. A field the answer lacks
+    stays out (unknown); None when the answer holds no configuration object."""
+    config = body.get("vllm_config") if isinstance(body, Mapping) else None
+    if not isinstance(config, Mapping):
+        return None
+    out: dict[str, Any] = {}
+    if "speculative_config" in config:
+        sc = config["speculative_config"]
+        if sc is None:
+            out["speculative_config"] = None
+        elif isinstance(sc, Mapping):
+            keep = ("method", "num_speculative_tokens", "model")
+            out["speculative_config"] = {k: sc[k] for k in keep if k in sc}
+    for section, field in (
+        ("scheduler_config", "max_num_seqs"),
+        ("parallel_config", "data_parallel_size"),
+        ("model_config", "model"),
+    ):
+        part = config.get(section)
+        if isinstance(part, Mapping) and field in part:
+            out[field] = part[field]
+    return out
+
+
+def spec_decode_family(text: str) -> dict[str, Any] | None:
+    """What ``/metrics`` says of the server's speculation (``vllm/v1/spec_decode/metrics.py``,
+    ``SpecDecodingProm``: the counters are registered only when ``speculative_config`` is set,
+    one series per engine at once, and ``..._per_pos`` with one ``position`` label per
+    speculative token, ``0`` to ``num_speculative_tokens - 1``): ``families``, the
+    ``vllm:spec_decode_*`` families named at all (a family without samples included); ``series``,
+    the counter samples among them; ``positions``, the number of distinct positions. None when
+    the text does not parse."""
+    try:
+        parsed = list(text_string_to_metric_families(text))
+    except ValueError:
+        return None
+    families: set[str] = set()
+    series: set[str] = set()
+    positions: set[str] = set()
+    for family in parsed:
+        if not family.name.startswith(PREFIX):
+            continue
+        families.add(family.name)
+        for sample in family.samples:
+            if not sample.name.endswith("_total"):
+                continue
+            series.add(sample.name)
+            if sample.name == PER_POS and "position" in sample.labels:
+                positions.add(sample.labels["position"])
+    return {
+        "families": sorted(families),
+        "series": sorted(series),
+        "positions": len(positions),
+    }
+
+
+#: the per-position counter of accepted tokens, as a sample name
+PER_POS = f"{PREFIX}num_accepted_tokens_per_pos_total"
 
 
 def _cross_checked(
