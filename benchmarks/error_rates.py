@@ -188,7 +188,9 @@ def judge(
         _records(f"b{j}", t[:n], d.base_pass[:n], d.base_finish[:n])
         for j, t in enumerate(d.base_tpot)
     )
-    cand_run = _records("c0", d.cand_tpot[:n], d.cand_pass[:n], d.cand_finish[:n])
+    # each simulated execution has its own run id, so its own betting order (verdict.order)
+    cand_id = f"c{seed}"
+    cand_run = _records(cand_id, d.cand_tpot[:n], d.cand_pass[:n], d.cand_finish[:n])
     base = Arm(
         spec=BASE_SPEC,
         run_ids=tuple(f"b{j}" for j in range(len(base_runs))),
@@ -198,7 +200,7 @@ def judge(
     )
     cand = Arm(
         spec=spec,
-        run_ids=("c0",),
+        run_ids=(cand_id,),
         samples=(cand_run,),
         acceptance=_acc(spec, n),
         acceptances=(_acc(spec, n),),
@@ -218,6 +220,33 @@ class Row:
 def rate(hits: int, sims: int) -> str:
     half = 1.96 * np.sqrt(max(hits, 1) * (sims - hits) / sims) / sims
     return f"{100 * hits / sims:.1f}% (+-{100 * half:.1f}, {hits}/{sims})"
+
+
+def late_losses(n: int, late: int, drop: float, rng: np.random.Generator) -> Draw:
+    """A candidate equal to the baseline on the suite's first n - ``late`` samples and worse
+    by ``drop`` x n / ``late`` on its last ``late`` (its mean drop over the suite: ``drop``), as
+    in a suite whose hard problems come last."""
+    early = draw(Truth(n=n - late), n - late, rng)
+    tail = draw(Truth(n=late, drop=drop * n / late), late, rng)
+    cat = np.concatenate
+    return Draw(
+        cat([early.base_pass, tail.base_pass]),
+        cat([early.cand_pass, tail.cand_pass]),
+        [cat([a, b]) for a, b in zip(early.base_tpot, tail.base_tpot, strict=True)],
+        cat([early.cand_tpot, tail.cand_tpot]),
+        cat([early.base_finish, tail.base_finish]),
+        cat([early.cand_finish, tail.cand_finish]),
+    )
+
+
+def ordered(sims: int) -> int:
+    """False ADOPTs of a candidate worse by the margin whose losses all sit in the suite's last
+    quarter (n = 400): the betting test in id order would pass on the early samples' wealth."""
+    rng = np.random.default_rng(21)
+    return sum(
+        judge(late_losses(400, 100, GATES.margin, rng), 400, s).verdict == "ADOPT"
+        for s in range(sims)
+    )
 
 
 def fixed(truth: Truth, sims: int, count: Callable[[PairVerdict], bool]) -> int:
@@ -525,6 +554,14 @@ def rows(sims: int) -> list[Row]:
             one_sided,
             f"<= {100 * one_sided:g}%",
         )
+    add(
+        "false ADOPT, losses late in the suite",
+        "fixed n = 400, worse by the margin, every loss in the last 100 samples",
+        ordered(sims),
+        sims,
+        one_sided,
+        f"<= {100 * one_sided:g}%",
+    )
     looks = (50, 100, 150, 200, 250, 300, 350, 400)
     add(
         "false ADOPT under peeking",
@@ -700,7 +737,12 @@ def rows(sims: int) -> list[Row]:
 # --- the blocked design (attach mode, wall clock: design note 029) ---------------------------
 
 #: noise models of a wall-clock campaign whose configurations take turns in blocks
-NOISE_MODELS = ("per-block drift", "AR(1) drift in time", "heavy-tailed requests")
+NOISE_MODELS = (
+    "per-block drift",
+    "AR(1) drift in time",
+    "heavy-tailed requests",
+    "starved segments",
+)
 
 
 @dataclass(frozen=True)
@@ -710,7 +752,9 @@ class BlockTruth:
     conservative analogue of a whole execution's drift; AR(1) drift is one slow path over the
     campaign's timeline (rho 0.995 per request), shared by whichever arm is running; heavy
     tails are Student t (3 df) request noise plus a 2% chance of a stall that doubles a
-    request's TPOT. At concurrency > 1 requests also share engine steps (``steps``)."""
+    request's TPOT; starved segments are the per-block drift plus, in one (arm, block) segment
+    in ten, a host that starves the arm: its TPOTs 2x to 10x (log-uniform). At concurrency > 1
+    requests also share engine steps (``steps``)."""
 
     n: int
     speedup: float
@@ -742,10 +786,12 @@ def blocked_tpots(truth: BlockTruth, rng: np.random.Generator) -> tuple[np.ndarr
         part = slice(j * size, min((j + 1) * size, n))
         m = part.stop - part.start
         for arm in (0, 1) if j % 2 == 0 else (1, 0):
-            if truth.model == "per-block drift":
+            if truth.model in ("per-block drift", "starved segments"):
                 factor = np.exp(rng.normal(0.0, truth.drift))
             else:
                 factor = 1.0
+            if truth.model == "starved segments" and rng.random() < 0.1:
+                factor *= np.exp(rng.uniform(np.log(2.0), np.log(10.0)))
             if truth.model == "heavy-tailed requests":
                 noise = np.exp(0.03 * rng.standard_t(3, m)) * np.where(
                     rng.random(m) < 0.02, 2.0, 1.0
