@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from specverdict.campaign.spec import RunSpec
-from specverdict.stats.looks import look_share
+from specverdict.stats.looks import look_share, rerun_share
 from specverdict.verdict import judge_pair
 from tests.verdict.test_judge import GATES, arm, noisy, samples, specs, twice
 
@@ -71,16 +71,26 @@ def test_past_the_declared_looks_no_fixed_n_gate_decides(specs: dict[str, RunSpe
 
 
 def test_quality_by_betting_passes_at_any_look(specs: dict[str, RunSpec]) -> None:
-    """The betting test is anytime-valid: its e-value does not depend on the look."""
+    """The betting test is anytime-valid: its e-value does not depend on the look of a
+    sequential design. A fixed design (no look, or a re-run's) is read by Tango's score test at
+    its share of the level."""
     n = 200
     passed = [i % 2 == 0 for i in range(n)]
     base = twice(specs["none"], n, passed)
     cand = arm(specs["mtp"], samples("c", noisy(n, 0.012, 2), passed))
-    fixed = judge_pair(base, cand, GATES).reason("quality.noninferiority")
+    first = judge_pair(base, cand, GATES, look=look_share(1, 8)).reason("quality.noninferiority")
     late = judge_pair(base, cand, GATES, look=look_share(8, 8)).reason("quality.noninferiority")
-    assert fixed is not None and late is not None
-    assert late.status == fixed.status == "pass"
-    assert late.data["e_value"] == fixed.data["e_value"]
+    assert first is not None and late is not None
+    assert late.status == first.status == "pass"
+    assert late.data["e_value"] == first.data["e_value"]
+    assert late.data["rule"] == "betting"
+    fixed = judge_pair(base, cand, GATES).reason("quality.noninferiority")
+    rerun = judge_pair(base, cand, GATES, look=rerun_share(2)).reason("quality.noninferiority")
+    assert fixed is not None and rerun is not None
+    assert fixed.data["rule"] == rerun.data["rule"] == "tango"
+    assert fixed.data["level"] == pytest.approx(GATES.alpha / 2)
+    assert rerun.data["level"] == pytest.approx(GATES.alpha / 2 * rerun_share(2).share)
+    assert fixed.status == rerun.status == "pass"  # identical outcomes: nothing discordant
 
 
 def test_futility_is_said_when_drift_alone_keeps_speed_over_the_bar(

@@ -11,6 +11,7 @@ from specverdict.campaign.model import Gates
 from specverdict.campaign.spec import RunSpec
 from specverdict.records import RunManifest, SampleRecord, Score
 from specverdict.records.manifest import SequentialDesign
+from specverdict.stats.looks import look_share
 from specverdict.stats.sequential import betting_noninferiority
 from specverdict.verdict import Arm, judge_pair
 from specverdict.verdict.order import betting_order, natural, order_seed
@@ -64,8 +65,10 @@ def _arm(spec: RunSpec, run_id: str, passed: list[bool], manifest: RunManifest) 
 @pytest.mark.parametrize("seed", [1, 2, 3, 4, 5])
 def test_losses_late_in_the_suite_do_not_pass_on_the_early_samples_wealth(seed: int) -> None:
     """400 samples, the candidate's 20 losses all in the suite's last 100: its drop is the
-    margin (5 pp), so non-inferiority must not pass. Read in the suite's order, the wealth of
-    the first 300 equal samples passes it; read in the execution's random order, it does not."""
+    margin (5 pp), so non-inferiority must not pass. Read by betting (the last look of a
+    sequential design) in the suite's order, the wealth of the first 300 equal samples passes
+    it; in the execution's random order, it does not; nor does the fixed design's Tango test,
+    which no order moves."""
     plan = build_plan(parse_campaign(CAMPAIGN, Path("order.yaml")))
     base_spec = next(r for r in plan.runs if r.speculation.method == "none")
     cand_spec = next(r for r in plan.runs if r.speculation.method == "mtp")
@@ -74,15 +77,15 @@ def test_losses_late_in_the_suite_do_not_pass_on_the_early_samples_wealth(seed: 
         [int(p) - 1 for p in cand_passed], GATES.margin, GATES.alpha / 2
     )
     assert in_suite_order.decided  # the order would make this a false pass
-    v = judge_pair(
-        _arm(base_spec, "b0", [True] * 400, RunManifest(order_seed=100 + seed)),
-        _arm(cand_spec, "c0", cand_passed, RunManifest(order_seed=seed)),
-        GATES,
-    )
+    base = _arm(base_spec, "b0", [True] * 400, RunManifest(order_seed=100 + seed))
+    cand = _arm(cand_spec, "c0", cand_passed, RunManifest(order_seed=seed))
+    v = judge_pair(base, cand, GATES, look=look_share(4, 4))
     ni = v.reason("quality.noninferiority")
     assert ni is not None and ni.status != "pass", ni
-    assert ni.data["order"] == f"seed:{seed}"
+    assert ni.data["rule"] == "betting" and ni.data["order"] == f"seed:{seed}"
     assert v.verdict != "ADOPT"
+    fixed = judge_pair(base, cand, GATES).reason("quality.noninferiority")
+    assert fixed is not None and fixed.data["rule"] == "tango" and fixed.status != "pass"
 
 
 def test_a_sequential_design_recorded_on_the_candidate_orders_by_look() -> None:
@@ -98,6 +101,7 @@ def test_a_sequential_design_recorded_on_the_candidate_orders_by_look() -> None:
         _arm(base_spec, "b0", [True] * 400, RunManifest()),
         _arm(cand_spec, "c0", cand_passed, manifest),
         GATES,
+        look=look_share(4, 4),
     )
     ni = v.reason("quality.noninferiority")
     assert ni is not None

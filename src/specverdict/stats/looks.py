@@ -19,6 +19,16 @@ Bonferroni's equal shares (f(t) = t), which is where a clear candidate is decide
 A look past the K declared (samples added after the design was used up) has no error left:
 its share is 0 and a fixed-n test can decide nothing there. The betting test of
 non-inferiority needs no share: it is anytime-valid.
+
+A pair without a declared design is looked at too, whenever a user re-runs it on more samples
+(``first: N`` raised) or with another seed and reads the verdict again: each such re-run is new
+executions, and a fixed-n gate read at full alpha on each would err more often the more
+re-runs (simulated: 27.9% false ADOPT at the speed bar when ``first: N`` is raised until
+ADOPT). Those looks are undeclared, so their number is not known in advance: the first spends
+1 - ``RERUN_RESERVE`` of alpha, and look j >= 2 spends ``RERUN_RESERVE`` x 6 / (pi^2 (j-1)^2),
+shares that sum to 1 over any number of looks (sum of 1/j^2 = pi^2/6), so the union bound
+holds however often a pair is re-run (``rerun_share``). The registry's history of a pair is
+its look history (``verdict.history``).
 """
 
 from __future__ import annotations
@@ -41,13 +51,21 @@ class LookShare:
     index: int
     declared: int
     share: float
+    #: a look of a pair without a declared design (its re-runs): ``rerun_share``
+    undeclared: bool = False
 
     @property
     def beyond(self) -> bool:
         """A look past the declared ones: no error left to spend."""
-        return self.index > self.declared
+        return not self.undeclared and self.index > self.declared
 
     def describe(self) -> str:
+        if self.undeclared:
+            return (
+                f"look {self.index} of a pair without a declared design: "
+                f"{100 * self.share:.1f}% of alpha at this look ({100 * RERUN_RESERVE:g}% of "
+                "alpha is kept for re-runs on other samples or seeds)"
+            )
         if self.beyond:
             return (
                 f"look {self.index}, past the {self.declared} declared: no error left for "
@@ -57,6 +75,22 @@ class LookShare:
             f"look {self.index} of {self.declared}, Lan-DeMets Pocock-type spending over the "
             f"looks (union bound): {100 * self.share:.1f}% of alpha at this look"
         )
+
+
+#: the share of alpha a pair without a declared design keeps for its re-runs (undeclared looks)
+RERUN_RESERVE = 0.1
+
+
+def rerun_share(index: int) -> LookShare:
+    """Look ``index`` of a pair without a declared design: its first reading spends
+    1 - ``RERUN_RESERVE`` of alpha, re-run j >= 2 ``RERUN_RESERVE`` x 6 / (pi^2 (j-1)^2)."""
+    if index < 1:
+        raise ValueError(f"look index must be at least 1, got {index}")
+    if index == 1:
+        share = 1.0 - RERUN_RESERVE
+    else:
+        share = RERUN_RESERVE * 6.0 / (math.pi**2 * (index - 1) ** 2)
+    return LookShare(index=index, declared=0, share=share, undeclared=True)
 
 
 def look_share(index: int, declared: int) -> LookShare:

@@ -7,7 +7,8 @@ A pair of a sequential campaign (``run --until-decided``) is judged as its data 
 last recorded look (the first n samples of the stage's selection, the run-to-run drift pooled
 over every configuration's first n), so that re-reading the verdict later, after its baseline
 went on for other candidates, is the same look and not a new one. Samples or executions added
-outside the recorded looks count as one more look (design note 022).
+outside the recorded looks count as one more look (design note 022). A pair without a design
+is read at the look its re-runs make it (``verdict.history``, design note 032).
 """
 
 from __future__ import annotations
@@ -22,11 +23,13 @@ from specverdict.failures import failed_run_message
 from specverdict.records import RunRecord
 from specverdict.records.manifest import Look, SequentialDesign
 from specverdict.results import run_acceptance, run_results
-from specverdict.stats.looks import LookShare, look_share
+from specverdict.stats.looks import LookShare, look_share, rerun_share
 from specverdict.stats.multiplicity import adjust
 from specverdict.stats.speed import ExecutionDrift, execution_drift
 from specverdict.store.base import Store
 from specverdict.suites import Sample, suite_for
+from specverdict.verdict.history import describe as describe_looks
+from specverdict.verdict.history import earlier_looks
 from specverdict.verdict.judge import Arm, execution_speeds, judge_pair
 from specverdict.verdict.model import PairVerdict, Reason
 from specverdict.verdict.slices import groups, restrict, slice_of
@@ -166,6 +169,11 @@ def campaign_verdicts(store: Store, plan: Plan) -> list[PairVerdict]:
                     + (f"look {last.index}" if last is not None else "the design was recorded")
                     + " outside --until-decided count as one more look"
                 )
+        elif design is None and cand_arm is not None:
+            # a fixed design: its re-runs on other samples or seeds are its looks
+            earlier = earlier_looks(runs, pair.candidate, cand_arm.run_ids)
+            look = rerun_share(len(earlier) + 1)
+            note = describe_looks(earlier) if earlier else ""
 
         def judge(
             b: Arm | None,

@@ -36,7 +36,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.stats import fisher_exact
+from scipy.stats import fisher_exact, norm
 from scipy.stats import t as student_t
 
 from specverdict.campaign.model import FIXED_K_FLOOR, FIXED_K_METHODS, Gates, default_speed_metric
@@ -59,6 +59,7 @@ from specverdict.stats import (
     paired_noninferiority,
     speedup_geometric_mean,
     speedup_ratio_of_means,
+    tango_statistic,
     throughput_ratio,
 )
 from specverdict.stats.acceptance import acceptance_interval, mal_interval
@@ -76,6 +77,10 @@ from specverdict.stats.speed import (
 from specverdict.verdict.model import DiscordantSample, PairVerdict, Reason, Verdict
 from specverdict.verdict.order import betting_order, order_seed
 
+#: the fewest pairs a fixed design's non-inferiority is decided on by Tango's score test, an
+#: asymptotic one (4 of 4 against 0 of 4 passes it); below, by betting, exact at any n. At 50
+#: pairs worse by the margin Tango's false pass was 1.75% for 2.5% (simulated, 2,000 pairs)
+TANGO_MIN_PAIRS = 50
 #: methods whose greedy outputs must equal the baseline's (exact verification)
 LOSSLESS_IDENTITY_FLOOR = 0.9
 #: acceptance below this share of a reference (an earlier run, the campaign's expectation) is
@@ -670,33 +675,17 @@ def _quality(
     ni = paired_noninferiority(
         **table, margin=gates.margin, alpha=r_level if can_reject else reject_level(gates)
     )
-    # Non-inferiority is decided by betting (anytime-valid: adding samples, repeats or seeds
-    # and re-reading the verdict never raises the error above the level), over the pairs in
-    # the suite's order; the score interval describes the drop and decides a REJECT.
-    # ``resample`` spends a share of it (reserved from the start, so that a resample after an
-    # undecided verdict is one more test under the same budget, not a second full-alpha look)
+    # Non-inferiority: a design fixed before its first sample (no declared looks) is decided by
+    # Tango's score test at the look's share of its level, at full power (80% power at about
+    # 205 pairs where betting needs 510, 5% discordant); the looks of a sequential design by
+    # betting, anytime-valid over them. Re-runs of a fixed design on other samples or seeds are
+    # looks too, each with its share (``stats.looks.rerun_share``). ``resample`` spends a share
+    # kept from the start (so that a resample after an undecided verdict is one more test
+    # under the same budget, not a second full-alpha look).
     reserve = gates.resample_reserve(cand.spec.sampling.temperature)
-    level = gates.alpha / 2 * (1.0 - reserve)
-    # in a random order drawn when the candidate's execution was created (``verdict.order``),
-    # never the suite's: a suite whose losses sit late would otherwise pass on its early wealth
-    head = cand.manifests[0] if cand.manifests else None
-    seed = order_seed(cand.run_ids[0] if cand.run_ids else "", head)
-    design = head.sequential if head is not None else None
-    order = betting_order(
-        ids, seed, [s.sample_id for s in cand.first], design.batch if design is not None else None
-    )
-    bet = betting_noninferiority(
-        [int(_passed(c_by[i])) - int(_passed(b_by[i])) for i in order], gates.margin, level
-    )
-    ni_data = {
-        # on the scale of alpha/2, as the family control reads it
-        "p_value": min(1.0, bet.p_value / (1.0 - reserve)),
+    diffs = {i: int(_passed(c_by[i])) - int(_passed(b_by[i])) for i in ids}
+    ni_data: dict[str, object] = {
         "resample_reserve": reserve,
-        "e_value": bet.max_wealth,
-        "level": level,
-        "smallest_margin": bet.smallest_margin,
-        "n_needed": bet.n_needed,
-        "order": seed,
         "drop": ni.drop,
         "lower": ni.lower,
         "upper": ni.upper,
@@ -705,6 +694,72 @@ def _quality(
         "decision": ni.decision,
         "decidable": ni.decidable,
     }
+    if (look is None or look.undeclared) and n >= TANGO_MIN_PAIRS:
+        share = 1.0 if look is None else look.share
+        level = gates.alpha / 2 * (1.0 - reserve) * share
+        fixed = paired_noninferiority(**table, margin=gates.margin, alpha=2 * level)
+        p_one = float(norm.cdf(tango_statistic(gates.margin, fixed.base_only, fixed.cand_only, n)))
+        decided = fixed.upper < gates.margin and fixed.decision != "reject"
+        ni_data |= {
+            "rule": "tango",
+            "level": level,
+            "look_p_value": p_one,
+            # on the scale of alpha/2, as the family control reads it
+            "p_value": min(1.0, p_one / ((1.0 - reserve) * share)),
+            "n_needed": fixed.n_needed,
+            "upper_at_level": fixed.upper,
+        }
+        bound = (
+            f"Tango upper bound {_pp(fixed.upper)} {{}} margin {_pp(gates.margin)} at "
+            f"{100 * (1 - level):.2f}% one-sided"
+        )
+        if fixed.n_needed is not None:
+            need = f"about {fixed.n_needed} samples needed at these outcomes"
+        else:
+            need = "no sample size can pass at these outcomes"
+        smallest = fixed.upper if 0.0 < fixed.upper <= 0.5 else None
+        ni_data["smallest_margin"] = smallest
+        decidable = (
+            f"these data decide a margin of {_pp(smallest)}"
+            if smallest is not None
+            else "these data decide no margin up to 50 pp"
+        )
+        undecided_tail = f"{need}; {decidable}"
+    else:
+        level = gates.alpha / 2 * (1.0 - reserve)
+        # in a random order drawn when the candidate's execution was created
+        # (``verdict.order``), never the suite's: a suite whose losses sit late would otherwise
+        # pass on its early wealth
+        head = cand.manifests[0] if cand.manifests else None
+        seed = order_seed(cand.run_ids[0] if cand.run_ids else "", head)
+        design = head.sequential if head is not None else None
+        order = betting_order(
+            ids, seed, [s.sample_id for s in cand.first], design.batch if design else None
+        )
+        bet = betting_noninferiority([diffs[i] for i in order], gates.margin, level)
+        decided = bet.decided
+        ni_data |= {
+            "rule": "betting",
+            "level": level,
+            # on the scale of alpha/2, as the family control reads it
+            "p_value": min(1.0, bet.p_value / (1.0 - reserve)),
+            "e_value": bet.max_wealth,
+            "smallest_margin": bet.smallest_margin,
+            "n_needed": bet.n_needed,
+            "order": seed,
+        }
+        bound = f"e-value {bet.max_wealth:.3g} {{}} {1 / level:g} at margin {_pp(ni.margin)}"
+        need = (
+            f"about {bet.n_needed} samples needed at these outcomes"
+            if bet.n_needed is not None
+            else f"no sample size up to {MAX_NEEDED:,} can pass at these outcomes"
+        )
+        decidable = (
+            f"these data decide a margin of {_pp(bet.smallest_margin)}"
+            if bet.smallest_margin is not None
+            else "these data decide no margin up to 50 pp"
+        )
+        undecided_tail = f"{need}; {decidable}"
     if not ni.decidable and base_rate == 0.0 and cand_rate == 0.0:
         msg = (
             f"no quality signal: both arms pass 0 of {n} samples, so the suite says nothing "
@@ -716,27 +771,17 @@ def _quality(
         outcome = "reject" if drop_significant else "inconclusive"
         return outcome, reasons, tuple(supplement), base_rate, cand_rate
     drop = f"drop {_pp(ni.drop)} [{_pp(ni.lower)}, {_pp(ni.upper)}]"
-    evidence = f"e-value {bet.max_wealth:.3g} {{}} {1 / level:g} at margin {_pp(ni.margin)}"
     if reserve > 0:
-        evidence += f", {100 * reserve:.0f}% of alpha kept for resample"
+        bound += f", {100 * reserve:.0f}% of alpha kept for resample"
     if ni.decision == "reject" and can_reject:
         msg = f"reject ({drop}: lower bound > 0; n = {n})"
         status = "reject"
-    elif bet.decided:
-        msg = f"pass ({evidence.format('>=')}; {drop}; n = {n})"
+    elif decided:
+        msg = f"pass ({bound.format('<' if ni_data['rule'] == 'tango' else '>=')}; {drop}; n = {n})"
         status = "pass"
     else:
-        need = (
-            f"about {bet.n_needed} samples needed at these outcomes"
-            if bet.n_needed is not None
-            else f"no sample size up to {MAX_NEEDED:,} can pass at these outcomes"
-        )
-        decidable = (
-            f"these data decide a margin of {_pp(bet.smallest_margin)}"
-            if bet.smallest_margin is not None
-            else "these data decide no margin up to 50 pp"
-        )
-        msg = f"inconclusive ({evidence.format('<')}; {drop}; n = {n}; {need}; {decidable})"
+        word = ">=" if ni_data["rule"] == "tango" else "<"
+        msg = f"inconclusive ({bound.format(word)}; {drop}; n = {n}; {undecided_tail})"
         status = "inconclusive"
     reasons.append(Reason(gate="quality.noninferiority", status=status, message=msg, data=ni_data))
     gained = can_reject and mc.significant and mc.c > mc.b
@@ -896,7 +941,7 @@ def _speed(
             f"executions, df {drift.df}: {100 * widened.drift_share:.0f}% of the variance)"
         )
     bar = max(1.0, gates.min_speedup)
-    if look is not None and drift is not None and widened is not None:
+    if look is not None and not look.undeclared and drift is not None and widened is not None:
         # futility: the drift part of the interval does not shrink with samples, only with
         # executions; when it alone keeps the interval over the bar even at a level with all
         # of alpha/2 (more lenient than any look left), no number of further samples can
@@ -911,8 +956,9 @@ def _speed(
         data["look_p_value"] = float(student_t.sf(z, widened.df))
         data["p_value"] = min(1.0, data["look_p_value"] / spend)  # type: ignore[operator]
     if look is not None:
-        data["look"] = {"index": look.index, "declared": look.declared, "share": look.share}
-        held += f" ({look.describe()}, interval at {100 * (1 - gates.alpha * spend):.2f}%)"
+        data["look"] = _look_data(look)
+        if _said(look):
+            held += f" ({look.describe()}, interval at {100 * (1 - gates.alpha * spend):.2f}%)"
     if look is not None and spend <= 0:
         status = "inconclusive"
         msg = f"speed-up {est.point:.3f}x on {words}: no speed decision at {look.describe()}"
@@ -1082,9 +1128,11 @@ def _speed_blocked(
         design += f", blocks' spread {100 * est.sd_log:.1f}%"
     design += ")"
     if look is not None:
-        data["look"] = {"index": look.index, "declared": look.declared, "share": look.share}
-        data["futile"] = look.index >= look.declared
-        design += f" ({look.describe()}, interval at {100 * confidence:.2f}%)"
+        data["look"] = _look_data(look)
+        if not look.undeclared:
+            data["futile"] = look.index >= look.declared
+        if _said(look):
+            design += f" ({look.describe()}, interval at {100 * confidence:.2f}%)"
     if est.point is None or interval is None:
         msg = f"no speed-up interval on {words}: {est.blocks} block(s) with paired samples"
         least = min_count(confidence)
@@ -1401,7 +1449,7 @@ def _futility(
     decided at any look left (the run-to-run drift alone keeps the interval over the bar),
     so there is no ADOPT and no speed REJECT to wait for, and quality points to no REJECT
     either (the observed drop is not above 0). The pair may stop as INCONCLUSIVE."""
-    if look is None or s_outcome != "inconclusive" or q_outcome == "reject":
+    if look is None or look.undeclared or s_outcome != "inconclusive" or q_outcome == "reject":
         return None
     speed, quality = _find(reasons, f"speed.{metric}"), _find(reasons, "quality.noninferiority")
     if speed is None or not speed.data.get("futile"):
@@ -1419,8 +1467,37 @@ def _futility(
     )
 
 
+def _look_data(look: LookShare) -> dict[str, object]:
+    """A look as the gates' data record it."""
+    data: dict[str, object] = {"index": look.index, "declared": look.declared, "share": look.share}
+    if look.undeclared:
+        data["undeclared"] = True
+    return data
+
+
+def _said(look: LookShare) -> bool:
+    """Whether a gate's message names the look: every look of a sequential design, and the
+    re-runs of a fixed one (its first reading, the usual case, only in the gates' data)."""
+    return not look.undeclared or look.index > 1
+
+
+def _rerun_reason(look: LookShare, gates: Gates, note: str) -> Reason:
+    """A fixed design's re-run read as one more look: which, and what it spends."""
+    msg = (
+        f"re-run: {look.describe()}; the fixed-n gates (speed, the score tests) at "
+        f"{100 * look.share:.1f}% of their level (the speed interval at "
+        f"{100 * (1 - gates.alpha * look.share):.2f}%); declare the looks before the first "
+        "sample (run --until-decided) to spend alpha by design"
+    )
+    if note:
+        msg += f" ({note})"
+    return Reason(gate="looks", status="info", message=msg, data=_look_data(look))
+
+
 def _look_reason(look: LookShare, gates: Gates, note: str) -> Reason:
     """Which look of a sequential campaign the verdict is read at, and its boundary."""
+    if look.undeclared:
+        return _rerun_reason(look, gates, note)
     speed = gates.alpha / 2 * look.share
     if look.beyond:
         rule = (
@@ -1505,7 +1582,7 @@ def judge_pair(
         )
     rng = np.random.default_rng(seed)
     reasons = _validity(base, cand, gates)
-    if look is not None:
+    if look is not None and _said(look):
         reasons.append(_look_reason(look, gates, look_note))
     q_outcome, q_reasons, supplement, base_rate, cand_rate = _quality(base, cand, gates, look)
     s_outcome, s_reasons, point, interval, means = _speed(
