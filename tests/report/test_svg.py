@@ -105,7 +105,18 @@ def test_a_box_row_without_values_says_so() -> None:
     assert "no values" in "".join(ET.fromstring(charts()["box"]).itertext())
 
 
-@pytest.mark.parametrize(("lo", "hi"), [(0.0, 1.0), (0.83, 1.27), (-2.5, 3.1), (5.0, 5.0)])
+@pytest.mark.parametrize(
+    ("lo", "hi"),
+    [
+        (0.0, 1.0),
+        (0.83, 1.27),
+        (-2.5, 3.1),
+        (5.0, 5.0),
+        # a float apart: a step that small would not move a tick (latencies alike but for
+        # their last bit once spanned such a range and the ticks never ended)
+        (20.2, math.nextafter(20.2, 21.0)),
+    ],
+)
 def test_nice_ticks_cover_the_range_with_round_steps(lo: float, hi: float) -> None:
     ticks = nice_ticks(lo, hi)
     assert ticks[0] <= lo and ticks[-1] >= hi

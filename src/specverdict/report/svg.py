@@ -115,7 +115,7 @@ def nice_ticks(lo: float, hi: float, count: int = 5) -> list[float]:
     """Round tick values covering [lo, hi] (steps of 1, 2 or 5 times a power of ten)."""
     if not math.isfinite(lo) or not math.isfinite(hi):
         return [0.0, 1.0]
-    if hi <= lo:
+    if hi - lo <= 1e-9 * max(abs(lo), abs(hi)):  # equal, or too close for a step to move t
         hi = lo + (abs(lo) or 1.0)
     raw = (hi - lo) / max(count, 1)
     mag = 10 ** math.floor(math.log10(raw))
