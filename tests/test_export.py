@@ -348,3 +348,88 @@ def test_bad_input_is_one_line_and_exit_2(
     assert proc.returncode == 2, proc.stdout + proc.stderr
     (line,) = proc.stderr.strip().splitlines()
     assert expected in line, line
+
+
+def _drafting(run_id: str, n: int, hist: list[int] | None) -> list[SampleRecord]:
+    """``n`` answered samples; with ``hist`` (verify steps that accepted 0, 1, ... drafts),
+    each carries the engine's per-request counts: one step per histogram entry count, every
+    step drafting ``len(hist) - 1`` tokens."""
+    out = []
+    for i in range(n):
+        acc = None
+        if hist is not None:
+            steps = sum(hist)
+            acc = {
+                "num_draft_tokens": steps * (len(hist) - 1),
+                "num_accepted_draft_tokens": sum(j * h for j, h in enumerate(hist)),
+                "num_spec_steps": steps,
+                "acceptance_histogram": hist,
+            }
+        out.append(
+            SampleRecord(
+                run_id=run_id,
+                sample_id=f"s{i:02d}",
+                status="ok",
+                text="def f(): pass",
+                finish_reason="stop",
+                prompt_tokens=12,
+                completion_tokens=20,
+                ttft_s=0.1,
+                e2e_s=0.1 + (0.02 if hist is None else 0.01) * 19 * (1 + 0.01 * (i % 3)),
+                chunk_arrivals_s=(0.1, 0.2, 0.3),
+                acceptance=acc,
+                score=Score(passed=True, outcome="passed"),
+            )
+        )
+    return out
+
+
+@pytest.fixture
+def drafting_three(tmp_path: Path) -> tuple[Path, list[RunRecord]]:
+    """The demo's baseline and its candidate declared ``draft_model k=4``, whose engine drafts
+    3 tokens at every verify step and keeps 3 per-position counters: the k it ran is 3."""
+    db = tmp_path / "runs.db"
+    store = SQLiteStore(db)
+    specs = {s.speculation.label: s for s in build_plan(load_campaign(DEMO)).runs}
+    runs = []
+    for label, hist in (("none", None), ("draft_model k=4", [1, 1, 2, 2])):
+        run = store.create_run(specs[label], repeat=0)
+        for s in _drafting(run.run_id, 12, hist):
+            store.add_sample(s)
+        seg = Segment(requests=12, answered=12, samples=12, failed=0, wall_s=3.0, concurrency=8)
+        runs.append(store.update_run(run.run_id, status="completed", manifest={"segments": [seg]}))
+    store.close()
+    return db, runs
+
+
+def test_rows_and_results_carry_the_k_the_engine_ran_beside_the_declared_one(
+    drafting_three: tuple[Path, list[RunRecord]], tmp_path: Path
+) -> None:
+    """Declared k=4, engine drafting 3 per step with 3 position counters: every row of the
+    candidate says engine_k 3 and 3.0 drafted per step beside k 4, in JSONL, CSV (the column
+    right after k) and the run result; the baseline's cells are empty, not 0."""
+    db, (base, cand) = drafting_three
+    assert COLUMNS.index("engine_k") == COLUMNS.index("k") + 1
+    assert COLUMNS.index("drafted_per_step") == COLUMNS.index("k") + 2
+    rows = [
+        RequestRow.model_validate_json(line)
+        for line in invoke("runs", "export", base.run_id, cand.run_id, "--db", str(db)).splitlines()
+    ]
+    mine = {(r.k, r.engine_k, r.drafted_per_step) for r in rows if r.run_id == cand.run_id}
+    assert mine == {(4, 3, 3.0)}
+    theirs = {(r.k, r.engine_k, r.drafted_per_step) for r in rows if r.run_id == base.run_id}
+    assert theirs == {(None, None, None)}
+    out = tmp_path / "rows.csv"
+    invoke("runs", "export", "--all", "--db", str(db), "--format", "csv", "--out", str(out))
+    lines = out.read_text().splitlines()
+    head = lines[0].split(",")
+    assert head[head.index("k") : head.index("k") + 3] == ["k", "engine_k", "drafted_per_step"]
+    at = head.index("engine_k")
+    cells = {(line.split(",")[0], line.split(",")[at]) for line in lines[1:]}
+    assert cells == {(base.run_id, ""), (cand.run_id, "3")}
+    assert read_csv_rows(out.read_text()) == rows
+    doc = RunResult.model_validate_json(
+        invoke("runs", "export", cand.run_id, "--db", str(db), "--format", "result")
+    )
+    assert (doc.spec.speculation.k, doc.engine_k, doc.drafted_per_step) == (4, 3, 3.0)
+    assert doc.acceptance.accepted_per_pos == (5.0 * 12, 4.0 * 12, 2.0 * 12)

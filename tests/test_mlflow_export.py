@@ -11,7 +11,7 @@ from specverdict.cli.main import cli
 from specverdict.records import RunRecord
 from specverdict.results import run_results
 from specverdict.store import SQLiteStore
-from tests.test_export import DEMO, registry  # noqa: F401  (the fixture)
+from tests.test_export import DEMO, drafting_three, registry  # noqa: F401  (the fixtures)
 
 mlflow = pytest.importorskip(
     "mlflow", reason="the mlflow extra is not installed: pip install -e '.[mlflow]'"
@@ -71,3 +71,29 @@ def test_goodput_is_logged_against_the_campaigns_slo(
         # of the 3 answered requests only one is within both targets, over a 2 s wall
         assert got.data.metrics["good_requests"] == 1
         assert got.data.metrics["goodput_per_s"] == pytest.approx(0.5)
+
+
+def test_the_k_the_engine_ran_is_logged_beside_the_declared_one(
+    drafting_three: tuple[Path, list[RunRecord]],  # noqa: F811
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Declared draft_model k=4, engine drafting 3 per step with 3 position counters: its
+    MLflow run keeps the declared k as a param and logs engine_k 3 and drafted_per_step 3 as
+    metrics, and the verdict's engine k as a tag; the baseline logs neither."""
+    monkeypatch.setenv("MLFLOW_ALLOW_FILE_STORE", "true")
+    db, (base, cand) = drafting_three
+    uri = (tmp_path / "mlruns").as_uri()
+    args = ["export", "mlflow", str(DEMO), "--db", str(db), "--tracking-uri", uri]
+    assert CliRunner().invoke(cli, args, catch_exceptions=False).exit_code == 0
+    client = mlflow.tracking.MlflowClient(tracking_uri=uri)
+    experiment = client.get_experiment_by_name("demo")
+    logged = {
+        r.data.tags["specverdict.run_id"]: r for r in client.search_runs([experiment.experiment_id])
+    }
+    got = logged[cand.run_id].data
+    assert got.params["k"] == "4"
+    assert (got.metrics["engine_k"], got.metrics["drafted_per_step"]) == (3.0, 3.0)
+    assert got.tags["specverdict.verdict"] == "INVALID" and got.tags["specverdict.engine_k"] == "3"
+    mine = logged[base.run_id].data
+    assert "engine_k" not in mine.metrics and "specverdict.engine_k" not in mine.tags

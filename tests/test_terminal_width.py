@@ -63,6 +63,44 @@ def test_the_verdict_table_and_reasons_fit_80_columns() -> None:
     assert first_reason.startswith(">")  # what decided the verdict comes first, marked
 
 
+def test_the_k_the_engine_ran_is_beside_the_declared_one_within_80_columns() -> None:
+    """A candidate declared draft_model k=4 whose engine keeps 3 position counters and drafts 3
+    per step: the table's candidate cell and the pair's heading say ``(engine: 3)`` beside the
+    declared k, whole, and every line still fits 80 columns."""
+    from specverdict.engines.base import AcceptanceSummary
+
+    plan = build_plan(load_campaign(DEMO))
+    specs = {r.speculation.label: r for r in plan.runs if r.stage == "function"}
+    n = 40
+    three = AcceptanceSummary(
+        source="per-request",
+        valid=True,
+        drafts=100.0,
+        draft_tokens=300.0,
+        accepted=180.0,
+        accepted_per_pos=(80.0, 60.0, 40.0),
+    )
+    v = judge_pair(
+        twice(specs["none"], n, [True] * n),
+        arm(specs["draft_model k=4"], samples("c", noisy(n, 0.01, 2), [True] * n), acc=three),
+        GATES,
+        stage="function",
+        candidate_label="draft_model k=4",
+        baseline_label="none",
+        suite="synth-function@1",
+        load="concurrency=8",
+    )
+    assert v.verdict == "INVALID" and v.engine_k == 3.0
+    console = console80()
+    render([v], console)
+    lines = console.export_text().splitlines()
+    assert max(len(line) for line in lines) <= 80
+    assert "…" not in "\n".join(lines)
+    assert any(line.startswith("INVALID draft_model k=4 (engine: 3) vs none") for line in lines)
+    row = next(line for line in lines if "c=8" in line and "INVALID" in line)
+    assert "draft_model k=4" in row and "(engine: 3)" in " ".join(lines)
+
+
 def test_the_plan_and_run_tables_fit_80_columns() -> None:
     plan = build_plan(load_campaign(DEMO))
     counts = {r.fingerprint: 240 for r in plan.runs}

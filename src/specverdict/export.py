@@ -41,6 +41,7 @@ from specverdict.records import (
     SampleStatus,
 )
 from specverdict.results import RunResults
+from specverdict.verdict.model import drafted_per_step, run_engine_k
 
 RowFormat = Literal["jsonl", "csv", "parquet"]
 
@@ -59,6 +60,17 @@ class RequestRow(_Frozen):
     stage: str | None = Field(default=None, description="the stage (workload) of the run")
     method: str | None = Field(default=None, description="speculation method; none: baseline")
     k: int | None = Field(default=None, description="draft tokens per step, as declared")
+    engine_k: int | None = Field(
+        default=None,
+        description="the k the engine ran by its own per-position counters (their number, over "
+        "the run); empty when it keeps none or its counts are not clean",
+    )
+    drafted_per_step: float | None = Field(
+        default=None,
+        description="the run's drafted tokens per verify step by the engine's counts (for a "
+        "method drafting k every step, the k it ran; for n-gram, at most k); empty without "
+        "clean counts",
+    )
     configuration: str | None = Field(
         default=None, description="the configuration's label, e.g. 'mtp k=2'"
     )
@@ -128,10 +140,13 @@ def request_row(
     run: RunRecord | None = None,
     prompt: str | None = None,
     text: bool = False,
+    acceptance: AcceptanceSummary | None = None,
 ) -> RequestRow:
     """The sample as a row; ``slo_s`` (goodput targets in seconds) fills ``slo_met``; ``run``
     (the sample's run) the configuration columns, so that rows of many runs can be analysed
-    without a join; ``text`` the output and ``prompt``."""
+    without a join; ``text`` the output and ``prompt``; ``acceptance`` (the run's, as
+    ``results.run_acceptance`` reads it) the k the engine ran (``engine_k``,
+    ``drafted_per_step``)."""
     gaps = inter_chunk_gaps(sample)
     acc: RequestAcceptance | None = None
     acc_error = None
@@ -152,6 +167,8 @@ def request_row(
         stage=spec.stage if spec else None,
         method=spec.speculation.method if spec else None,
         k=spec.speculation.k if spec else None,
+        engine_k=run_engine_k(acceptance),
+        drafted_per_step=drafted_per_step(acceptance),
         configuration=spec.speculation.label if spec else None,
         load=spec.load.label if spec else None,
         repeat=run.repeat if run is not None else None,
@@ -266,6 +283,16 @@ class RunResult(_Frozen):
     mean_accepted_length: float | None = Field(
         description="tokens per verify step, the bonus token included"
     )
+    engine_k: int | None = Field(
+        default=None,
+        description="the k the engine ran by its own per-position counters (their number); "
+        "None when it keeps none or its counts are not clean",
+    )
+    drafted_per_step: float | None = Field(
+        default=None,
+        description="drafted tokens per verify step by the engine's counts (for a method "
+        "drafting k every step, the k it ran; for n-gram, at most k)",
+    )
 
 
 def run_result(results: RunResults) -> RunResult:
@@ -283,4 +310,6 @@ def run_result(results: RunResults) -> RunResult:
         acceptance=results.acceptance,
         acceptance_rate=results.acceptance.acceptance_rate,
         mean_accepted_length=results.acceptance.mean_accepted_length,
+        engine_k=run_engine_k(results.acceptance),
+        drafted_per_step=drafted_per_step(results.acceptance),
     )

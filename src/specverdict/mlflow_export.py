@@ -3,8 +3,10 @@
 One MLflow experiment per campaign (its name); one MLflow run per stored execution, named by
 stage, speculation, load and repeat, with the run's identity as tags (``specverdict.run_id``,
 ``specverdict.fingerprint``, ...), its axes as params, and its summary and acceptance as metrics
-(absent figures are not logged). A candidate's runs carry the pair's verdict and speed-up as
-tags. An execution already logged (same ``specverdict.run_id``) is skipped.
+(absent figures are not logged; the k the engine ran by its own counts is ``engine_k`` and
+``drafted_per_step`` beside the declared ``k`` param). A candidate's runs carry the pair's
+verdict and speed-up as tags, and ``specverdict.engine_k`` when the verdict found the engine
+running another k than the declared one. An execution already logged (same ``specverdict.run_id``) is skipped.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from specverdict.errors import ConfigError, ExtraMissingError
 from specverdict.results import run_results
 from specverdict.store.base import Store
 from specverdict.verdict import PairVerdict, campaign_verdicts
+from specverdict.verdict.model import drafted_per_step, k_text, run_engine_k
 
 INSTALL = "pip install 'specverdict[mlflow]' (or mlflow-skinny)"
 
@@ -66,6 +69,8 @@ def _verdict_tags(verdicts: Sequence[PairVerdict]) -> dict[str, dict[str, str]]:
             }
             if v.speedup is not None:
                 tags[run_id]["specverdict.speedup"] = f"{v.speedup:.4f}"
+            if v.engine_k is not None:
+                tags[run_id]["specverdict.engine_k"] = k_text(v.engine_k)
     return tags
 
 
@@ -117,6 +122,9 @@ def export_to_mlflow(store: Store, plan: Plan, tracking_uri: str) -> tuple[int, 
             figures: dict[str, float | None] = {m: getattr(res.summary, m) for m in SUMMARY_METRICS}
             figures["acceptance_rate"] = res.acceptance.acceptance_rate
             figures["mean_accepted_length"] = res.acceptance.mean_accepted_length
+            engine_k = run_engine_k(res.acceptance)
+            figures["engine_k"] = None if engine_k is None else float(engine_k)
+            figures["drafted_per_step"] = drafted_per_step(res.acceptance)
             at = int(1000 * run.created_at)
             created = client.create_run(
                 experiment,

@@ -4,21 +4,26 @@ and planned runs that never ran."""
 
 from __future__ import annotations
 
+import json
 import re
+from html import unescape
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
 from specverdict.campaign import build_plan, parse_campaign
 from specverdict.campaign.plan import Plan
 from specverdict.campaign.spec import RunSpec
-from specverdict.records import RunManifest, SampleRecord, Score
-from specverdict.report import campaign_report, render_html, render_markdown
+from specverdict.cli.main import cli as main_cli
+from specverdict.records import RunManifest, RunRecord, SampleRecord, Score
+from specverdict.report import campaign_report, render_html, render_markdown, runs_report
 from specverdict.report.html import highlight
 from specverdict.report.model import health_of, quality_of
 from specverdict.stats import wilson_interval
 from specverdict.store import SQLiteStore
-from specverdict.verdict import Reason
+from specverdict.verdict import PairVerdict, Reason
+from tests.test_export import drafting_three  # noqa: F401  (the fixture)
 
 CAMPAIGN = """\
 name: synthetic
@@ -176,3 +181,44 @@ def test_candidate_labels_name_each_parameter_once() -> None:
     assert relaxed == "mtp k=2 acceptance=relaxed relaxed_delta=2.0 relaxed_topk=3"
     ngram = next(label for label in labels if label.startswith("ngram"))
     assert ngram == "ngram k=8 (prompt_lookup_max=5, prompt_lookup_min=2)"
+
+
+def test_the_k_the_engine_ran_is_beside_the_declared_one_in_every_rendering(
+    drafting_three: tuple[Path, list[RunRecord]],  # noqa: F811
+) -> None:
+    """A candidate declared draft_model k=4 whose engine drafts 3 per step with 3 position
+    counters: the verdict (the judge's speculation.k reason) says the engine's k, and the
+    report names it beside the declared one in its headlines (HTML, Markdown), its candidate
+    label and its JSON, pair and run alike; the declared k stays what it was."""
+    db, (base, cand) = drafting_three
+    data = runs_report(SQLiteStore(db), [base.run_id, cand.run_id])
+    (stage,) = data.stages
+    (pair,) = stage.pairs
+    v = pair.verdict
+    assert v.verdict == "INVALID" and v.reason("speculation.k") is not None
+    assert (pair.k, pair.engine_k, v.engine_k) == (4, 3.0, 3.0)
+    assert pair.speculation == "draft_model k=4"  # anchors and the matrix keep the label
+    assert pair.title == "draft_model k=4 (engine: 3)"
+    assert pair.candidate_label.startswith("draft_model k=4 (engine: 3) | reference | ")
+    html = unescape(render_html(data))
+    assert "draft_model k=4 (engine: 3) against none at concurrency=8" in html
+    assert "candidate: draft_model k=4 (engine: 3) | reference" in html
+    md = render_markdown(data)
+    assert "#### INVALID: draft_model k=4 (engine: 3) against none at concurrency=8" in md
+    row = next(r for r in stage.rows if r.role == "candidate")
+    assert (row.k, row.engine_k, row.drafted_per_step) == (4, 3, 3.0)
+    assert next(r for r in stage.rows if r.role == "baseline").engine_k is None
+    raw = json.loads(data.model_dump_json())
+    (jpair,) = raw["stages"][0]["pairs"]
+    assert (jpair["k"], jpair["engine_k"], jpair["verdict"]["engine_k"]) == (4, 3.0, 3.0)
+    # a dumped verdict reads back, its engine k read again from its reasons
+    assert PairVerdict.model_validate(jpair["verdict"]) == v
+    # the verdict command's table and JSON say the same figure
+    out = CliRunner().invoke(
+        main_cli, ["compare", base.run_id, cand.run_id, "--db", str(db), "--fail-on", "reject"]
+    )
+    assert out.exit_code == 0, out.output
+    assert "draft_model k=4 (engine: 3)" in " ".join(out.output.split())
+    args = ["compare", base.run_id, cand.run_id, "--db", str(db), "--json", "--fail-on", "reject"]
+    (jv,) = json.loads(CliRunner().invoke(main_cli, args).stdout)["verdicts"]
+    assert jv["engine_k"] == 3.0 and jv["candidate"] == "draft_model k=4"

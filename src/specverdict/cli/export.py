@@ -14,6 +14,7 @@ from specverdict.campaign import build_plan, load_campaign
 from specverdict.campaign.model import Slo
 from specverdict.cli.inputs import output_file
 from specverdict.cli.runs import DB_OPTION, find_run, open_registry
+from specverdict.engines.base import AcceptanceSummary
 from specverdict.errors import SpecverdictError
 from specverdict.export import (
     PARQUET_PACKAGE,
@@ -23,8 +24,8 @@ from specverdict.export import (
     run_result,
     write_parquet,
 )
-from specverdict.records import RunRecord
-from specverdict.results import run_results
+from specverdict.records import RunRecord, SampleRecord
+from specverdict.results import run_acceptance, run_results
 from specverdict.store import Store
 from specverdict.suites import suite_for
 
@@ -108,6 +109,17 @@ def _prompts(run: RunRecord) -> dict[str, str]:
         s.id: s.prompt if s.prompt is not None else json.dumps(list(s.messages or ()))
         for s in samples
     }
+
+
+def _acceptance(
+    store: Store, run: RunRecord, samples: list[SampleRecord]
+) -> AcceptanceSummary | None:
+    """The run's acceptance as its engine's adapter reads it (the rows' engine_k and
+    drafted_per_step); None when that adapter is not installed here (a plugin's engine)."""
+    try:
+        return run_acceptance(store, run, samples)
+    except SpecverdictError:
+        return None
 
 
 def _chosen_runs(
@@ -199,8 +211,10 @@ def export(
     rows = []
     for r in runs:
         prompts = _prompts(r) if text else {}
-        for s in store.attempts(r.run_id) if all_attempts else store.samples(r.run_id):
-            rows.append(request_row(s, slo_s, r, prompts.get(s.sample_id), text))
+        samples = store.samples(r.run_id)
+        acc = _acceptance(store, r, samples)  # the k the engine ran, once per run
+        for s in store.attempts(r.run_id) if all_attempts else samples:
+            rows.append(request_row(s, slo_s, r, prompts.get(s.sample_id), text, acc))
     if fmt == "parquet":
         assert out is not None
         write_parquet(rows, out)

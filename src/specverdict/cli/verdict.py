@@ -88,7 +88,8 @@ CLOCK_WORDS = {
 
 def verdict_table(stage: str, rows: Sequence[PairVerdict]) -> Table:
     """One stage's pairs in 80 columns: the verdict and the figures never truncated, the
-    candidate's label wrapped when it is long."""
+    candidate's label (with the k its engine ran beside the declared one, when another:
+    ``draft_model k=8 (engine: 3)``) wrapped when it is long."""
     table = Table(
         title=f"stage {stage} ({rows[0].suite}), speed on "
         f"{SPEED_METRIC_WORDS.get(rows[0].speed_metric, rows[0].speed_metric)}"
@@ -117,7 +118,8 @@ def verdict_table(stage: str, rows: Sequence[PairVerdict]) -> Table:
             else f"{100 * v.base_pass_rate:.0f}%/{100 * v.cand_pass_rate:.0f}%"
         )
         mal = "n/a" if v.mean_accepted_length is None else f"{v.mean_accepted_length:.2f}"
-        who = escape(v.candidate if v.slice is None else f"{v.candidate} [{v.slice}]")
+        label = v.candidate_label  # with the k the engine ran, when another than declared
+        who = escape(label if v.slice is None else f"{label} [{v.slice}]")
         table.add_row(f"[bold]{v.verdict}[/]", who, short_load(v.load), speed, passes, mal)
     return table
 
@@ -143,7 +145,7 @@ def render(verdicts: Sequence[PairVerdict], console: Console) -> None:
             console.print(
                 Text.assemble(
                     (v.verdict, "bold"),
-                    f" {v.candidate} vs {v.baseline} ({short_load(v.load)})"
+                    f" {v.candidate_label} vs {v.baseline} ({short_load(v.load)})"
                     + (f", slice {v.slice}" if v.slice else ""),
                 )
             )

@@ -169,7 +169,7 @@ there is no verdict across stages.</p>
 {% for p in s.pairs %}{% set v = p.verdict %}
 <article class="banner v-{{ v.verdict | lower }}" id="{{ st.anchor }}-{{ grid.loads.index(v.load) }}-{{ slug(p.speculation) }}" aria-label="{{ v.verdict }}: {{ p.speculation }} at {{ v.load }}">
 <p class="verdict-word"><span aria-hidden="true">{{ symbol[v.verdict] }}</span> {{ v.verdict }}:
-{{ p.speculation }} against {{ v.baseline }} at {{ v.load }}</p>
+{{ p.title or p.speculation }} against {{ v.baseline }} at {{ v.load }}</p>
 <p>speed-up {{ fmt_speed(v) }} · pass rate base/cand {{ pct(v.base_pass_rate) }} / {{ pct(v.cand_pass_rate) }}
 · acceptance {{ num(v.acceptance_rate, ".3f") }} · MAL {{ num(v.mean_accepted_length, ".2f") }}{% if s.slo_ms %}
 · goodput base/cand {{ pair_goodput(s, v) }}{% endif %}</p>

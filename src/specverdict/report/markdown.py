@@ -70,7 +70,7 @@ def _stage(stage: StageReport, data: ReportData) -> list[str]:
                 speed += f" [{v.speedup_interval[0]:.3f}, {v.speedup_interval[1]:.3f}]"
             speed += f" on {SPEED_METRIC_WORDS[v.speed_metric]}"
         lines += [
-            f"#### {v.verdict}: {p.speculation} against {v.baseline} at {v.load}",
+            f"#### {v.verdict}: {p.title or p.speculation} against {v.baseline} at {v.load}",
             "",
             f"- candidate: {p.candidate_label}",
             f"- baseline: {p.baseline_label}",

@@ -21,6 +21,10 @@ Definitions used here and nowhere else:
   gives every run at most 12 bins), so that the runs' bins line up. A slice's samples are the
   ones its verdicts are judged on (``verdict.slices``).
 - Failure rate: requests that did not end ``ok`` / requests.
+- The k the engine ran: for a pair, the verdict's (``PairVerdict.engine_k``: the judge's
+  reading of the engine's own counts, present when another than the declared k); for a run,
+  the number of its per-position counters (``RunRow.engine_k``) and its drafted tokens per
+  verify step (``RunRow.drafted_per_step``), from its first execution's acceptance.
 """
 
 from __future__ import annotations
@@ -44,6 +48,7 @@ from specverdict.stats.proportion import wilson_interval
 from specverdict.store.base import Store
 from specverdict.suites import suite_for
 from specverdict.verdict import PairVerdict, Reason, arm_for, campaign_verdicts, compare_runs
+from specverdict.verdict.model import drafted_per_step, engine_ks, engine_note, run_engine_k
 from specverdict.verdict.slices import groups, slice_of
 
 Health = Literal["decided on data", "vacuous", "no data", "reported only", "rule broken"]
@@ -93,6 +98,10 @@ class RunRow(Frozen):
     run_ids: tuple[str, ...]
     summary: RunSummary | None = None
     acceptance: AcceptanceSummary | None = None
+    #: the k the engine ran by its per-position counters (their number), None without them
+    engine_k: int | None = None
+    #: drafted tokens per verify step by the engine's counts, None without clean counts
+    drafted_per_step: float | None = None
     acceptance_rate: float | None = None
     mean_accepted_length: float | None = None
     failure_rate: float | None = None
@@ -147,6 +156,11 @@ class PairView(Frozen):
     speculation: str
     method: str
     k: int | None
+    #: the k the candidate's engine ran when another than ``k`` (``PairVerdict.engine_k``)
+    engine_k: float | None = None
+    #: how headlines name the candidate: ``speculation`` with the engine's k beside the
+    #: declared one when another (``draft_model k=8 (engine: 3)``), then the slice
+    title: str = ""
     load_value: float
     verdict: PairVerdict
     health: tuple[GateHealth, ...]
@@ -222,10 +236,11 @@ def speculation_label(spec: RunSpec) -> str:
     return f"{sp.label} ({', '.join(f'{k}={v}' for k, v in rest)})"
 
 
-def run_label(spec: RunSpec) -> str:
-    """method + k (+ params) | engine | model family | quantization | stage suite@version | load."""
+def run_label(spec: RunSpec, engine: str = "") -> str:
+    """method + k (+ params) | engine | model family | quantization | stage suite@version | load;
+    ``engine`` (``verdict.model.engine_note``) follows the speculation: the k its engine ran."""
     return (
-        f"{speculation_label(spec)} | {spec.engine.kind} | {spec.model.family} | "
+        f"{speculation_label(spec)}{engine} | {spec.engine.kind} | {spec.model.family} | "
         f"{spec.quantization} | {spec.stage} {spec.suite} | {spec.load.label}"
     )
 
@@ -285,6 +300,8 @@ def _row(
         **head,
         summary=s,
         acceptance=acc,
+        engine_k=run_engine_k(acc),
+        drafted_per_step=drafted_per_step(acc),
         acceptance_rate=acc.acceptance_rate,
         mean_accepted_length=acc.mean_accepted_length,
         failure_rate=s.errored / s.samples if s.samples else None,
@@ -428,12 +445,16 @@ def _pair(store: Store, v: PairVerdict, base: RunSpec, cand: RunSpec) -> PairVie
             margin=float(ni.data["margin"]),
             status=ni.status,
         )
+    sliced = f" [{v.slice}]" if v.slice else ""
+    note = engine_note(engine_ks(v.reasons))
     return PairView(
         baseline_label=run_label(base),
-        candidate_label=run_label(cand) + (f" [{v.slice}]" if v.slice else ""),
-        speculation=speculation_label(cand) + (f" [{v.slice}]" if v.slice else ""),
+        candidate_label=run_label(cand, note) + sliced,
+        speculation=speculation_label(cand) + sliced,
         method=cand.speculation.method,
         k=cand.speculation.k,
+        engine_k=v.engine_k,
+        title=speculation_label(cand) + note + sliced,
         load_value=load_value(cand),
         verdict=v,
         health=tuple(

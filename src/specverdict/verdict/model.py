@@ -9,9 +9,13 @@ non-inferior). There is never a verdict across stages.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, computed_field, model_validator
+
+if TYPE_CHECKING:
+    from specverdict.engines.base import AcceptanceSummary
 
 Verdict = Literal["ADOPT", "REJECT", "INCONCLUSIVE", "INVALID"]
 GateStatus = Literal["pass", "reject", "inconclusive", "vacuous", "invalid", "info"]
@@ -36,6 +40,64 @@ class Reason(Frozen):
 
     def __str__(self) -> str:
         return f"{self.gate}: {self.message}"
+
+
+#: the gate whose reasons compare the declared k with the engine's own counts; a reason of it
+#: carries the k the engine ran as ``data["engine_k"]`` when that is another than the declared
+#: one (``data["declared_k"]``)
+K_GATE = "speculation.k"
+
+
+def _figure(value: Any) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return float(value)
+
+
+def engine_ks(reasons: Sequence[Reason]) -> tuple[float, ...]:
+    """The k each candidate execution's engine ran by its own counts, as the judge read them
+    (the ``speculation.k`` reasons, in run order), each figure once: the number of per-position
+    counters, else drafted tokens per verify step (for a method drafting "up to k", n-gram or
+    suffix, a cap and not a fixed width). A figure equal to the declared k is left out. Empty
+    when the engine drafts as declared, or gave no counts to tell."""
+    found: list[float] = []
+    for r in reasons:
+        if r.gate != K_GATE:
+            continue
+        k = _figure(r.data.get("engine_k"))
+        if k is not None and k != _figure(r.data.get("declared_k")) and k not in found:
+            found.append(k)
+    return tuple(found)
+
+
+def k_text(k: float) -> str:
+    """A k as a person reads it: ``3`` for a count, ``2.97`` for drafted tokens per step."""
+    return f"{k:g}" if float(k).is_integer() else f"{k:.2f}"
+
+
+def engine_note(ks: Sequence[float]) -> str:
+    """What follows a configuration's label when its engine ran another k: `` (engine: 3)``
+    (several executions that disagree: `` (engine: 3, 4)``); empty when none is known."""
+    return f" (engine: {', '.join(k_text(k) for k in ks)})" if ks else ""
+
+
+def drafted_per_step(acc: AcceptanceSummary | None) -> float | None:
+    """Drafted tokens per verify step of one run, by the engine's own counts (draft tokens /
+    drafts); None without clean counts (none given, nothing drafted, or other traffic moved the
+    counters). For a method that drafts k tokens at every step, the k the engine ran."""
+    if acc is None or acc.polluted or not acc.drafts or not acc.draft_tokens:
+        return None
+    return acc.draft_tokens / acc.drafts
+
+
+def run_engine_k(acc: AcceptanceSummary | None) -> int | None:
+    """The k one run's engine ran by its own per-position counters: their number (the width
+    the engine drafts to, as the judge reads it); None when it keeps none or its counts are
+    not clean (``drafted_per_step`` then says what it drafted per step)."""
+    if drafted_per_step(acc) is None:
+        return None
+    assert acc is not None
+    return len(acc.accepted_per_pos) or None
 
 
 class DiscordantSample(Frozen):
@@ -80,6 +142,29 @@ class PairVerdict(Frozen):
     #: either gate has none; the campaign's family control holds it to an adjusted level
     p_adopt: float | None = None
     supplement: tuple[DiscordantSample, ...] = ()
+
+    @model_validator(mode="before")
+    @classmethod
+    def _computed_are_not_inputs(cls, data: Any) -> Any:
+        """A dumped verdict reads back: its computed figures are read again from its reasons."""
+        if isinstance(data, dict) and "engine_k" in data:
+            data = {k: v for k, v in data.items() if k != "engine_k"}
+        return data
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def engine_k(self) -> float | None:
+        """The k the candidate's engine ran, when its own counts show another than the declared
+        one (``engine_ks``; the first execution's when several disagree); None when it drafts
+        as declared or gave no counts."""
+        ks = engine_ks(self.reasons)
+        return ks[0] if ks else None
+
+    @property
+    def candidate_label(self) -> str:
+        """The candidate's label with the k its engine ran beside the declared one, when that
+        is another: ``draft_model k=8 (engine: 3)``."""
+        return self.candidate + engine_note(engine_ks(self.reasons))
 
     def reason(self, gate: str) -> Reason | None:
         return next((r for r in self.reasons if r.gate == gate), None)
