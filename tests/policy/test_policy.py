@@ -46,7 +46,7 @@ def verdict(
     gate: str = "",
 ) -> PairVerdict:
     status = {"REJECT": "reject", "INCONCLUSIVE": "inconclusive", "INVALID": "invalid"}
-    reasons = (Reason(gate=gate, status=status[v], message=f"{gate} decided"),) if gate else ()  # type: ignore[arg-type]
+    reasons = (Reason(gate=gate, status=status[v], message=f"{gate} decided"),) if gate else ()
     return PairVerdict(
         stage="function",
         suite="builtin-code@1",
@@ -266,3 +266,76 @@ def test_watch_on_an_empty_expectations_file_says_what_to_run() -> None:
     empty = Expectations(campaign="c", engine="vllm", expectations=())
     with pytest.raises(ConfigError, match=r"known: none\): the policy pins ADOPT configurations"):
         choose(empty, None, None, "expectations.json")
+
+
+def test_an_engine_running_another_k_is_pinned_with_it_and_watch_compares_with_it(
+    plan: Plan, tmp_path: Path
+) -> None:
+    """eagle k=3 whose engine keeps one position counter and drafts 1 token per step: the
+    judge makes the pair INVALID naming both; `--configuration 'eagle k=3'` pins it with
+    engine_k 1 beside k 3, its warning and the cell's why say so, and watch's
+    configuration-change alarm compares a window with the engine's k: 1 token per step is what
+    was measured, half a token is a change. An expectations file written before engine_k
+    (no such key) still loads, and watch compares with the declared k as before."""
+    from specverdict.engines.base import AcceptanceSummary
+    from specverdict.policy.build import pinned_anyway
+    from specverdict.verdict import judge_pair
+    from specverdict.watch.detect import Baseline, Counters, DetectorConfig, DetectorState, step
+    from specverdict.watch.expect import choose, load_expectations
+    from tests.verdict.test_judge import GATES, arm, noisy, samples, twice
+
+    specs = {r.speculation.label: r for r in plan.runs if r.load.label == "concurrency=8"}
+    one = AcceptanceSummary(
+        source="metrics-delta",
+        valid=True,
+        drafts=200.0,
+        draft_tokens=200.0,
+        accepted=120.0,
+        accepted_per_pos=(120.0,),
+    )
+    n = 30
+    v = judge_pair(
+        twice(specs["none"], n, [True] * n),
+        arm(specs["eagle k=3"], samples("c", noisy(n, 0.012, 2), [True] * n), acc=one),
+        GATES,
+        stage="function",
+        candidate_label="eagle k=3",
+        baseline_label="none",
+        suite="builtin-code@1",
+        load="concurrency=8",
+    )
+    assert v.verdict == "INVALID" and v.engine_k == 1.0
+    assert v.candidate_label == "eagle k=3 (engine: 1)"
+    ev = {pair_key(v): evidence([10.0], [11.0], mal=1.6)}
+    (e,), warnings = pinned_anyway(plan, [v], ev, ["eagle k=3"])
+    assert (e.configuration, e.k, e.engine_k, e.verdict) == ("eagle k=3", 3, 1.0, "INVALID")
+    assert warnings[0].startswith("eagle k=3 (engine: 1) in stage function at concurrency=8")
+    policy, exp = build_policy(plan, [v], ev, pin=["eagle k=3"])
+    (cell,) = policy.stages[0].cells
+    assert cell.choice == "none" and "eagle k=3 (engine: 1) INVALID" in cell.why
+    assert cell.considered[0].engine_k == 1.0
+    assert exp.expectations == (e,)
+    path = tmp_path / "expectations.json"
+    path.write_text(exp.model_dump_json(indent=2))
+    chosen, base = choose(load_expectations(path), None, None, str(path))
+    assert (chosen.engine_k, base.k, base.engine_k, base.fixed_k) == (1.0, 3, 1.0, True)
+
+    def first_window(base: Baseline, drafts: float, tokens: float) -> list[str]:
+        config = DetectorConfig()
+        s, _ = step(DetectorState(), Counters(drafts=0, draft_tokens=0, accepted=0), base, config)
+        _, events = step(
+            s, Counters(drafts=drafts, draft_tokens=tokens, accepted=0.6 * drafts), base, config
+        )
+        return [x.message for x in events if x.kind == "alarm"]
+
+    assert first_window(base, 200, 200) == []  # the engine's k, as measured
+    (alarm,) = first_window(base, 200, 100)
+    assert "0.50 drafted tokens per step against the pinned engine k=1 (declared k=3)" in alarm
+    # a file written before engine_k: no key, the declared k as before
+    raw = json.loads(path.read_text())
+    del raw["expectations"][0]["engine_k"]
+    path.write_text(json.dumps(raw))
+    old, old_base = choose(load_expectations(path), None, None, str(path))
+    assert old.engine_k is None and old_base.engine_k is None
+    (alarm,) = first_window(old_base, 200, 200)
+    assert "1.00 drafted tokens per step against the pinned k=3" in alarm

@@ -161,3 +161,26 @@ def test_fewer_drafted_tokens_per_step_is_a_configuration_change_not_a_drift() -
     s, _ = step(DetectorState(), Counters(drafts=0, draft_tokens=0, accepted=0), BASE, config)
     s, ev = step(s, Counters(drafts=200, draft_tokens=200, accepted=150), BASE, config)
     assert not any(e.message.startswith("configuration") for e in ev)
+
+
+def test_a_pinned_engine_k_is_what_the_configuration_change_alarm_compares_with() -> None:
+    """Declared k=3, its engine measured drafting 2 per step (``engine_k``): a window at 2 per
+    step is the configuration as measured (a window, no alarm), where the declared k alone
+    would call it a change; 1 per step is a change, named against both k."""
+    config = DetectorConfig()
+    fixed = BASE.model_copy(update={"fixed_k": True})
+    pinned = fixed.model_copy(update={"engine_k": 2.0})
+    start = Counters(drafts=0, draft_tokens=0, accepted=0)
+    two = Counters(drafts=200, draft_tokens=400, accepted=150)
+    s, _ = step(DetectorState(), start, pinned, config)
+    s, ev = step(s, two, pinned, config)
+    assert [e.kind for e in ev] == ["window"] and not s.alarm
+    s, _ = step(DetectorState(), start, fixed, config)
+    s, ev = step(s, two, fixed, config)
+    assert [e.kind for e in ev] == ["alarm"] and "against the pinned k=3:" in ev[0].message
+    s, _ = step(DetectorState(), start, pinned, config)
+    s, ev = step(s, Counters(drafts=200, draft_tokens=200, accepted=150), pinned, config)
+    assert [e.kind for e in ev] == ["alarm"]
+    assert "1.00 drafted tokens per step against the pinned engine k=2 (declared k=3)" in (
+        ev[0].message
+    )

@@ -162,7 +162,9 @@ def watch(
     source = _source(source_kind, prefix, exp.engine, str(expectations))
     watcher = Watcher(list(targets), base, config, exp.overrides, webhook, source=source)
     click.echo(
-        f"watching {chosen.stage}/{chosen.configuration}: MAL band from {base.mal_lower:.3f}, "
+        f"watching {chosen.stage}/{chosen.configuration}"
+        + ("" if base.engine_k is None else f" (pinned {base.pinned_k})")
+        + f": MAL band from {base.mal_lower:.3f}, "
         f"CUSUM h {config.threshold:.2f} (kappa {kappa:g}), false alarms 1 in {arl0:g} windows"
     )
     if source.caveat is not None:

@@ -159,6 +159,7 @@ def _cell(
             configuration=v.candidate,
             verdict=v.verdict,
             deciding=deciding(v),
+            engine_k=v.engine_k,
             speedup=v.speedup,
             speedup_interval=v.speedup_interval,
         )
@@ -169,8 +170,8 @@ def _cell(
     if not adopt:
         args, files = _engine(baseline, run_dir)
         why = "no candidate is ADOPT here: " + "; ".join(
-            f"{c.configuration} {c.verdict}" + (f" ({c.deciding})" if c.deciding else "")
-            for c in considered
+            f"{v.candidate_label} {c.verdict}" + (f" ({c.deciding})" if c.deciding else "")
+            for c, (v, _) in zip(considered, rows, strict=True)
         )
         chosen, spec, v = "none", Speculation(), None
         run_ids: tuple[str, ...] = ()
@@ -272,6 +273,7 @@ def _expectation(
         configuration=label,
         load=load,
         k=k,
+        engine_k=v.engine_k,
         acceptance=ev.acceptance,
         mean_accepted_length=ev.mean_accepted_length,
         run_ids=v.candidate_run_ids,
@@ -308,7 +310,7 @@ def pinned_anyway(
         if v.candidate not in labels:
             continue
         pair = pairs[pair_key(v)]
-        where = f"{v.candidate} in stage {v.stage} at {v.load}"
+        where = f"{v.candidate_label} in stage {v.stage} at {v.load}"
         e = _expectation(
             v.stage, v.load, v.candidate, pair.candidate.speculation.k, evidence.get(pair_key(v)), v
         )

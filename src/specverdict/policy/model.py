@@ -33,6 +33,11 @@ class Considered(Frozen):
     configuration: str
     verdict: Verdict
     deciding: str = Field(description="the gate that decided a verdict other than ADOPT, or ''")
+    engine_k: float | None = Field(
+        default=None,
+        description="the k the engine ran by its own counts, when another than the declared "
+        "one (the verdict's engine_k)",
+    )
     speedup: float | None = None
     speedup_interval: tuple[float, float] | None = None
 
@@ -103,7 +108,15 @@ class Expectation(Frozen):
     stage: str
     configuration: str
     load: str
-    k: int = Field(ge=1)
+    k: int = Field(ge=1, description="the declared k")
+    engine_k: float | None = Field(
+        default=None,
+        gt=0,
+        description="the k the engine ran by its own counts (per-position counters, else "
+        "drafted tokens per verify step), when the verdict found another than the declared "
+        "one; watch's configuration-change alarm compares against it. Absent: the engine "
+        "drafted as declared, or gave no counts",
+    )
     acceptance: Figure
     mean_accepted_length: Figure
     run_ids: tuple[str, ...] = Field(description="the candidate's runs the figures come from")

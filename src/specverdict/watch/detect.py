@@ -42,6 +42,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from scipy.special import ndtr, ndtri
 
 from specverdict.campaign.model import FIXED_K_FLOOR
+from specverdict.verdict.model import k_text
 
 EventKind = Literal["window", "skipped", "restart", "down", "up", "alarm", "clear"]
 
@@ -167,6 +168,22 @@ class Baseline(Frozen):
     #: the method drafts k tokens at every step (MTP, EAGLE, Medusa, a draft model, DFlash): a
     #: window drafting well under k per step ran another configuration (``FIXED_K_FLOOR``)
     fixed_k: bool = False
+    #: the k the engine ran when the expectation was measured, when another than the declared
+    #: ``k`` (``Expectation.engine_k``): the configuration-change alarm compares against it
+    engine_k: float | None = Field(default=None, gt=0)
+
+    @property
+    def drafting_k(self) -> float:
+        """The k a window's drafted tokens per step are compared with: the engine's, when the
+        expectation pinned it, else the declared one."""
+        return self.engine_k if self.engine_k is not None else float(self.k)
+
+    @property
+    def pinned_k(self) -> str:
+        """That k in words: ``k=8``, or ``engine k=3 (declared k=8)``."""
+        if self.engine_k is None:
+            return f"k={self.k}"
+        return f"engine k={k_text(self.engine_k)} (declared k={self.k})"
 
 
 class DetectorConfig(Frozen):
@@ -315,13 +332,13 @@ def step(
         return state, events
     w = window_of(delta, base, config)
     per_step = delta.draft_tokens / delta.drafts
-    if base.fixed_k and per_step < FIXED_K_FLOOR * base.k:
+    if base.fixed_k and per_step < FIXED_K_FLOOR * base.drafting_k:
         if not state.alarm:
             events.append(
                 Event(
                     kind="alarm",
                     message=f"configuration change: {per_step:.2f} drafted tokens per step "
-                    f"against the pinned k={base.k}: the server runs another speculative "
+                    f"against the pinned {base.pinned_k}: the server runs another speculative "
                     "configuration (a lost or changed override), not a drift of acceptance",
                     window=w,
                 )

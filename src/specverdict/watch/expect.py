@@ -46,7 +46,8 @@ def choose(
     exp: Expectations, stage: str | None, configuration: str | None, where: str
 ) -> tuple[Expectation, Baseline]:
     """The expectation of one stage and configuration (several load levels: the one with the
-    lowest MAL bound, the widest dispersion), as the detector's baseline."""
+    lowest MAL bound, the widest dispersion), as the detector's baseline, with the k its engine
+    ran when the expectation pinned one (the configuration-change alarm compares with it)."""
     rows = [
         e
         for e in exp.expectations
@@ -91,6 +92,7 @@ def choose(
         acceptance_lower=acc.lower if acc.lower is not None else acc.point,
         acceptance_upper=acc.upper,
         k=chosen.k,
+        engine_k=chosen.engine_k,
         dispersion=max(e.dispersion for e in rows),
         fixed_k=chosen.configuration.split(" ", 1)[0] in FIXED_K_METHODS,
     )
