@@ -42,7 +42,7 @@ from specverdict.campaign.spec import RunSpec
 from specverdict.engines.base import AcceptanceSummary
 from specverdict.records import BlockDesign, RunManifest, SampleRecord, Score
 from specverdict.sequential import look_batch
-from specverdict.stats.looks import LookShare, look_share, look_sizes
+from specverdict.stats.looks import LookShare, look_share, look_sizes, rerun_share
 from specverdict.stats.resampled import stratified_drop
 from specverdict.stats.speed import ExecutionDrift, execution_drift
 from specverdict.verdict import Arm, judge_pair
@@ -176,13 +176,17 @@ def _acc(spec: RunSpec, n: int) -> AcceptanceSummary:
     )
 
 
+#: a fixed design's verdict as ``verdict`` reads it: the first look of its re-runs (note 032)
+FIRST = rerun_share(1)
+
+
 def judge(
     d: Draw,
     n: int,
     seed: int,
     spec: RunSpec = CAND_SPEC,
     drift: ExecutionDrift | None = None,
-    look: LookShare | None = None,
+    look: LookShare | None = FIRST,
 ) -> PairVerdict:
     base_runs = tuple(
         _records(f"b{j}", t[:n], d.base_pass[:n], d.base_finish[:n])
@@ -255,13 +259,39 @@ def fixed(truth: Truth, sims: int, count: Callable[[PairVerdict], bool]) -> int:
 
 
 def peek(truth: Truth, looks: Sequence[int], sims: int) -> int:
-    """Samples added in batches to one pair, the verdict re-read after each: a false ADOPT at
-    any look counts."""
+    """Samples added in batches to one pair (``first: N`` raised, the same answers extended),
+    the verdict re-read after each, each a re-run look (``rerun_share``): a false ADOPT at any
+    look counts."""
     rng = np.random.default_rng(2)
     hits = 0
     for s in range(sims):
         d = draw(truth, looks[-1], rng)
-        hits += any(judge(d, n, s).verdict == "ADOPT" for n in looks)
+        hits += any(
+            judge(d, n, s, look=rerun_share(j)).verdict == "ADOPT" for j, n in enumerate(looks, 1)
+        )
+    return hits
+
+
+def reruns(truth: Truth, sizes: Sequence[int], sims: int) -> int:
+    """A pair re-run until ADOPT: each re-run new executions (fresh drift, fresh answers), on
+    ``sizes[j]`` samples, read at its re-run look's share; a false ADOPT at any counts."""
+    rng = np.random.default_rng(3)
+    hits = 0
+    for s in range(sims):
+        for j, n in enumerate(sizes, 1):
+            if judge(draw(truth, n, rng), n, s, look=rerun_share(j)).verdict == "ADOPT":
+                hits += 1
+                break
+    return hits
+
+
+def quality_power(truth: Truth, sims: int) -> int:
+    """Pairs whose non-inferiority passes at fixed n (the first look of a fixed design)."""
+    rng = np.random.default_rng(4)
+    hits = 0
+    for s in range(sims):
+        ni = judge(draw(truth, truth.n, rng), truth.n, s).reason("quality.noninferiority")
+        hits += ni is not None and ni.status == "pass"
     return hits
 
 
@@ -289,6 +319,23 @@ def pooled(truth: Truth, sims: int, stages: int = 3) -> int:
         draws = [draw(truth, truth.n, rng) for _ in range(stages)]
         drift = execution_drift([[list(t) for t in d.base_tpot] for d in draws])
         hits += judge(draws[0], truth.n, s, drift=drift).verdict == "ADOPT"
+    return hits
+
+
+def virtual(truth: Truth, sims: int, stages: int = 40) -> int:
+    """Speed gates passed on the modelled device clock (at n = 20 quality cannot pass, so the
+    speed gate is counted, not ADOPT): a configuration's executions time alike to
+    the last digit, so the drift pooled over ``stages`` baselines is exactly 0 at ``stages``
+    degrees of freedom and the interval is the samples' alone."""
+    rng = np.random.default_rng(9)
+    hits = 0
+    for s in range(sims):
+        draws = [draw(truth, truth.n, rng) for _ in range(stages)]
+        for d in draws:
+            d.base_tpot = [d.base_tpot[0].copy() for _ in d.base_tpot]
+        drift = execution_drift([[list(t) for t in d.base_tpot] for d in draws])
+        speed = judge(draws[0], truth.n, s, drift=drift).reason("speed.tpot")
+        hits += speed is not None and speed.status == "pass"
     return hits
 
 
@@ -456,7 +503,7 @@ def resampled(
         d.cand_pass = rng.random(n) < p_c
         base = _records_arm(d, n, BASE_SPEC)
         cand = _records_arm(d, n, CAND_SPEC)
-        v = judge_pair(base, cand, gates, sim)
+        v = judge_pair(base, cand, gates, sim, look=FIRST)
         if v.verdict == "ADOPT":
             hits += 1
             continue
@@ -558,6 +605,48 @@ def rows(sims: int) -> list[Row]:
         "false ADOPT, losses late in the suite",
         "fixed n = 400, worse by the margin, every loss in the last 100 samples",
         ordered(sims),
+        sims,
+        one_sided,
+        f"<= {100 * one_sided:g}%",
+    )
+    add(
+        "false ADOPT, re-run on more samples until ADOPT",
+        "speed at the bar (S = 1.05), 3% run drift, baseline 2x; first: 50, 100, 200, 400, "
+        "each new executions",
+        reruns(
+            Truth(n=400, speedup=GATES.min_speedup, drift=0.03, discordant=0.0),
+            (50, 100, 200, 400),
+            sims,
+        ),
+        sims,
+        one_sided,
+        f"<= {100 * one_sided:g}%",
+    )
+    add(
+        "false ADOPT, re-run with new seeds until ADOPT",
+        "worse by the margin, 1.5x, n = 200, seeds 1-5 (new answers each)",
+        reruns(Truth(n=200, drop=margin), (200,) * 5, sims),
+        sims,
+        one_sided,
+        f"<= {100 * one_sided:g}%",
+    )
+    for disc, tango_n in ((0.05, 205), (0.10, 345)):
+        n_q = round(1.2 * tango_n)
+        hits = quality_power(Truth(n=n_q, drop=0.0, discordant=disc / 2), sims)
+        out.append(
+            Row(
+                "quality power at fixed n, equal arms",
+                f"{100 * disc:g}% discordant, n = {n_q} (1.2 x Tango's {tango_n} for 80%)",
+                rate(hits, sims),
+                ">= 80%",
+                hits / sims >= 0.8,
+            )
+        )
+    add(
+        "false speed pass at the bar, device clock",
+        f"true S = {GATES.min_speedup:g}, n = 20 (the floor), drift exactly 0 pooled over 40 "
+        "configurations executed twice",
+        virtual(Truth(n=20, speedup=GATES.min_speedup, discordant=0.0), sims),
         sims,
         one_sided,
         f"<= {100 * one_sided:g}%",
@@ -831,7 +920,7 @@ def _blocked_arm(spec: RunSpec, run_id: str, tpots: np.ndarray, size: int) -> Ar
 
 
 def judge_blocked(
-    base: np.ndarray, cand: np.ndarray, size: int, seed: int, look: LookShare | None = None
+    base: np.ndarray, cand: np.ndarray, size: int, seed: int, look: LookShare | None = FIRST
 ) -> PairVerdict:
     return judge_pair(
         _blocked_arm(BASE_SPEC, "b0", base, size),

@@ -32,9 +32,10 @@ from specverdict.records import RunRecord
 from specverdict.records.manifest import ResampleLook
 from specverdict.runner import Runner
 from specverdict.stats import ResampledDrop, stratified_drop
-from specverdict.stats.looks import LookShare, look_share
+from specverdict.stats.looks import LookShare, look_share, rerun_share
 from specverdict.store.base import Store
 from specverdict.verdict import arm_for, arm_from_runs, judge_pair
+from specverdict.verdict.history import earlier_looks
 
 
 @dataclass(frozen=True)
@@ -123,11 +124,14 @@ def resample(
         )
     base_arm = arm_for(store, pair.baseline)
     cand_arm = arm_from_runs(store, [cand_run])
+    # judged as ``verdict`` judges it: a fixed design at the look its re-runs make it
+    earlier = earlier_looks(store.list_runs(), pair.candidate, [cand_run.run_id])
     verdict = judge_pair(
         base_arm,
         cand_arm,
         gates,
         speed_metric=plan.campaign.speed_metric(cand_run.spec.stage),
+        look=rerun_share(len(earlier) + 1) if cand_run.manifest.sequential is None else None,
     )
     if base_arm is None or cand_arm is None:
         raise ConfigError(f"run {cand_run.run_id}: the pair has no completed baseline run")
