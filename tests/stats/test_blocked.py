@@ -17,7 +17,7 @@ from specverdict.stats.signed_rank import (
     p_above,
     signed_rank,
 )
-from specverdict.stats.speed import blocked_speedup, blocks_needed
+from specverdict.stats.speed import RANK_MIN_BLOCKS, blocked_speedup, blocks_needed
 
 
 def test_the_null_distribution_is_the_count_over_every_sign_pattern() -> None:
@@ -124,7 +124,7 @@ def test_missing_values_drop_pairs_and_empty_blocks() -> None:
     nan = float("nan")
     est = blocked_speedup([([1.0, nan], [0.5, 0.5]), ([nan], [1.0]), ([2.0, 2.0], [1.0, 1.0])])
     assert (est.blocks, est.n, est.dropped) == (2, 3, 2)
-    assert est.point == pytest.approx(2.0) and est.interval is None  # 2 blocks: no interval
+    assert est.point == pytest.approx(2.0) and est.interval is not None and est.rule == "t"
     one = blocked_speedup([([1.0], [0.5])])
     assert one.point == pytest.approx(2.0) and one.interval is None and one.df == 0
     assert blocked_speedup([]).point is None
@@ -155,9 +155,27 @@ def test_abba_blocks_cancel_a_drift_that_makes_whole_executions_lie() -> None:
 
 
 def test_blocks_needed_is_the_smallest_count_whose_half_width_clears_the_gap() -> None:
-    need = blocks_needed(0.05, 0.02, 0.95)
-    assert need is not None
-    half = lambda j: stats.t.ppf(0.975, j - 1) * np.sqrt(np.pi / 3) * 0.05 / np.sqrt(j)  # noqa: E731
-    assert half(need) < 0.02 <= half(need - 1)
+    def half(j: int, sd: float) -> float:
+        widen = np.sqrt(np.pi / 3) if j >= RANK_MIN_BLOCKS else 1.0  # read by rank from there
+        return float(stats.t.ppf(0.975, j - 1) * widen * sd / np.sqrt(j))
+
+    for sd, gap in ((0.05, 0.02), (0.05, 0.1), (0.2, 0.05)):
+        need = blocks_needed(sd, gap, 0.95)
+        assert need is not None
+        assert half(need, sd) < gap and all(half(j, sd) >= gap for j in range(2, need))
     assert blocks_needed(0.05, 0.0, 0.95) is None
-    assert blocks_needed(0.0, 0.01, 0.95) == 6  # the signed-rank interval needs 6 at 95%
+    assert blocks_needed(0.0, 0.01, 0.95) == 2
+
+
+def test_under_twelve_blocks_the_interval_is_scipy_s_one_sample_t() -> None:
+    rng = np.random.default_rng(0)
+    blocks = [(rng.lognormal(0, 0.1, 8), rng.lognormal(-0.2, 0.1, 8)) for _ in range(8)]
+    est = blocked_speedup(blocks, 0.9)
+    d = np.array([np.log(b.mean()) - np.log(c.mean()) for b, c in blocks])
+    lo, hi = stats.t.interval(0.9, len(d) - 1, loc=d.mean(), scale=stats.sem(d))
+    assert est.rule == "t" and est.point == pytest.approx(np.exp(d.mean()))
+    assert est.interval is not None
+    assert (est.interval.lower, est.interval.upper) == pytest.approx((np.exp(lo), np.exp(hi)))
+    assert est.sd_log == pytest.approx(d.std(ddof=1))
+    want = stats.ttest_1samp(d, np.log(1.05), alternative="greater").pvalue
+    assert est.p_above(1.05) == pytest.approx(want)

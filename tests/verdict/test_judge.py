@@ -722,29 +722,32 @@ def test_an_undecided_speed_gate_says_what_would_decide_it(specs: dict[str, RunS
         manifest = RunManifest(blocks=BlockDesign(size=8))
         return replace(arm(spec, run), manifests=(manifest,))
 
-    logs = [0.6, -0.2, 0.2, 0.1, 0.5, -0.1, 0.3, 0.0]
+    logs = [0.6, -0.2, 0.2, 0.1, 0.5, -0.1, 0.3, 0.0] * 2
     ratios = [r for r in logs for _ in range(8)]
     v = judge_pair(
-        blocked(specs["none"], "b", [0.02] * 64),
+        blocked(specs["none"], "b", [0.02] * 128),
         blocked(specs["mtp"], "c", [0.02 / float(np.exp(r)) for r in ratios]),
         GATES,
     )
     speed = v.reason("speed.tpot")
     assert speed is not None and speed.status == "inconclusive", speed
-    assert (speed.data["design"], speed.data["blocks"], speed.data["df"]) == ("blocks", 8, 7)
-    est = signed_rank(np.asarray(logs))
+    assert (speed.data["design"], speed.data["blocks"], speed.data["df"]) == ("blocks", 16, 15)
+    assert speed.data["rule"] == "signed-rank" and "(signed-rank, df 15" in speed.message
+    est = signed_rank(np.asarray(logs), speed.data["confidence"])
     assert speed.data["point"] == pytest.approx(np.exp(est.center))
     assert est.spread is not None and speed.data["block_sd"] == pytest.approx(est.spread)
-    need = blocks_needed(est.spread, float(est.center - np.log(1.05)), 0.95)
+    need = blocks_needed(est.spread, float(est.center - np.log(1.05)), speed.data["confidence"])
     assert need is not None
     assert f"about {need} blocks ({8 * need} samples per arm" in speed.message, speed.message
+    # three blocks: too few to read by rank, read by the t interval at 2 degrees of freedom
     few = judge_pair(
         blocked(specs["none"], "b", [0.02] * 24),
         blocked(specs["mtp"], "c", [0.02 / float(np.exp(r)) for r in ratios[:24]]),
         GATES,
     ).reason("speed.tpot")
-    assert few is not None and few.status == "inconclusive"
-    assert "needs at least 6 blocks (48 samples per arm)" in few.message, few.message
+    assert few is not None and few.status == "inconclusive" and few.data["rule"] == "t"
+    assert few.data["point"] == pytest.approx(np.exp(np.mean(logs[:3])))
+    assert "(t, df 2" in few.message, few.message
 
 
 def counted(records: tuple[SampleRecord, ...], factor: float) -> tuple[SampleRecord, ...]:

@@ -1119,11 +1119,12 @@ def _speed_blocked(
         "block_size": size,
         "df": est.df,
         "block_sd": est.sd_log,
+        "rule": est.rule,
         "min_speedup": gates.min_speedup,
         "confidence": confidence,
     }
     reasons: list[Reason] = []
-    design = f"{est.blocks} interleaved blocks of {size} requests (signed-rank, df {est.df}"
+    design = f"{est.blocks} interleaved blocks of {size} requests ({est.rule}, df {est.df}"
     if est.sd_log is not None:
         design += f", blocks' spread {100 * est.sd_log:.1f}%"
     design += ")"
@@ -1136,7 +1137,7 @@ def _speed_blocked(
     if est.point is None or interval is None:
         msg = f"no speed-up interval on {words}: {est.blocks} block(s) with paired samples"
         least = min_count(confidence)
-        if est.blocks < least:
+        if est.rule == "signed-rank" and est.blocks < least:
             msg += (
                 f"; the signed-rank interval at {100 * confidence:.2f}% needs at least {least} "
                 f"blocks ({least * size} samples per arm)"
