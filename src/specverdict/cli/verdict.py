@@ -102,7 +102,7 @@ def verdict_table(stage: str, rows: Sequence[PairVerdict]) -> Table:
     table.add_column("verdict", no_wrap=True)
     table.add_column("candidate", ratio=1, overflow="fold", min_width=12)
     table.add_column("load", no_wrap=True)
-    table.add_column("speed-up [95% CI]", no_wrap=True)
+    table.add_column("speed-up [CI]", no_wrap=True)  # at the pair's level (note 032)
     table.add_column("pass b/c", no_wrap=True)
     table.add_column("MAL", no_wrap=True, justify="right")
     for v in rows:

@@ -726,7 +726,10 @@ def _quality(
         )
         undecided_tail = f"{need}; {decidable}"
     else:
-        level = gates.alpha / 2 * (1.0 - reserve)
+        # a fixed design's re-run (below TANGO_MIN_PAIRS) is a new sequence: it bets at its
+        # look's share; the looks of a sequential design extend one sequence and share none
+        share = look.share if look is not None and look.undeclared else 1.0
+        level = gates.alpha / 2 * (1.0 - reserve) * share
         # in a random order drawn when the candidate's execution was created
         # (``verdict.order``), never the suite's: a suite whose losses sit late would otherwise
         # pass on its early wealth
@@ -742,7 +745,7 @@ def _quality(
             "rule": "betting",
             "level": level,
             # on the scale of alpha/2, as the family control reads it
-            "p_value": min(1.0, bet.p_value / (1.0 - reserve)),
+            "p_value": min(1.0, bet.p_value / ((1.0 - reserve) * share)),
             "e_value": bet.max_wealth,
             "smallest_margin": bet.smallest_margin,
             "n_needed": bet.n_needed,
