@@ -5,8 +5,10 @@ acceptance a_1..a_k, R(k) = c_verify(k) + k·c_draft in baseline decode steps, S
 claim S* needs E* = S*·R, attainable iff E* <= k + 1, plausible iff the acceptance at hand
 gives at least E*.
 
-Inputs are given (i.i.d. acceptance, per-position conditional acceptance, costs) or measured
-from a stored run: its per-position accepted counts A_i over D drafts give a_i = A_i / A_{i-1}
+Inputs are given (i.i.d. acceptance, per-position conditional acceptance, costs), read from a
+golden acceptance-length file (:mod:`specverdict.audit.golden`: the entry's AL taken as the
+i.i.d. acceptance a with (1 − a^(k+1)) / (1 − a) = AL, so E reproduces it) or measured from a
+stored run: its per-position accepted counts A_i over D drafts give a_i = A_i / A_{i-1}
 (A_0 = D), and with a completed baseline run of the same fingerprint apart from speculation,
 R = TPOT_cand · MAL / TPOT_base (:func:`specverdict.stats.decomposition.decompose_speedup`).
 Every figure says whether it was given, measured or assumed.
@@ -19,6 +21,7 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, ConfigDict
 
+from specverdict.audit.golden import GoldenEntry
 from specverdict.campaign.spec import differing_axes
 from specverdict.errors import ConfigError
 from specverdict.results import run_results
@@ -65,6 +68,7 @@ class ExpectationInputs(Frozen):
     step_cost_source: str
     assumptions: tuple[str, ...]
     measured: MeasuredRun | None = None
+    golden: GoldenEntry | None = None
 
 
 class Expectation(Frozen):
@@ -81,6 +85,7 @@ class Expectation(Frozen):
     sources: dict[str, str]
     assumptions: tuple[str, ...]
     measured: MeasuredRun | None = None
+    golden: GoldenEntry | None = None
     claimed_speedup: float | None = None
     required_accepted_length: float | None = None
     attainable: bool | None = None
@@ -171,6 +176,7 @@ def resolve_inputs(
     acceptance: float | None = None,
     per_position: Sequence[float] | None = None,
     run: MeasuredRun | None = None,
+    golden: GoldenEntry | None = None,
     verify_cost: Sequence[float] | None = None,
     draft_cost: float | None = None,
 ) -> ExpectationInputs:
@@ -181,9 +187,9 @@ def resolve_inputs(
     (a verify pass as cheap as one decode step), c_draft = 0 (drafting free); with neither given
     and no measured step cost, R = 1 and the speed-up is an upper bound.
     """
-    sources = [x is not None for x in (acceptance, per_position, run)]
+    sources = [x is not None for x in (acceptance, per_position, run, golden)]
     if sum(sources) != 1:
-        raise ConfigError("give exactly one of --acceptance, --per-position, --run")
+        raise ConfigError("give exactly one of --acceptance, --per-position, --run, --golden")
     assumptions: list[str] = []
     if acceptance is not None:
         if k is None:
@@ -202,6 +208,20 @@ def resolve_inputs(
             raise ConfigError(f"--per-position has {len(values)} values for --k {k}")
         conditional = values
         acc_source = "given: per-position conditional acceptance"
+    elif golden is not None:
+        if k is not None and k != golden.k:
+            raise ConfigError(
+                f"--k {k}: the golden entry {golden.label} of {golden.file} is at k = {golden.k}"
+            )
+        k = golden.k
+        conditional = (golden.iid_acceptance,) * k
+        assumptions.append(
+            "acceptance i.i.d. across draft positions (a golden file gives only the mean AL)"
+        )
+        acc_source = (
+            f"golden: {golden.file}, entry {golden.described()}, taken as i.i.d. acceptance "
+            f"a = {golden.iid_acceptance:.4f} at k = {k} ((1 - a^(k+1)) / (1 - a) = AL)"
+        )
     else:
         assert run is not None
         k = run.k if k is None else k
@@ -275,6 +295,7 @@ def resolve_inputs(
         step_cost_source=step_source,
         assumptions=tuple(assumptions),
         measured=run,
+        golden=golden,
     )
 
 
@@ -297,6 +318,7 @@ def expect(inputs: ExpectationInputs, claim: float | None = None) -> Expectation
         sources={"acceptance": inputs.acceptance_source, "step_cost": inputs.step_cost_source},
         assumptions=inputs.assumptions,
         measured=inputs.measured,
+        golden=inputs.golden,
     )
     if claim is None:
         return out

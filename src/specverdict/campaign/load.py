@@ -305,7 +305,13 @@ def parse_campaign(text: str, file: Path) -> Campaign:
 
 
 def _resolve_paths(data: Any, base: Path) -> Any:
-    """A stage dataset's file (and a command scorer's files) relative to the campaign file."""
+    """A stage dataset's file (and a command scorer's files), and a candidate's golden
+    acceptance file, relative to the campaign file."""
+    if isinstance(data, dict) and isinstance(data.get("candidates"), list):
+        for cand in data["candidates"]:
+            expected = cand.get("expected_acceptance") if isinstance(cand, dict) else None
+            if isinstance(expected, dict) and isinstance(expected.get("golden"), str):
+                expected["golden"] = str(base / expected["golden"])
     if not isinstance(data, dict) or not isinstance(data.get("stages"), dict):
         return data
     for section in data["stages"].values():

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import re
 from itertools import pairwise
-from typing import Annotated, Literal
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Literal, TypeAlias
 from urllib.parse import urlsplit
 
 from pydantic import (
@@ -17,11 +18,14 @@ from pydantic import (
     AllowInfNan,
     BaseModel,
     ConfigDict,
+    Discriminator,
     Field,
     StrictBool,
     StrictFloat,
     StrictInt,
     StrictStr,
+    Tag,
+    ValidationInfo,
     field_validator,
     model_validator,
 )
@@ -211,6 +215,51 @@ class ModelSection(Strict):
     )
 
 
+class GoldenAcceptance(Strict):
+    """An expected acceptance read from a golden acceptance-length file instead of given as a
+    number: a YAML file of ``MODEL: {thinking_on: {K: AL}, thinking_off: {K: AL}}`` in the
+    form SemiAnalysis InferenceX publishes (``golden_al_distribution/*.yaml``), the AL (accepted
+    tokens per verify step, the verify pass's own token included) measured on SPEED-Bench. The
+    entry at the candidate's k that the keys below choose is read with the campaign, and its
+    acceptance rate (AL - 1) / k, accepted draft tokens per drafted token, is what the runs'
+    measured acceptance rate is compared with; a triage names the file and the entry. The
+    candidate needs a single k; a file whose header states a method must state the
+    candidate's. A file or an entry that does not fit is an error when the campaign is read.
+    Example: ``expected_acceptance: {golden: golden/qwen3.827b_bf16_mtp.yaml, thinking: "on"}``
+    on a candidate ``{method: mtp, k: 3}`` expects (2.52 - 1) / 3 = 0.507. ``specverdict expect
+    --golden FILE`` reads the same entries."""
+
+    golden: Text = Field(description="the golden file, relative to the campaign file")
+    entry: Text | None = Field(
+        default=None, description="the entry by its path in the file: MODEL/thinking_on/K"
+    )
+    model: Text | None = Field(default=None, description="the entry's model (its key)")
+    thinking: Literal["on", "off"] | None = Field(
+        default=None, description="the entry's thinking mode"
+    )
+    precision: Text | None = Field(
+        default=None, description="the precision the file's header states, e.g. bf16"
+    )
+    category: Text | None = Field(
+        default=None, description="the category the file's header states, e.g. coding"
+    )
+
+
+if TYPE_CHECKING:
+    #: once read, an expected acceptance is a number (a golden file's a float that also says
+    #: where it came from, ``audit.golden.GoldenRate``)
+    ExpectedAcceptance: TypeAlias = float
+else:
+    # a mapping is the golden form, anything else a number: each reports its own errors
+    ExpectedAcceptance = Annotated[
+        Annotated[Real, Field(gt=0.0, le=1.0), Tag("float")]
+        | Annotated[GoldenAcceptance, Tag("GoldenAcceptance")],
+        Discriminator(
+            lambda v: "GoldenAcceptance" if isinstance(v, dict | GoldenAcceptance) else "float"
+        ),
+    ]
+
+
 class Candidate(Strict):
     method: Method
     k: Int | list[Int] | None = Field(
@@ -228,12 +277,11 @@ class Candidate(Strict):
         description="attach mode: this candidate's own server, started with its speculation "
         "(default engine.base_url)",
     )
-    expected_acceptance: Real | None = Field(
+    expected_acceptance: ExpectedAcceptance | None = Field(
         default=None,
-        gt=0.0,
-        le=1.0,
-        description="the acceptance rate this candidate is known to reach here (from an earlier "
-        "run, not a vendor claim); a run far below it gets a triage",
+        description="the acceptance rate (accepted / drafted tokens, in (0, 1]) this candidate "
+        "is known to reach here (from an earlier run or a golden file, not a vendor claim); a "
+        "run far below it gets a triage",
     )
 
     @field_validator("k")
@@ -249,6 +297,49 @@ class Candidate(Strict):
         if len(set(ks)) != len(ks):
             raise ValueError("k list has duplicates")
         return v
+
+    @field_validator("expected_acceptance")
+    @classmethod
+    def _golden(cls, v: object, info: ValidationInfo) -> float | None:
+        """A golden file's entry at this candidate's k, read now: its rate (AL - 1) / k."""
+        if not isinstance(v, GoldenAcceptance):
+            return v if isinstance(v, float | int) else None
+        if "k" not in info.data or "method" not in info.data:
+            return None  # k or method is wrong: that error is the one to read
+        k, method = info.data["k"], info.data["method"]
+        if method == "none":
+            raise FieldError((), "method 'none' drafts nothing: it has no expected acceptance")
+        if k is None:
+            return None  # "needs k" is said below
+        if isinstance(k, list):
+            raise FieldError(
+                (),
+                "a golden file gives one acceptance length per k: give this candidate a single "
+                "k (one candidate per k), or expected_acceptance a number",
+            )
+        from specverdict.audit.golden import (  # read only when used
+            GoldenSelectionError,
+            find_entry,
+            golden_rate,
+        )
+        from specverdict.errors import ConfigError
+
+        try:
+            entry = find_entry(
+                Path(v.golden),
+                entry=v.entry,
+                k=k,
+                model=v.model,
+                thinking=v.thinking,
+                precision=v.precision,
+                category=v.category,
+                stated_method=method,
+            )
+        except GoldenSelectionError as exc:
+            raise FieldError((), str(exc)) from None
+        except ConfigError as exc:  # the file: unreadable, not YAML, not a golden file
+            raise FieldError(("golden",), str(exc)) from None
+        return golden_rate(entry)
 
     @model_validator(mode="after")
     def _shape(self) -> Candidate:

@@ -13,8 +13,10 @@ import click
 
 from specverdict.audit.expect import Expectation, inputs_from_run, resolve_inputs
 from specverdict.audit.expect import expect as compute_expectation
+from specverdict.audit.golden import find_entry
 from specverdict.campaign.model import MAX_K
 from specverdict.cli.runs import DB_OPTION, find_run, open_registry
+from specverdict.errors import ConfigError
 
 _CLAIM = re.compile(r"\s*(\d+(?:\.\d*)?|\.\d+)\s*[xX]?\s*")
 
@@ -76,6 +78,23 @@ def render(e: Expectation) -> str:
     help="conditional acceptance per draft position (P(position i accepted | those before were))",
 )
 @click.option("--run", "run_id", metavar="RUN_ID", help="measure acceptance (and cost) from a run")
+@click.option(
+    "--golden",
+    type=click.Path(path_type=Path),
+    metavar="FILE",
+    help="a golden acceptance-length file (InferenceX golden_al_distribution YAML): the chosen "
+    "entry's AL as i.i.d. acceptance",
+)
+@click.option(
+    "--entry",
+    metavar="MODEL/thinking_on/K",
+    help="with --golden: the entry, by its path in the file",
+)
+@click.option("--model", help="with --golden: the entry's model (its key in the file)")
+@click.option("--thinking", type=click.Choice(["on", "off"]), help="with --golden: thinking mode")
+@click.option("--precision", help="with --golden: the precision the file states, e.g. bf16")
+@click.option("--method", help="with --golden: the method the file states, e.g. mtp")
+@click.option("--category", help="with --golden: the category the file states, e.g. coding")
 @DB_OPTION
 @click.option(
     "--k",
@@ -94,6 +113,13 @@ def expect(
     acceptance: float | None,
     per_position: str | None,
     run_id: str | None,
+    golden: Path | None,
+    entry: str | None,
+    model: str | None,
+    thinking: str | None,
+    precision: str | None,
+    method: str | None,
+    category: str | None,
     db: Path,
     k: int | None,
     draft_cost: float | None,
@@ -105,8 +131,35 @@ def expect(
     a claim, the E it needs at this R, whether that is attainable (E <= k + 1) and plausible.
 
     Example: specverdict expect --acceptance 0.7 --k 4 --draft-cost 0.05 --claim 2.0x
+
+    Example: specverdict expect --golden qwen3.827b_bf16_mtp.yaml --k 3 --draft-cost 0.05
     """
     claimed = parse_claim(claim) if claim is not None else None
+    filters = {
+        "model": model,
+        "thinking": thinking,
+        "precision": precision,
+        "method": method,
+        "category": category,
+    }
+    if golden is None:
+        given = [f"--{n}" for n, v in (("entry", entry), *filters.items()) if v is not None]
+        if given:
+            raise click.UsageError(f"{given[0]} chooses an entry of a golden file: give --golden")
+    elif sum(x is not None for x in (acceptance, per_position, run_id)) > 0:
+        raise ConfigError("give exactly one of --acceptance, --per-position, --run, --golden")
+    chosen = None
+    if golden is not None:
+        chosen = find_entry(
+            golden,
+            entry=entry,
+            k=k,
+            model=model,
+            thinking=thinking,
+            precision=precision,
+            method=method,
+            category=category,
+        )
     run = None
     if run_id is not None:
         store = open_registry(db)
@@ -116,6 +169,7 @@ def expect(
         acceptance=acceptance,
         per_position=_floats(per_position, "--per-position") if per_position is not None else None,
         run=run,
+        golden=chosen,
         verify_cost=_floats(verify_cost, "--verify-cost") if verify_cost is not None else None,
         draft_cost=draft_cost,
     )
