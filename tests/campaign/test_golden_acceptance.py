@@ -176,3 +176,33 @@ def test_parse_campaign_without_a_file_reads_the_path_as_given(tmp_path: Path) -
     )
     campaign = parse_campaign(text, tmp_path / "elsewhere" / "c.yaml")
     assert campaign.candidates[0].expected_acceptance == pytest.approx(1.52 / 3)
+
+
+def test_the_triage_names_the_golden_file_it_compares_with() -> None:
+    """A measured acceptance far under a golden figure: the triage reason names the file's
+    entry it compared with, where a plain number names the campaign."""
+    from specverdict.audit.golden import GoldenRate
+    from specverdict.engines.base import AcceptanceSummary
+    from specverdict.verdict.judge import Arm, _triage
+
+    plan = build_plan(
+        parse_campaign(
+            "name: t\nengine: {kind: reference}\nmodel: {family: f, served_name: m}\n"
+            "quantization: bf16\ncandidates:\n  - {method: mtp, k: 3}\n"
+            "stages:\n  function: {suite: builtin-code@1}\n"
+            "sampling: {temperature: 0.0, max_tokens: 64}\n",
+            Path("t.yaml"),
+        )
+    )
+    spec = next(r for r in plan.runs if r.speculation.method == "mtp")
+    low = AcceptanceSummary(
+        source="metrics-delta", valid=True, drafts=100.0, draft_tokens=300.0, accepted=60.0
+    )
+    cand = Arm(spec=spec, run_ids=("c0",), samples=((),), acceptance=low, acceptances=(low,))
+    golden = GoldenRate(0.507, "the golden file g.yaml's qwen3.8-27b/thinking_on/3")
+    said = _triage(cand, golden, {})
+    assert (
+        said is not None and "of the golden file g.yaml's qwen3.8-27b/thinking_on/3" in said.message
+    )
+    plain = _triage(cand, 0.507, {})
+    assert plain is not None and "of the campaign's expected_acceptance" in plain.message

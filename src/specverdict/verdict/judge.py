@@ -1394,7 +1394,9 @@ def _triage(cand: Arm, expected: float | None, identity: dict[str, float | None]
         refs = [(r, x) for r, x in series[:i] if x is not None]
         ref_name, ref = max(refs, key=lambda t: t[1]) if refs else ("", None)
         if expected is not None and (ref is None or expected > ref):
-            ref_name, ref = "the campaign's expected_acceptance", expected
+            # a figure read from a golden file names it (``audit.golden.GoldenRate.origin``)
+            origin = getattr(expected, "origin", None)
+            ref_name, ref = origin or "the campaign's expected_acceptance", expected
         if ref is None or not (rate < TRIAGE_RATIO * ref and ref - rate >= TRIAGE_MIN_GAP):
             continue
         share = identity.get(run_id)
