@@ -61,6 +61,7 @@ from specverdict.failures import HARNESS_ERROR, engine_fault, failed_run_message
 from specverdict.loadgen import poisson_offsets
 from specverdict.records import (
     BlockDesign,
+    EngineTime,
     ExecutionOrder,
     Interruption,
     ManifestUpdate,
@@ -226,6 +227,58 @@ class _Health:
             await asyncio.sleep(PROCESS_CHECK_S)  # pacing of a liveness check
 
 
+class _EngineClock:
+    """Where one segment's engine time goes (``time.monotonic``): ``began`` when the server
+    process starts (launch) or the first request goes out (attach), ``ready`` when a launched
+    server's health said ready, then the warm-up and measured phases as the runner enters and
+    leaves them; ``finish`` splits the span up to its end, the rest of it idle."""
+
+    def __init__(self) -> None:
+        self.began: float | None = None
+        self.startup: float | None = None
+        self.last = 0.0  # the last answer, where an attached engine's span ends
+        self.spent = {"warmup": 0.0, "measured": 0.0}
+        self._phase: str | None = None
+        self._since = 0.0
+
+    def launching(self) -> None:
+        self.began = time.monotonic()
+
+    def ready(self) -> None:
+        assert self.began is not None
+        self.startup = time.monotonic() - self.began
+
+    def enter(self, phase: str | None) -> None:
+        """Close the open phase and open ``phase`` (None: idle); the first call of an attached
+        engine starts its span."""
+        now = time.monotonic()
+        if self.began is None:
+            self.began = now
+        if self._phase is not None:
+            self.spent[self._phase] += now - self._since
+        self._phase, self._since, self.last = phase, now, now
+
+    def pause(self) -> None:
+        """Close the open phase, if any (the requests stopped: what follows is idle)."""
+        if self._phase is not None:
+            self.enter(None)
+
+    def finish(self, end: float | None = None) -> EngineTime | None:
+        """The segment's figures up to ``end`` (default: now for a launched engine, the last
+        answer for an attached one); None when the engine was never started nor sent to."""
+        if self.began is None:
+            return None
+        self.pause()
+        if end is None:
+            end = time.monotonic() if self.startup is not None else self.last
+        return EngineTime.of(
+            max(0.0, end - self.began),
+            self.startup,
+            self.spent["warmup"],
+            self.spent["measured"],
+        )
+
+
 def check_reachable(spec: RunSpec) -> None:
     """An attached engine answers ``/v1/models`` and serves the campaign's model, or the
     campaign stops here, before a request is sent."""
@@ -358,6 +411,8 @@ class Runner:
         self._opened: set[str] = set()
         #: per run, the tokenize endpoint found by its first segment (later blocks reuse it)
         self._counters: dict[str, TokenCounter | None] = {}
+        #: per run, the engine time this runner's segments spent on it (``EngineTime``)
+        self.engine_times: dict[str, EngineTime] = {}
 
     def run_plan(self, plan: Plan, only: str | None = None) -> list[RunRecord]:
         """Run every planned run and repeat; ``only`` keeps the runs of one stage or one
@@ -546,6 +601,7 @@ class Runner:
         )
         engine = plan.campaign.engine
         server = None
+        clock = _EngineClock()
         if spec.engine.base_url is None:
             port = free_port()
             files = adapter.launch_files(spec)
@@ -578,10 +634,16 @@ class Runner:
                     ],
                 },
             )
+            clock.launching()
             try:
                 server.start()
             except EngineStartError as exc:
-                self.store.update_run(run.run_id, status="failed", manifest={"error": str(exc)})
+                clock.ready()  # the time it took to fail is start-up time spent
+                self.store.update_run(
+                    run.run_id,
+                    status="failed",
+                    manifest={"error": str(exc), **self._account(run.run_id, clock)},
+                )
                 if self.runs_dir is None:
                     shutil.rmtree(run_dir, ignore_errors=True)
                 raise
@@ -591,6 +653,7 @@ class Runner:
             self.store.update_run(
                 run.run_id, manifest={"engine_pid": pid, "engine_identity": identity}
             )
+            clock.ready()
         base_url = spec.engine.base_url or (server.base_url if server else "")
         health = _Health(server)
         try:
@@ -599,17 +662,19 @@ class Runner:
             segment = asyncio.run(
                 self._measure(
                     run, spec, adapter, base_url, todo, suite, health, attempts,
-                    block=block, fresh=not opened,
+                    block=block, fresh=not opened, clock=clock,
                 )
             )  # fmt: skip
         except KeyboardInterrupt:
+            clock.pause()
             self._stop_engine(server, run.run_id, run_dir)
             saved = self._saved(run.run_id, samples)
             self.store.update_run(
                 run.run_id,
                 status="interrupted",
                 manifest={
-                    "interruption": Interruption(cause="interrupted by the user", at=time.time())
+                    "interruption": Interruption(cause="interrupted by the user", at=time.time()),
+                    **self._account(run.run_id, clock),
                 },
             )
             raise UserInterruptError(
@@ -617,9 +682,12 @@ class Runner:
                 "the same command again to resume (it sends only what is missing)"
             ) from None
         except StoreError as exc:
+            clock.pause()
             self._stop_engine(server, run.run_id, run_dir)
             with contextlib.suppress(StoreError):
-                self.store.update_run(run.run_id, status="interrupted")
+                self.store.update_run(
+                    run.run_id, status="interrupted", manifest=self._account(run.run_id, clock)
+                )
             if isinstance(exc, RegistryLostError):  # it names its recovery copy and what to do
                 raise RegistryLostError(f"{exc} (run {run.run_id}, {_short(spec)})") from None
             saved = self._saved(run.run_id, samples)
@@ -628,12 +696,20 @@ class Runner:
                 "samples saved: make room (or make it writable) and run the same command again "
                 "to resume"
             ) from None
+        except BaseException:
+            # any other end (a refused pre-flight, an unreachable engine): what was spent stays
+            clock.pause()
+            self._stop_engine(server, run.run_id, run_dir)
+            with contextlib.suppress(StoreError):
+                self.store.update_run(run.run_id, manifest=self._account(run.run_id, clock))
+            raise
         # recorded before anything else can stop the runner (scoring takes a while): a segment
         # measured but never written would leave the counters' window without its requests,
         # and the run's acceptance would read as polluted for good
         segments = [*self.store.get_run(run.run_id).manifest.segments, segment]
         self.store.update_run(run.run_id, manifest={"segments": segments})
         self._stop_engine(server, run.run_id, run_dir)
+        self.store.update_run(run.run_id, manifest=self._account(run.run_id, clock))
         reused = self.scores.reused
         scored = self.score_pending(run.run_id, suite, samples)
         if scored:
@@ -662,6 +738,16 @@ class Runner:
             "completed" if any(r.status == "ok" for r in latest.values()) else "failed"
         )
         return self.store.update_run(run.run_id, status=status, manifest={"segments": segments})
+
+    def _account(self, run_id: str, clock: _EngineClock) -> ManifestUpdate:
+        """The manifest write of the run's engine time with this segment's added (nothing when
+        the segment never reached an engine), noted in ``engine_times``."""
+        spent = clock.finish()
+        if spent is None:
+            return {}
+        self.engine_times[run_id] = self.engine_times.get(run_id, EngineTime()).plus(spent)
+        before = self.store.get_run(run_id).manifest.engine_time
+        return {"engine_time": spent if before is None else before.plus(spent)}
 
     def _reap(self, run: RunRecord) -> None:
         """Stop the engine an earlier runner launched for ``run`` and left running (it was
@@ -770,12 +856,15 @@ class Runner:
         *,
         block: int | None = None,
         fresh: bool = True,
+        clock: _EngineClock | None = None,
     ) -> Segment:
         """Send ``todo`` (warm-up first) and store each answer; return the segment's counts.
         ``attempts``: the attempt number of a retried sample (0 when absent). Stops sending when
         ``health`` trips; the samples not sent stay missing, for a resume. ``block``: recorded
         on each sample (``extra["block"]``); ``fresh`` False: a later block of a run already
-        warmed up and audited, which skips both."""
+        warmed up and audited, which skips both. ``clock``: where the warm-up and measured
+        requests' time is noted (``_EngineClock``)."""
+        clock = clock or _EngineClock()
         health = health or _Health(None)
         attempts = attempts or {}
         rate = spec.load.request_rate
@@ -787,6 +876,7 @@ class Runner:
         # token); probes, snapshots and agent episodes through httpx.
         client, session = connections(None if rate else conc + 4)
         async with client, session:
+            clock.enter(None)  # an attached engine's span starts at the first request
             manifest = await self._probe(client, base_url, spec)
             manifest["acceptance_probe"] = await adapter.probe(client, base_url)
             if fresh or run.run_id not in self._counters:
@@ -822,7 +912,10 @@ class Runner:
             self.store.update_run(run.run_id, manifest=manifest)
             extras = adapter.request_extras(spec)
             watcher = asyncio.create_task(health.watch_process())
-            for sample in todo[: spec.load.warmup if fresh else 0]:  # never stored
+            warmups = todo[: spec.load.warmup if fresh else 0]
+            if warmups:
+                clock.enter("warmup")
+            for sample in warmups:  # never stored
                 path, body = request_payload(spec, sample, extras)
                 warm = await stream(
                     session, base_url + path, body, self.clock, self.request_timeout_s
@@ -830,6 +923,7 @@ class Runner:
                 if engine_fault(warm.status, warm.error):
                     health.trip(f"a warm-up request failed: {warm.error}")
                     break
+            clock.enter(None)
             # a later block continues its run's counter window: the server served nothing
             # else in between (it is this configuration's own), so one window spans the blocks
             if fresh:
@@ -931,10 +1025,12 @@ class Runner:
             if self.progress is not None:
                 self.progress.start(run.run_id, spec.label, len(todo))
             t0, start = self.clock(), time.monotonic()
+            clock.enter("measured")
             send_times = offsets if offsets is not None else [0.0] * len(todo)
             try:
                 await asyncio.gather(*(one(s, at) for s, at in zip(todo, send_times, strict=True)))
             finally:
+                clock.enter(None)
                 watcher.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await watcher
@@ -951,6 +1047,7 @@ class Runner:
                     )
             for source in adapter.snapshot_paths:
                 await self._snapshot(client, base_url, run.run_id, "after", source)
+            clock.enter(None)  # the last answer: an attached engine's span ends here
         sent_samples = answered_samples[0]
         segment = Segment(
             requests=sent[0],

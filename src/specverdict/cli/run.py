@@ -21,7 +21,7 @@ from specverdict.cli.verdict import verdict_table
 from specverdict.engines.reference import launches_reference, require_extra
 from specverdict.errors import SpecverdictError
 from specverdict.executors.claims import ClaimingRunner
-from specverdict.records import RunRecord
+from specverdict.records import EngineTime, RunRecord
 from specverdict.results import run_results
 from specverdict.runner import failed_runs, select_runs
 from specverdict.sequential import run_until_decided
@@ -181,6 +181,8 @@ def run(
             + "; ".join(f"{i.name} ({i.why})" for i in missing)
             + ". Fix the campaign, or pass --force to measure anyway"
         )
+    #: the engine time the executions of this command spent (local: the runner's own count)
+    spent: EngineTime | None = None
     with store.exclusive_runner():
         if kind == "ray":
             records = _run_on_ray(plan, store, db, console, address, only, resume_id, no_retry)
@@ -213,6 +215,7 @@ def run(
                 records = [runner.resume(plan, find_run(store, resume_id).run_id)]
             else:
                 records = runner.run_plan(plan, only)
+            spent = EngineTime.total(runner.engine_times.values())
     for table in summary_tables([run_results(store, r.run_id) for r in records]):
         console.print(table)
     if until_decided:
@@ -236,6 +239,10 @@ def run(
         (f"specverdict policy {campaign}{db_flag}", "what to deploy, from the ADOPTs"),
     ):
         console.print(f"next: {command}   ({what})", highlight=False, soft_wrap=True)
+    if spent is None:  # on a cluster: the executions' own figures
+        spent = EngineTime.total(r.manifest.engine_time for r in records)
+    if spent.engine_s > 0:  # where the engine time went (docs/engine-time.md)
+        console.print(spent.busy_line(), highlight=False)
     failed = failed_runs(store, records, plan.campaign.gates.max_failure_rate)
     if failed is not None:
         raise failed

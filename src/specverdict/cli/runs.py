@@ -250,6 +250,9 @@ def show(run_id: str, db: Path, as_json: bool) -> None:
     console.print(summary_table([results]))
     for line in drift:
         console.print(f"[bold]WARNING[/bold] {line}", highlight=False)
+    engine_time = results.run.manifest.engine_time
+    if engine_time is not None:  # where the engine's time went: docs/engine-time.md
+        console.print(engine_time.split_line(), highlight=False)
     interruption = results.run.manifest.interruption
     cause = interruption.cause if interruption else None
     if cause:

@@ -22,6 +22,7 @@ from specverdict.records.core import (
 from specverdict.records.manifest import (
     Audits,
     BlockDesign,
+    EngineTime,
     ExecutionOrder,
     Interruption,
     LoaderOutcome,
@@ -39,6 +40,7 @@ __all__ = [
     "SCHEMA_VERSION",
     "Audits",
     "BlockDesign",
+    "EngineTime",
     "ExecutionOrder",
     "Interruption",
     "LoaderAudit",

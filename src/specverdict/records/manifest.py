@@ -12,7 +12,7 @@ Raw engine JSON stays raw where it is received (``engine_version``, ``models``,
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, Literal, TypedDict
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue
@@ -75,6 +75,87 @@ class Segment(_Frozen):
         "starts here and runs to the last segment (a later block of a blocked design "
         "continues its run's window)",
     )
+
+
+class EngineTime(_Frozen):
+    """Where an execution's engine time went, in seconds (``time.monotonic``), summed over its
+    segments (blocks, resumes, looks): ``startup_s`` (launch: from starting the server process
+    until its health said ready; None: attached, never started by the harness), ``warmup_s``
+    (the warm-up requests), ``measured_s`` (the measured requests: the segments' wall time) and
+    ``idle_s`` (up, the harness sending nothing: probes, audits, snapshots, registry writes,
+    the shutdown wait). ``engine_s`` is the span they split: from the server's start (attached:
+    the first request) to its stop (attached: the last answer); docs/engine-time.md."""
+
+    engine_s: float = Field(default=0.0, ge=0)
+    startup_s: float | None = Field(default=None, ge=0)
+    warmup_s: float = Field(default=0.0, ge=0)
+    measured_s: float = Field(default=0.0, ge=0)
+    idle_s: float = Field(default=0.0, ge=0)
+
+    @classmethod
+    def of(
+        cls, engine_s: float, startup_s: float | None, warmup_s: float, measured_s: float
+    ) -> EngineTime:
+        """The split of a span of ``engine_s``: idle is what the other phases leave of it."""
+        busy = (startup_s or 0.0) + warmup_s + measured_s
+        return cls(
+            engine_s=max(engine_s, busy),
+            startup_s=startup_s,
+            warmup_s=warmup_s,
+            measured_s=measured_s,
+            idle_s=max(0.0, engine_s - busy),
+        )
+
+    def plus(self, other: EngineTime) -> EngineTime:
+        """Both spans' figures added (a later segment of the same execution, or another one)."""
+        startup = (
+            None
+            if self.startup_s is None and other.startup_s is None
+            else (self.startup_s or 0.0) + (other.startup_s or 0.0)
+        )
+        return EngineTime(
+            engine_s=self.engine_s + other.engine_s,
+            startup_s=startup,
+            warmup_s=self.warmup_s + other.warmup_s,
+            measured_s=self.measured_s + other.measured_s,
+            idle_s=self.idle_s + other.idle_s,
+        )
+
+    @classmethod
+    def total(cls, times: Iterable[EngineTime | None]) -> EngineTime:
+        """The figures of several executions added (None: an execution without them)."""
+        out = cls()
+        for t in times:
+            if t is not None:
+                out = out.plus(t)
+        return out
+
+    def share(self, seconds: float | None) -> float:
+        """``seconds`` as a share of ``engine_s`` (0 when there is none)."""
+        return (seconds or 0.0) / self.engine_s if self.engine_s > 0 else 0.0
+
+    def busy_line(self, whose: str = "the campaign's") -> str:
+        """``engine busy 71% of the campaign's engine time: starts 14%, warm-ups 3%, idle
+        12%``: the measured share as busy, the rest by phase."""
+        return (
+            f"engine busy {self.share(self.measured_s):.0%} of {whose} engine time: "
+            f"starts {self.share(self.startup_s):.0%}, warm-ups {self.share(self.warmup_s):.0%}, "
+            f"idle {self.share(self.idle_s):.0%}"
+        )
+
+    def split_line(self) -> str:
+        """``engine up 312.4 s: startup 120.0 s, warm-up 2.1 s, measured 150.2 s, idle
+        40.1 s`` (attached: ``engine up 5.0 s, attached: ...``, no startup); whole seconds
+        from 100 s."""
+
+        def s(x: float) -> str:
+            return f"{x:.1f} s" if x < 100 else f"{x:.0f} s"
+
+        start = ", attached:" if self.startup_s is None else f": startup {s(self.startup_s)},"
+        return (
+            f"engine up {s(self.engine_s)}{start} warm-up {s(self.warmup_s)}, measured "
+            f"{s(self.measured_s)}, idle {s(self.idle_s)}"
+        )
 
 
 class Look(_Frozen):
@@ -214,6 +295,11 @@ class RunManifest(_Frozen):
         "None: not counted, the server's usage stands alone",
     )
     segments: tuple[Segment, ...] = ()
+    engine_time: EngineTime | None = Field(
+        default=None,
+        description="where the execution's engine time went (startup, warm-up, measured, "
+        "idle), summed over its segments; None: never sent to (or recorded before this field)",
+    )
     order_seed: int | None = Field(
         default=None,
         description="the seed of the betting test's sample order (verdict.order), drawn when "
@@ -262,6 +348,7 @@ class ManifestUpdate(TypedDict, total=False):
     preflight: list[str] | tuple[str, ...]
     token_counter: str | None
     segments: list[Segment] | tuple[Segment, ...]
+    engine_time: EngineTime | None
     order_seed: int | None
     interruption: Interruption
     resample_of: str

@@ -401,12 +401,16 @@ class Server:
         return StreamingResponse(events(), media_type="text/event-stream")
 
 
-def create_app(core: EngineCore, sink: PrometheusSink) -> FastAPI:
+def create_app(core: EngineCore, sink: PrometheusSink, startup_delay_s: float = 0.0) -> FastAPI:
+    """``startup_delay_s``: ``/health`` answers 503 (not ready) for this long after the server
+    starts listening, as a large model's engine does while it loads onto its GPUs."""
     server = Server(core, sink)
+    ready_at = [0.0]
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         server.engine.start()
+        ready_at[0] = time.monotonic() + startup_delay_s
         yield
         server.engine.stop()
 
@@ -431,7 +435,7 @@ def create_app(core: EngineCore, sink: PrometheusSink) -> FastAPI:
 
     @app.get("/health")
     async def health() -> Response:
-        return Response(status_code=200)
+        return Response(status_code=200 if time.monotonic() >= ready_at[0] else 503)
 
     @app.get("/version")
     async def version() -> dict[str, str]:

@@ -141,6 +141,15 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--seed", type=int, default=0)
     p.add_argument(
+        "--startup-delay",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="answer /health with 503 (not ready) for this long after the port opens, as an "
+        "engine loading a large model onto its GPUs does: a slow start, for tests and "
+        "benchmarks of the harness's engine time (the other endpoints answer meanwhile)",
+    )
+    p.add_argument(
         "--uvicorn-log-level",
         default="info",
         choices=["critical", "error", "warning", "info", "debug", "trace"],
@@ -216,6 +225,8 @@ def build_config(args: argparse.Namespace) -> EngineConfig:
         fail(f"--moe-top-k {args.moe_top_k}: expected 1..--moe-experts ({args.moe_experts})")
     if args.prefix_cache_tokens < 0:
         fail(f"--prefix-cache-tokens {args.prefix_cache_tokens}: expected 0 or more")
+    if args.startup_delay < 0:
+        fail(f"--startup-delay {args.startup_delay}: expected 0 or more seconds")
     if args.max_num_seqs < 1:
         fail(f"--max-num-seqs {args.max_num_seqs}: expected at least 1")
     return EngineConfig(
@@ -316,7 +327,7 @@ def main(argv: list[str] | None = None) -> int:
         core = EngineCore(config, sink)
     except (ValueError, KeyError, OSError) as exc:
         fail(f"could not load the model: {exc}")
-    app = create_app(core, sink)
+    app = create_app(core, sink, startup_delay_s=args.startup_delay)
     # The first line of the engine log, as real engines print their resolved configuration.
     print(
         f"specverdict-reference: model {config.served_model_name!r}, speculative config "
