@@ -9,10 +9,13 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from specverdict.campaign import build_plan, parse_campaign
+from specverdict.campaign import build_plan, load_campaign, parse_campaign
 from specverdict.cli.main import cli
 from specverdict.errors import UserInterruptError
 from specverdict.records import EngineTime, RunManifest, SampleRecord
+from specverdict.report.html import render_html
+from specverdict.report.markdown import render_markdown
+from specverdict.report.model import campaign_report
 from specverdict.runner import Runner
 from specverdict.store import SQLiteStore
 from tests.conftest import Servers
@@ -154,3 +157,12 @@ def test_run_ends_with_where_the_campaigns_engine_time_went(tmp_path: Path) -> N
         t = run.manifest.engine_time
         assert t is not None and t.startup_s is not None and t.startup_s >= 2.0
         adds_up(t)
+    # the report's total line, in its header, and each manifest's split
+    data = campaign_report(store, build_plan(load_campaign(campaign)))
+    total = data.engine_time_line()
+    assert total is not None and total.startswith("engine busy ")
+    assert total.endswith(" s over 2 executions)")
+    markdown = render_markdown(data)
+    assert total in markdown and markdown.count("  - engine time: `engine up ") == 2
+    html = render_html(data)
+    assert "s over 2 executions)</p>" in html and html.count("engine up ") == 2

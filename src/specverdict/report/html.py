@@ -143,7 +143,8 @@ TEMPLATE = """<!doctype html>
 · gates: alpha {{ data.gates.alpha }}, margin {{ data.gates.margin }},
 min_speedup {{ data.gates.min_speedup }}, max_failure_rate {{ data.gates.max_failure_rate }}
 · speeds timed on the {{ data.clock }}</p>
-<nav aria-label="Stages"><ul>
+{% set engine_line = data.engine_time_line() %}{% if engine_line %}<p class="meta">{{ engine_line }}</p>
+{% endif %}<nav aria-label="Stages"><ul>
 {% for st in stages %}<li><a href="#{{ st.anchor }}">Stage {{ st.s.stage }} ({{ st.s.suite }})</a>:
 {% for p in st.s.pairs %}<span class="v-{{ p.verdict.verdict | lower }}"><b>{{ p.verdict.verdict }}</b>
 {{ p.speculation }}{% if st.s.several_loads %} at {{ p.verdict.load }}{% endif %}</span>{% if not loop.last %}; {% endif %}{% endfor %}</li>
@@ -414,6 +415,8 @@ def manifest_highlights(manifest: RunManifest) -> list[tuple[str, str]]:
     audits = manifest.audits.model_dump(mode="json", exclude_none=True)
     if audits:
         out.append(("audits", _dumps(audits)))
+    if manifest.engine_time is not None:
+        out.append(("engine time", manifest.engine_time.split_line()))
     if manifest.resample_of:
         out.append(("resample of", manifest.resample_of))
     if manifest.error:

@@ -189,6 +189,11 @@ def render_markdown(data: ReportData) -> str:
         f"{g.alpha}, margin {g.margin}, min_speedup {g.min_speedup}, max_failure_rate "
         f"{g.max_failure_rate} · speeds timed on the {data.clock}",
         "",
+    ]
+    engine_line = data.engine_time_line()
+    if engine_line is not None:
+        lines += [engine_line, ""]
+    lines += [
         "Every verdict holds for its own stage, suite, load level and candidate only; there is no "
         "verdict across stages.",
         "",

@@ -41,7 +41,13 @@ from specverdict.campaign.spec import LABELLED_PARAMS, RunSpec
 from specverdict.engines.base import AcceptanceSummary
 from specverdict.measure.steps import StepCurve, bin_tokens_for, step_curve, step_curves
 from specverdict.measure.summary import RunSummary, tpot
-from specverdict.records import OUTPUT_SCHEMA_VERSION, RunManifest, RunRecord, SampleRecord
+from specverdict.records import (
+    OUTPUT_SCHEMA_VERSION,
+    EngineTime,
+    RunManifest,
+    RunRecord,
+    SampleRecord,
+)
 from specverdict.results import run_results
 from specverdict.stats import first_divergence
 from specverdict.stats.proportion import wilson_interval
@@ -212,6 +218,20 @@ class ReportData(Frozen):
     #: which clock timed the speeds, in words (the host's wall clock, the engine's modelled
     #: device clock, or both)
     clock: str = "host wall clock"
+
+    def engine_time_line(self) -> str | None:
+        """Where the engine time of the executions shown went, as one line (``engine busy 71%
+        of the campaign's engine time: starts 14%, ...``, with its total); None when none of
+        them recorded it."""
+        seen = {m.run_id: m.manifest.engine_time for st in self.stages for m in st.manifests}
+        recorded = [t for t in seen.values() if t is not None]
+        if not recorded:
+            return None
+        total = EngineTime.total(recorded)
+        return (
+            f"{total.busy_line()} ({total.engine_s:.0f} s over {len(recorded)} "
+            f"execution{'s' if len(recorded) != 1 else ''})"
+        )
 
 
 #: how the report's header names the clock of its speeds, by ``PairVerdict.clock``
