@@ -709,6 +709,7 @@ def _quality(
             "n_needed": fixed.n_needed,
             "upper_at_level": fixed.upper,
         }
+        holds, fails = "<", ">="  # the upper bound against the margin
         bound = (
             f"Tango upper bound {_pp(fixed.upper)} {{}} margin {_pp(gates.margin)} at "
             f"{100 * (1 - level):.2f}% one-sided"
@@ -751,6 +752,7 @@ def _quality(
             "n_needed": bet.n_needed,
             "order": seed,
         }
+        holds, fails = ">=", "<"  # the e-value against 1 / level
         bound = f"e-value {bet.max_wealth:.3g} {{}} {1 / level:g} at margin {_pp(ni.margin)}"
         need = (
             f"about {bet.n_needed} samples needed at these outcomes"
@@ -780,11 +782,10 @@ def _quality(
         msg = f"reject ({drop}: lower bound > 0; n = {n})"
         status = "reject"
     elif decided:
-        msg = f"pass ({bound.format('<' if ni_data['rule'] == 'tango' else '>=')}; {drop}; n = {n})"
+        msg = f"pass ({bound.format(holds)}; {drop}; n = {n})"
         status = "pass"
     else:
-        word = ">=" if ni_data["rule"] == "tango" else "<"
-        msg = f"inconclusive ({bound.format(word)}; {drop}; n = {n}; {undecided_tail})"
+        msg = f"inconclusive ({bound.format(fails)}; {drop}; n = {n}; {undecided_tail})"
         status = "inconclusive"
     reasons.append(Reason(gate="quality.noninferiority", status=status, message=msg, data=ni_data))
     gained = can_reject and mc.significant and mc.c > mc.b
