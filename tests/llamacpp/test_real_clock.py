@@ -63,12 +63,18 @@ def test_a_slower_draft_model_is_rejected(
     # the blocks' robust spread: under 30% the blocks measured the servers (22-36% with three
     # and five CPU burners sharing the cores, REJECT each time); at 44% under the whole suite's
     # load the same servers read 0.876x [0.710, 1.173], rightly undecided
+    lo, hi = speed["data"]["interval"]
+    assert v["verdict"] != "ADOPT" and lo < 1.05, speed["message"]
     if speed["data"]["block_sd"] < 0.3:
         assert v["verdict"] == "REJECT", speed["message"]
-        assert speed["status"] == "reject" and speed["data"]["interval"][1] < 1.0
+        assert speed["status"] == "reject" and hi < 1.0
+    elif hi < 1.05:
+        # a loaded host (one whole-suite run: spread exactly 30%, 0.544x [0.485, 0.607]) can
+        # still give an interval wholly under the bar: then the gate rejects on it
+        assert speed["status"] == "reject" and v["verdict"] == "REJECT", speed["message"]
     else:
-        # a host too loaded to tell: the gate cannot reject, says so, and names the blocks
-        # that would
+        # a host too loaded to tell (44%: 0.876x [0.710, 1.173]): the gate cannot reject,
+        # says so, and names the blocks that would
         assert v["verdict"] == "INCONCLUSIVE", speed["message"]
         assert "would fall under min_speedup 1.05" in speed["message"], speed["message"]
 
