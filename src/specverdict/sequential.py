@@ -2,10 +2,11 @@
 each pair's verdict is settled, then that pair stops.
 
 The design is declared before the first sample: batches of B samples of each stage's selection
-in its order (the first B, the next B, ...) up to a maximum N per stage, so K = ceil(N / B)
-looks (``stats.looks``). At look j every execution of every pair still open (the baseline of a
-stage and load level while any of its candidates is open) is extended to the first min(jB, N)
-samples through ``Runner.run_one`` (one more segment of the same run, as a resume sends what is
+in its order (the first B, the next B, ...) up to a maximum N per stage, so K = max(1,
+floor(N / B)) looks, the last taking the remainder (``stats.looks``). At look j every
+execution of every pair still open (the baseline of a stage and load level while any of its
+candidates is open) is extended to the first jB samples (N at the last look)
+through ``Runner.run_one`` (one more segment of the same run, as a resume sends what is
 missing: the samples stay paired and in one run), in the campaign's interleaved order. The look
 is then recorded on each open candidate's executions (``RunManifest.sequential``), the
 campaign's verdicts are read as ``verdict`` reads them (``campaign_verdicts``: the family
@@ -29,7 +30,7 @@ from specverdict.errors import ConfigError
 from specverdict.records import RunRecord
 from specverdict.records.manifest import Look, SequentialDesign
 from specverdict.runner import Runner, select_runs
-from specverdict.stats.looks import declared_looks
+from specverdict.stats.looks import declared_looks, look_size
 from specverdict.store.base import Store
 from specverdict.suites import suite_for
 from specverdict.verdict import PairVerdict, campaign_verdicts
@@ -134,7 +135,7 @@ def plan_designs(
 
 
 def _stage_size(design: SequentialDesign, index: int) -> int:
-    return min(index * design.batch, design.max_samples)
+    return look_size(index, design.looks, design.batch, design.max_samples)
 
 
 def run_until_decided(

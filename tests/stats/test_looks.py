@@ -9,6 +9,7 @@ import pytest
 from specverdict.stats.looks import (
     declared_looks,
     look_share,
+    look_size,
     look_sizes,
     pocock_spending,
 )
@@ -42,9 +43,20 @@ def test_a_look_past_the_declared_ones_has_nothing_left() -> None:
 
 def test_looks_follow_the_batches_up_to_the_maximum() -> None:
     assert declared_looks(400, 50) == 8
-    assert declared_looks(130, 40) == 4
-    assert look_sizes(130, 40) == [40, 80, 120, 130]
+    assert look_sizes(400, 50) == [50, 100, 150, 200, 250, 300, 350, 400]
+    # a remainder under a batch joins the last look: no look spends a share on 10 samples
+    assert declared_looks(130, 40) == 3
+    assert look_sizes(130, 40) == [40, 80, 130]
     assert look_sizes(30, 40) == [30]
+    # at concurrency 16 (blocks of 32, looks of at least 8 blocks) 400 samples are one look
+    assert look_sizes(400, 256) == [400]
+    assert look_sizes(512, 256) == [256, 512]
+
+
+def test_a_design_recorded_under_the_older_count_reads_the_same_sizes() -> None:
+    # K was ceil(N / B): 4 looks of 40 up to 130, the last one at 130
+    assert [look_size(j, 4, 40, 130) for j in range(1, 5)] == [40, 80, 120, 130]
+    assert [look_size(j, 3, 40, 130) for j in range(1, 4)] == look_sizes(130, 40)
 
 
 @pytest.mark.parametrize(

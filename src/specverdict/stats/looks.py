@@ -1,7 +1,11 @@
 """Error spent over the looks of a sequential design: which share of alpha a look may use.
 
 A sequential campaign declares its looks in advance: samples are added in batches of B up to a
-maximum N, so there are K = ceil(N / B) looks, the j-th at information fraction t_j = j / K.
+maximum N, so there are K = max(1, floor(N / B)) looks, the j-th at information fraction
+t_j = j / K; the last look takes the remainder (between B and 2B - 1 samples), because a look
+that adds a few samples spends a whole share of alpha on them (at concurrency 16, 400 samples
+in looks of 256 were two looks, the second 5 blocks, and cut the power at a true 1.12x from
+85% to 74%).
 A test that is fixed-n (the speed interval, McNemar, the score interval, Fisher) may be read at
 each look only with a share of the level: look j spends
 
@@ -106,13 +110,21 @@ def look_share(index: int, declared: int) -> LookShare:
 
 
 def declared_looks(max_samples: int, batch: int) -> int:
-    """K = ceil(max_samples / batch): the looks a design of batches up to a maximum takes."""
+    """K = max(1, floor(max_samples / batch)): the looks a design of batches up to a maximum
+    takes, the last one taking the remainder under a batch with it."""
     if batch < 1 or max_samples < 1:
         raise ValueError(f"batch and max_samples must be positive, got {batch}, {max_samples}")
-    return -(-max_samples // batch)
+    return max(1, max_samples // batch)
 
 
 def look_sizes(max_samples: int, batch: int) -> list[int]:
-    """The samples seen at each look: B, 2B, ..., capped at the maximum."""
+    """The samples seen at each look: B, 2B, ..., (K - 1)B, then the maximum."""
     k = declared_looks(max_samples, batch)
-    return [min(j * batch, max_samples) for j in range(1, k + 1)]
+    return [j * batch for j in range(1, k)] + [max_samples]
+
+
+def look_size(index: int, looks: int, batch: int, max_samples: int) -> int:
+    """The samples seen at look ``index`` of a design of ``looks`` looks: the last declared
+    look (and any past it) sees the maximum. A design recorded when K was ceil(N / B) reads
+    the same: its last look's index x B was past the maximum."""
+    return max_samples if index >= looks else min(index * batch, max_samples)
