@@ -189,7 +189,9 @@ class SequentialDesign(_Frozen):
 
     batch: int = Field(ge=1)
     max_samples: int = Field(ge=1)
-    looks: int = Field(ge=1, description="declared: max(1, floor(max_samples / batch)); the last takes the rest")
+    looks: int = Field(
+        ge=1, description="declared: max(1, floor(max_samples / batch)); the last takes the rest"
+    )
     taken: tuple[Look, ...] = ()
     stopped: str | None = Field(
         default=None, description="why the pair stopped taking samples (its verdict, or the max)"

@@ -23,7 +23,7 @@ from specverdict.failures import failed_run_message
 from specverdict.records import RunRecord
 from specverdict.records.manifest import Look, SequentialDesign
 from specverdict.results import run_acceptance, run_results
-from specverdict.stats.looks import LookShare, look_share, rerun_share
+from specverdict.stats.looks import LookShare, look_share, look_size, rerun_share
 from specverdict.stats.multiplicity import adjust
 from specverdict.stats.speed import ExecutionDrift, execution_drift
 from specverdict.store.base import Store
@@ -141,7 +141,7 @@ def campaign_verdicts(store: Store, plan: Plan) -> list[PairVerdict]:
                 design = designs.get(spec.stage)
                 ids = selection(spec)
                 if design is not None:
-                    ids = ids[: min(index * design.batch, design.max_samples)]
+                    ids = ids[: look_size(index, design.looks, design.batch, design.max_samples)]
                 tables.append(execution_speeds(a, ids, metric))
             drifts[index, metric] = execution_drift(tables)
         return drifts[index, metric]

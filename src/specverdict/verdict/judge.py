@@ -738,7 +738,11 @@ def _quality(
         seed = order_seed(cand.run_ids[0] if cand.run_ids else "", head)
         design = head.sequential if head is not None else None
         order = betting_order(
-            ids, seed, [s.sample_id for s in cand.first], design.batch if design else None
+            ids,
+            seed,
+            [s.sample_id for s in cand.first],
+            design.batch if design else None,
+            design.looks if design else None,
         )
         bet = betting_noninferiority([diffs[i] for i in order], gates.margin, level)
         decided = bet.decided

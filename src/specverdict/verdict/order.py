@@ -45,13 +45,23 @@ def _key(seed: str, sample_id: str) -> bytes:
 
 
 def betting_order(
-    ids: Sequence[str], seed: str, selection: Sequence[str] = (), batch: int | None = None
+    ids: Sequence[str],
+    seed: str,
+    selection: Sequence[str] = (),
+    batch: int | None = None,
+    looks: int | None = None,
 ) -> list[str]:
     """``ids`` in the betting test's order: by look (the position in ``selection``, the
-    suite's order of the candidate's samples, divided by the sequential design's ``batch``;
-    one look without a design), then by the keyed hash of the id under ``seed``."""
+    suite's order of the candidate's samples, divided by the sequential design's ``batch``,
+    the last of its ``looks`` taking the remainder; one look without a design), then by the
+    keyed hash of the id under ``seed``."""
     if batch is None or batch < 1:
         return sorted(ids, key=lambda i: _key(seed, i))
     where = {s: k for k, s in enumerate(sorted(selection or ids, key=natural))}
     last = len(where)
-    return sorted(ids, key=lambda i: (where.get(i, last) // batch, _key(seed, i)))
+    cap = (last // batch) if looks is None else looks - 1
+
+    def look(i: str) -> int:
+        return min(where.get(i, last) // batch, cap)
+
+    return sorted(ids, key=lambda i: (look(i), _key(seed, i)))
