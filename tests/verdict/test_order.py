@@ -51,6 +51,18 @@ def test_at_a_sequential_campaign_s_looks_each_sequence_extends_the_last() -> No
     assert look1 != IDS[:100]
 
 
+def test_the_last_look_s_remainder_is_shuffled_with_it() -> None:
+    """Looks of 100 up to 250 (two looks, the second taking 150): the last look's samples are
+    one random sequence after look 1's, the remainder past 200 mixed in, not put last."""
+    order = betting_order(IDS[:250], "seed:3", IDS[:250], batch=100, looks=2)
+    assert order[:100] == betting_order(IDS[:100], "seed:3", IDS[:100], batch=100)
+    tail = order[100:]
+    assert set(tail) == set(IDS[100:250])
+    late = [k for k, i in enumerate(tail) if i in set(IDS[200:250])]
+    assert min(late) < 50  # without the looks, the 50 past 2 x 100 were the last 50
+    assert late != list(range(100, 150))
+
+
 def _arm(spec: RunSpec, run_id: str, passed: list[bool], manifest: RunManifest) -> Arm:
     records = tuple(
         SampleRecord(
