@@ -22,6 +22,7 @@ import os
 import platform
 import secrets
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
@@ -1074,6 +1075,7 @@ class Runner:
             "specverdict": __version__,
             "python": sys.version.split()[0],
             "platform": platform.platform(),
+            "host": socket.gethostname(),
         }
         manifest["engine_version"] = await self._served(client, base_url + "/version")
         manifest["models"] = await self._served(client, base_url + "/v1/models")

@@ -15,6 +15,7 @@ import click
 
 from specverdict import __version__
 from specverdict.cli.audit import audit
+from specverdict.cli.calibrate import calibrate
 from specverdict.cli.checklist import checklist
 from specverdict.cli.compare_live import compare_live
 from specverdict.cli.demo import demo
@@ -48,6 +49,7 @@ def cli() -> None:
 cli.add_command(demo)
 cli.add_command(validate)
 cli.add_command(run)
+cli.add_command(calibrate)
 cli.add_command(runs)
 cli.add_command(verdict)
 cli.add_command(compare)

@@ -317,6 +317,14 @@ class RunManifest(_Frozen):
     resamples: tuple[ResampleLook, ...] = Field(
         default=(), description="the resample analyses of this candidate's pair"
     )
+    host: str | None = Field(
+        default=None, description="the host name of the machine that measured it"
+    )
+    calibration: bool = Field(
+        default=False,
+        description="measured by `specverdict calibrate`: an A/A execution whose drift other "
+        "campaigns on the same engine, model, quantization, load and host pool",
+    )
 
     def updated(self, changes: ManifestUpdate) -> RunManifest:
         """This manifest with ``changes`` applied, validated as a whole."""
@@ -356,6 +364,8 @@ class ManifestUpdate(TypedDict, total=False):
     resample_of: str
     sequential: SequentialDesign
     resamples: list[ResampleLook] | tuple[ResampleLook, ...]
+    host: str | None
+    calibration: bool
 
 
 class OverrideDrift(_Frozen):

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 import numpy as np
+from scipy.stats import f as f_dist
 from scipy.stats import norm
 from scipy.stats import t as student_t
 
@@ -305,6 +306,71 @@ class ExecutionDrift:
     df: int
     configurations: int
     executions: int
+    #: of ``executions``, those of a calibration (``specverdict calibrate``) pooled in
+    calibration: int = 0
+    #: how a calibration was read (``pool_drift``): pooled with the campaign's own drift,
+    #: alone (no own A/A), or refused (the own drift larger); None: no calibration
+    calibration_use: Literal["pooled", "alone", "refused"] | None = None
+    #: the reading in words, with the figures
+    note: str | None = None
+
+
+#: the level of the check that a campaign's own drift is not larger than its calibration's
+CALIBRATION_CHECK_LEVEL = 0.05
+
+
+def pool_drift(
+    own: ExecutionDrift | None,
+    calibration: ExecutionDrift | None,
+    level: float = CALIBRATION_CHECK_LEVEL,
+) -> ExecutionDrift | None:
+    """The campaign's drift ``own`` with a stored calibration's (A/A executions of the same
+    engine, model, quantization and load, ``specverdict calibrate``) pooled in: variances
+    weighted by their degrees of freedom, the degrees of freedom added, as two more groups of
+    ``execution_drift``'s pooled estimate would be.
+
+    A calibration is a prior estimate: the host may have changed since. It is checked against
+    the campaign's own A/A executions by the one-sided F test of s2_own / s2_cal at ``level``
+    (F(df_own, df_cal)): when the campaign's own drift is significantly larger, pooling would
+    narrow the interval wrongly, and the campaign's own estimate stands alone. A campaign with
+    no own A/A takes the calibration unchecked. An own drift within the check pools: a
+    smaller one is widened by the calibration, a larger one narrowed. The ``note`` says which."""
+    if calibration is None:
+        return own
+    cal = f"calibration drift {100 * np.sqrt(calibration.variance):.1f}% (df {calibration.df})"
+    if own is None:
+        return ExecutionDrift(
+            calibration.variance,
+            calibration.df,
+            calibration.configurations,
+            calibration.executions,
+            calibration=calibration.executions,
+            calibration_use="alone",
+            note=f"{cal} read alone: the campaign ran no configuration twice to check it against",
+        )
+    mine = f"the campaign's own {100 * np.sqrt(own.variance):.1f}% (df {own.df})"
+    if calibration.variance > 0:
+        p = float(f_dist.sf(own.variance / calibration.variance, own.df, calibration.df))
+    else:
+        p = 0.0 if own.variance > 0 else 1.0
+    if p < level:
+        return replace(
+            own,
+            calibration_use="refused",
+            note=f"{cal} not pooled: {mine} is larger (F test p = {p:.3g} < {level:g}); the "
+            "host has changed since: calibrate again",
+        )
+    df = own.df + calibration.df
+    variance = (own.df * own.variance + calibration.df * calibration.variance) / df
+    return ExecutionDrift(
+        variance,
+        df,
+        own.configurations + calibration.configurations,
+        own.executions + calibration.executions,
+        calibration=calibration.executions,
+        calibration_use="pooled",
+        note=f"{cal} pooled with {mine}",
+    )
 
 
 def execution_drift(groups: Sequence[Sequence[Sequence[float]]]) -> ExecutionDrift | None:

@@ -25,9 +25,10 @@ from specverdict.records.manifest import Look, SequentialDesign
 from specverdict.results import run_acceptance, run_results
 from specverdict.stats.looks import LookShare, look_share, look_size, rerun_share
 from specverdict.stats.multiplicity import adjust
-from specverdict.stats.speed import ExecutionDrift, execution_drift
+from specverdict.stats.speed import ExecutionDrift, execution_drift, pool_drift
 from specverdict.store.base import Store
 from specverdict.suites import Sample, suite_for
+from specverdict.verdict.calibration import calibration_groups
 from specverdict.verdict.history import describe as describe_looks
 from specverdict.verdict.history import earlier_looks
 from specverdict.verdict.judge import Arm, execution_speeds, judge_pair
@@ -105,14 +106,28 @@ def campaign_verdicts(store: Store, plan: Plan) -> list[PairVerdict]:
     # Run-to-run drift pooled over every configuration the campaign executed more than once
     # (same host, same engine): its degrees of freedom add up across stages and loads. It is
     # estimated on the metric the pair's speed gate compares (each stage names its own).
+    # A stored calibration of a baseline's engine (``verdict.calibration``) is pooled in,
+    # checked against the campaign's own A/A (``stats.speed.pool_drift``).
     unique = list({r.fingerprint: r for r in plan.runs}.values())
     executed = [arm(spec) for spec in unique]
     pooled: dict[str, ExecutionDrift | None] = {}
+    calibrations = [arm_from_runs(store, g) for g in calibration_groups(runs, plan)]
+    prior: dict[str, ExecutionDrift | None] = {}
+
+    def calibrated(metric: str) -> ExecutionDrift | None:
+        if metric not in prior:
+            prior[metric] = execution_drift(
+                [execution_speeds(a, None, metric) for a in calibrations if a is not None]
+            )
+        return prior[metric]
 
     def drift_on(metric: str) -> ExecutionDrift | None:
         if metric not in pooled:
-            pooled[metric] = execution_drift(
-                [execution_speeds(a, None, metric) for a in executed if a is not None]
+            pooled[metric] = pool_drift(
+                execution_drift(
+                    [execution_speeds(a, None, metric) for a in executed if a is not None]
+                ),
+                calibrated(metric),
             )
         return pooled[metric]
 
@@ -143,7 +158,7 @@ def campaign_verdicts(store: Store, plan: Plan) -> list[PairVerdict]:
                 if design is not None:
                     ids = ids[: look_size(index, design.looks, design.batch, design.max_samples)]
                 tables.append(execution_speeds(a, ids, metric))
-            drifts[index, metric] = execution_drift(tables)
+            drifts[index, metric] = pool_drift(execution_drift(tables), calibrated(metric))
         return drifts[index, metric]
 
     for pair in plan.pairs:

@@ -918,7 +918,14 @@ def _speed(
         "noise_floor": None if noise is None else noise.floor,
         "drift": None
         if drift is None
-        else {"sd": float(np.sqrt(drift.variance)), "df": drift.df, "executions": drift.executions},
+        else {
+            "sd": float(np.sqrt(drift.variance)),
+            "df": drift.df,
+            "executions": drift.executions,
+            "calibration": drift.calibration,
+            "calibration_use": drift.calibration_use,
+            "note": drift.note,
+        },
     }
     interval = None if est.interval is None else (est.interval.lower, est.interval.upper)
     if widened is not None:
@@ -944,9 +951,13 @@ def _speed(
     ci = f"{est.point:.3f}x [{lo:.3f}, {hi:.3f}] on {words}"
     held = ""
     if drift is not None and widened is not None:
+        cal = f", {drift.calibration} of a calibration" if drift.calibration else ""
+        # a calibration read alone or refused says so; pooled, its count above says enough
+        said = f"; {drift.note}" if drift.calibration_use in ("alone", "refused") else ""
         held = (
             f" (run-to-run drift {100 * np.sqrt(drift.variance):.1f}% from {drift.executions} "
-            f"executions, df {drift.df}: {100 * widened.drift_share:.0f}% of the variance)"
+            f"executions{cal}, df {drift.df}: {100 * widened.drift_share:.0f}% of the "
+            f"variance{said})"
         )
     bar = max(1.0, gates.min_speedup)
     if look is not None and not look.undeclared and drift is not None and widened is not None:
@@ -985,7 +996,7 @@ def _speed(
             f"speed-up {ci} from single executions (the baseline ran once, and no other "
             "configuration twice): run-to-run drift, the variance of whole executions, is not "
             "measured, and the samples' interval alone decides neither ADOPT nor REJECT "
-            "(load.baseline_repeats: 2 or more)",
+            "(load.baseline_repeats: 2 or more, or a calibration: specverdict calibrate)",
         )
     elif hi < gates.min_speedup:
         what = (
@@ -1005,7 +1016,12 @@ def _speed(
         )
     else:
         status, msg = "inconclusive", f"speed-up {ci}{held} not established: it includes 1"
-    if status == "inconclusive" and drift is not None and widened is not None:
+    if (
+        status == "inconclusive"
+        and drift is not None
+        and widened is not None
+        and est.n >= MIN_SPEED_SAMPLES
+    ):
         msg += _executions_advice(est.point, widened.se_log, drift, len(base.samples), gates)
     reasons.append(Reason(gate=gate, status=status, message=msg, data=data))
     if noise is not None and noise.floor is not None:
@@ -1201,6 +1217,17 @@ def _executions_advice(
     if gap <= 0:
         return ""
     samples_var = max(0.0, se_log**2 - drift.variance * 2.0 / max(1, executions))
+    calibrate = ""
+    if student_t.ppf(1 - gates.alpha / 2, drift.df) * se_log >= gap:
+        # the interval at these executions, with the drift read at more degrees of freedom
+        for c in range(3, 65):
+            if student_t.ppf(1 - gates.alpha / 2, drift.df + c - 1) * se_log < gap:
+                calibrate = (
+                    f"; or, at these executions, a calibration of about {c} A/A executions "
+                    f"(specverdict calibrate --executions {c}), read by every campaign on this "
+                    "engine"
+                )
+                break
     for k in range(max(2, executions + 1), 65):
         df = drift.df + 2 * (k - executions)
         half = student_t.ppf(1 - gates.alpha / 2, df) * np.sqrt(
@@ -1210,8 +1237,10 @@ def _executions_advice(
             return (
                 f"; about {k} executions per configuration (load.repeats: {k}) would decide it "
                 "if the estimate held; attached servers measured in blocks (load.blocks) need "
-                "no more executions"
+                f"no more executions{calibrate}"
             )
+    if calibrate:
+        return calibrate
     return (
         "; the run-to-run drift keeps this interval wide at any number of executions up to 64: "
         "attach the servers and measure in blocks (load.blocks)"

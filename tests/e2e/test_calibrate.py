@@ -1,0 +1,82 @@
+"""``specverdict calibrate`` on launched reference engines paced on the host's wall clock: the
+A/A executions it stores give the campaign's drift more degrees of freedom, and a later
+campaign on other prompts reads them, saying how."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from specverdict.store import SQLiteStore
+from tests.conftest import specverdict_cli
+
+CAMPAIGN = """\
+name: {name}
+engine: {{kind: reference, launch: {{args: ['--device-model', 'accel-8b']}}}}
+model: {{family: specverdict-reference, served_name: reference-target}}
+quantization: fp32
+candidates:
+  - {{method: mtp, k: 2}}
+stages:
+  function: {{suite: synth-function@1, samples: {{first: {first}}}}}
+sampling: {{temperature: 0.0, max_tokens: 16, seed: 0}}
+load: {{concurrency: 2, warmup: 1, baseline_repeats: {repeats}}}
+"""
+
+
+def speed(path: Path, db: Path) -> dict[str, Any]:
+    out = specverdict_cli("verdict", str(path), "--db", str(db), "--json")
+    (v,) = json.loads(out.stdout)["verdicts"]
+    return dict({r["gate"]: r for r in v["reasons"]}["speed.tpot"])
+
+
+def test_a_calibration_is_pooled_by_its_campaign_and_by_later_ones(tmp_path: Path) -> None:
+    db = tmp_path / "runs.db"
+    first = tmp_path / "first.yaml"
+    first.write_text(CAMPAIGN.format(name="first", first=20, repeats=2))
+    assert specverdict_cli("run", str(first), "--db", str(db)).returncode == 0
+    before = speed(first, db)["data"]["drift"]
+    assert (before["df"], before["executions"]) == (1, 2)
+
+    proc = specverdict_cli("calibrate", str(first), "--db", str(db), "--executions", "4")
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    assert "calibration: run-to-run drift of A/A executions" in proc.stdout
+    store = SQLiteStore(db)
+    calibrated = [r for r in store.list_runs() if r.manifest.calibration]
+    # the two baseline executions of the run and two more, each on this host
+    assert len(calibrated) == 4 and {r.repeat for r in calibrated} == {0, 1, 2, 3}
+    assert all(r.manifest.host for r in calibrated)
+    after = speed(first, db)["data"]["drift"]
+    assert (after["df"], after["executions"]) == (3, 4)
+
+    # another campaign on other prompts that runs its baseline once: the calibration alone
+    # gives its drift, and the reason says it could not be checked
+    later = tmp_path / "later.yaml"
+    later.write_text(CAMPAIGN.format(name="later", first=24, repeats=1))
+    assert specverdict_cli("run", str(later), "--db", str(db)).returncode == 0
+    gate = speed(later, db)
+    drift = gate["data"]["drift"]
+    assert (drift["df"], drift["calibration"], drift["calibration_use"]) == (3, 4, "alone")
+    assert "4 of a calibration" in gate["message"]
+    assert "read alone: the campaign ran no configuration twice" in gate["message"]
+
+
+def test_calibrate_refuses_what_it_cannot_calibrate(tmp_path: Path) -> None:
+    path = tmp_path / "c.yaml"
+    path.write_text(CAMPAIGN.format(name="c", first=20, repeats=2))
+    proc = specverdict_cli("calibrate", str(path), "--stage", "prose", "--db", "x.db")
+    assert proc.returncode == 2 and "'prose': no such stage" in proc.stderr
+    assert "stages: function" in proc.stderr
+    proc = specverdict_cli("calibrate", str(path), "--executions", "2")
+    assert proc.returncode == 2 and "--executions" in proc.stderr
+    blocked = tmp_path / "blocked.yaml"
+    blocked.write_text(
+        CAMPAIGN.format(name="b", first=20, repeats=2)
+        .replace("{kind: reference, launch: {args: ['--device-model', 'accel-8b']}}",
+                 "{kind: reference, base_url: 'http://127.0.0.1:9'}")
+        .replace("{method: mtp, k: 2}", "{method: mtp, k: 2, base_url: 'http://127.0.0.1:10'}")
+    )  # fmt: skip
+    proc = specverdict_cli("calibrate", str(blocked), "--db", str(tmp_path / "b.db"))
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert "take turns in blocks" in proc.stderr

@@ -1,0 +1,73 @@
+"""Which stored calibrations a campaign pools: the same engine, model, quantization,
+speculation, load and host; any prompts, stage or sampling."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from specverdict.campaign import build_plan, parse_campaign
+from specverdict.campaign.plan import Plan
+from specverdict.records import RunManifest
+from specverdict.store import SQLiteStore
+from specverdict.verdict.calibration import calibration_groups, drift_identity
+
+CAMPAIGN = """\
+name: {name}
+engine: {{kind: reference, launch: {{args: {args}}}}}
+model: {{family: specverdict-reference, served_name: reference-target}}
+quantization: fp32
+candidates:
+  - {{method: mtp, k: 2}}
+stages:
+  function: {{suite: synth-function@1, samples: {{first: {first}}}}}
+sampling: {{temperature: {temperature}, max_tokens: 48, seed: 0}}
+load: {{concurrency: {conc}}}
+"""
+
+
+def plan(
+    name: str = "c",
+    first: int = 24,
+    conc: int = 2,
+    temperature: float = 0.0,
+    args: str = "['--device-model', 'accel-8b']",
+) -> Plan:
+    text = CAMPAIGN.format(name=name, first=first, conc=conc, temperature=temperature, args=args)
+    return build_plan(parse_campaign(text, Path(f"{name}.yaml")))
+
+
+def test_the_identity_is_the_engine_s_not_the_workload_s() -> None:
+    base = plan().pairs[0].baseline
+    # other prompts, another campaign name, other sampling: the same engine's drift
+    for other in (plan(first=16), plan(name="other"), plan(temperature=0.7)):
+        assert drift_identity(other.pairs[0].baseline) == drift_identity(base)
+    # another load level or launch flags, or the candidate's configuration: another drift
+    assert drift_identity(plan(conc=4).pairs[0].baseline) != drift_identity(base)
+    assert drift_identity(plan(args="[]").pairs[0].baseline) != drift_identity(base)
+    assert drift_identity(plan().pairs[0].candidate) != drift_identity(base)
+
+
+def test_a_campaign_pools_completed_calibrations_of_its_baselines_on_its_host(
+    tmp_path: Path,
+) -> None:
+    store = SQLiteStore(tmp_path / "runs.db")
+    campaign, calibrated = plan(first=16), plan(first=24)
+    mine, theirs = campaign.pairs[0].baseline, calibrated.pairs[0].baseline
+
+    def run(spec: object, repeat: int, calibration: bool = True, host: str = "a") -> None:
+        r = store.create_run(spec, repeat, RunManifest())  # type: ignore[arg-type]
+        store.update_run(
+            r.run_id, status="completed", manifest={"calibration": calibration, "host": host}
+        )
+
+    run(mine, 0, calibration=False)  # the campaign's own baseline, on host a
+    for k in range(3):
+        run(theirs, k)  # a calibration of the same engine on other prompts
+    run(calibrated.pairs[0].candidate, 0)  # a candidate's: another identity
+    run(plan(first=20).pairs[0].baseline, 0)  # one execution alone says nothing
+    run(plan(first=12).pairs[0].baseline, 0, host="b")
+    run(plan(first=12).pairs[0].baseline, 1, host="b")  # another host's
+    (group,) = calibration_groups(store.list_runs(), campaign)
+    assert {r.fingerprint for r in group} == {theirs.fingerprint} and len(group) == 3
+    # the campaign's own executions are its own drift, never a calibration of it
+    assert calibration_groups(store.list_runs(), calibrated) == []
