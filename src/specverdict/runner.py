@@ -27,8 +27,10 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -37,7 +39,15 @@ import httpx
 from specverdict import __version__
 from specverdict.audit.preflight import run_audits
 from specverdict.campaign.model import Campaign
-from specverdict.campaign.plan import Execution, Plan, Step, blocked, interleaved
+from specverdict.campaign.plan import (
+    Execution,
+    Plan,
+    Step,
+    blocked,
+    in_sessions,
+    interleaved,
+    server_key,
+)
 from specverdict.campaign.spec import RunSpec
 from specverdict.engines.base import EngineAdapter
 from specverdict.engines.client import StreamedResponse, connections, device_clock_extra, stream
@@ -249,6 +259,12 @@ class _EngineClock:
         assert self.began is not None
         self.startup = time.monotonic() - self.began
 
+    def resume(self, idle_since: float) -> None:
+        """A kept server serves this execution: no start; its span begins where the server's
+        last use ended, so the time since is idle."""
+        self.began = idle_since
+        self.startup = 0.0
+
     def enter(self, phase: str | None) -> None:
         """Close the open phase and open ``phase`` (None: idle); the first call of an attached
         engine starts its span."""
@@ -366,6 +382,26 @@ def failed_runs(store: Store, records: list[RunRecord], limit: float) -> RunFail
     )
 
 
+@dataclass
+class _Session:
+    """A launched server kept up between the executions it serves (``engine.launch.sessions:
+    round``): the executions of one configuration and round, over stages, load levels and
+    sequential looks."""
+
+    server: LaunchedServer
+    #: recorded on each execution it serves (``RunManifest.session``)
+    session_id: str
+    #: the folder of its launch files and log (the first execution's), and whether it goes
+    directory: Path
+    temporary: bool
+    command: tuple[str, ...]
+    log_path: Path | None
+    #: when its last use ended (``time.monotonic``): the next use's span begins there, so the
+    #: harness's time between uses (scoring, the registry) is the engine's idle time
+    idle_since: float = 0.0
+    runs: list[str] = field(default_factory=list)
+
+
 class Runner:
     def __init__(
         self,
@@ -414,6 +450,62 @@ class Runner:
         self._counters: dict[str, TokenCounter | None] = {}
         #: per run, the engine time this runner's segments spent on it (``EngineTime``)
         self.engine_times: dict[str, EngineTime] = {}
+        #: launched servers kept up between uses, by (server key, round), least recently used
+        #: first; at most ``_keep`` of them (0: a server per execution, stopped after it)
+        self._sessions: OrderedDict[tuple[str, int], _Session] = OrderedDict()
+        self._keep = 0
+        #: launched servers started by this runner (each start once)
+        self.starts = 0
+
+    @contextlib.contextmanager
+    def sessions(self, plan: Plan) -> Iterator[None]:
+        """Within this block launched servers are kept up between the executions of one
+        configuration and round (``engine.launch.sessions``, up to ``engine.launch.servers``
+        at once) and stopped when it ends, however it ends."""
+        launch = plan.campaign.engine.launch
+        outer = self._keep
+        if outer == 0:
+            self._keep = (
+                0
+                if launch is not None and launch.sessions == "execution"
+                else (launch.servers if launch is not None else 1)
+            )
+        try:
+            yield
+        finally:
+            if outer == 0:
+                self._keep = 0
+                self.close_sessions()
+
+    def close_sessions(self) -> None:
+        """Stop every kept server; the idle time since its last use goes to its last run."""
+        while self._sessions:
+            _, session = self._sessions.popitem(last=False)
+            self._end_session(session)
+
+    def _end_session(self, session: _Session) -> None:
+        idle = max(0.0, time.monotonic() - session.idle_since)
+        last = session.runs[-1] if session.runs else None
+        if last is not None and session.server.process is not None:
+            tail = session.server.output_tail(20)
+            with contextlib.suppress(StoreError):
+                before = self.store.get_run(last).manifest.engine_time
+                extra = EngineTime.of(idle, 0.0, 0.0, 0.0)
+                self.engine_times[last] = self.engine_times.get(last, EngineTime()).plus(extra)
+                self.store.update_run(
+                    last,
+                    manifest={
+                        "engine_log_tail": tail,
+                        "engine_time": extra if before is None else before.plus(extra),
+                    },
+                )
+        session.server.stop()
+        session.server.process = None
+        if session.temporary:
+            shutil.rmtree(session.directory, ignore_errors=True)
+
+    def _session_of(self, server: LaunchedServer | None) -> tuple[str, int] | None:
+        return next((k for k, s in self._sessions.items() if s.server is server), None)
 
     def run_plan(self, plan: Plan, only: str | None = None) -> list[RunRecord]:
         """Run every planned run and repeat; ``only`` keeps the runs of one stage or one
@@ -426,26 +518,37 @@ class Runner:
                 self.check_reachable(next(r for r in specs if r.engine.base_url == url))
             self.check_preflight(specs)
         records: dict[str, RunRecord] = {}
-        for step in self.schedule(plan, specs):
-            if isinstance(step, Step):
-                e = step.execution
-                size = plan.campaign.block_size(e.spec.load.level)
-                record = self.run_one(
-                    plan, e.spec, e.repeat, order=(e.repeat, e.position), limit=step.limit,
-                    block=step.block, block_size=size,
-                )  # fmt: skip
-            else:
-                record = self.run_one(
-                    plan, step.spec, step.repeat, order=(step.repeat, step.position)
-                )
-            records[record.run_id] = record
+        with self.sessions(plan):
+            for step in self.schedule(plan, specs):
+                if isinstance(step, Step):
+                    e = step.execution
+                    size = plan.campaign.block_size(e.spec.load.level)
+                    record = self.run_one(
+                        plan, e.spec, e.repeat, order=(e.repeat, e.position), limit=step.limit,
+                        block=step.block, block_size=size,
+                    )  # fmt: skip
+                else:
+                    record = self.run_one(
+                        plan, step.spec, step.repeat, order=(step.repeat, step.position)
+                    )
+                records[record.run_id] = record
         return list(records.values())
 
     @staticmethod
-    def schedule(plan: Plan, specs: list[RunSpec]) -> list[Execution | Step]:
-        """The campaign's order of executions, in blocks where the design has them."""
+    def schedule(
+        plan: Plan, specs: list[RunSpec], repeats: int | None = None
+    ) -> list[Execution | Step]:
+        """The campaign's order of executions, in blocks where the design has them, in server
+        sessions where launched engines have them; ``repeats`` executions of every run
+        instead of the campaign's (``calibrate``)."""
+        repeats_of = plan.repeats_of if repeats is None else (lambda _: repeats)
         if not plan.campaign.blocked():
-            return list(interleaved(specs, plan.repeats_of))
+            launch = plan.campaign.engine.launch
+            if (launch is None or launch.sessions == "round") and all(
+                s.engine.base_url is None for s in specs
+            ):
+                return list(in_sessions(specs, repeats_of))
+            return list(interleaved(specs, repeats_of))
 
         def samples_of(spec: RunSpec) -> int:
             try:
@@ -455,7 +558,7 @@ class Runner:
 
         return blocked(
             specs,
-            plan.repeats_of,
+            repeats_of,
             lambda s: plan.campaign.block_size(s.load.level),
             samples_of,
         )
@@ -600,61 +703,10 @@ class Runner:
                 **({"blocks": BlockDesign(size=block_size)} if block_size else {}),
             },
         )
-        engine = plan.campaign.engine
         server = None
         clock = _EngineClock()
         if spec.engine.base_url is None:
-            port = free_port()
-            files = adapter.launch_files(spec)
-            for name, text in files.items():
-                (run_dir / name).write_text(text)
-            if files:  # the options as sent, e.g. TensorRT-LLM's speculative_config
-                self.store.update_run(run.run_id, manifest={"launch_files": files})
-            command = adapter.launch_command(
-                spec, engine.launch, port, plan.campaign.model.path, run_dir
-            )
-            launch = engine.launch
-            log_path = None
-            if self.runs_dir is not None:
-                log_path = run_dir / f"engine-{int(time.time())}.log"
-            server = LaunchedServer(
-                command,
-                f"http://127.0.0.1:{port}",
-                health_path=launch.health_path if launch else "/health",
-                startup_timeout_s=launch.startup_timeout_s if launch else 120.0,
-                env=launch.env if launch else None,
-                log_path=log_path,
-            )
-            self.store.update_run(
-                run.run_id,
-                manifest={
-                    "launch_command": command,
-                    "engine_logs": [
-                        *run.manifest.engine_logs,
-                        *([str(log_path)] if log_path else []),
-                    ],
-                },
-            )
-            clock.launching()
-            try:
-                server.start()
-            except EngineStartError as exc:
-                clock.ready()  # the time it took to fail is start-up time spent
-                self.store.update_run(
-                    run.run_id,
-                    status="failed",
-                    manifest={"error": str(exc), **self._account(run.run_id, clock)},
-                )
-                if self.runs_dir is None:
-                    shutil.rmtree(run_dir, ignore_errors=True)
-                raise
-            # Recorded so that an engine orphaned by a killed runner can be found and stopped.
-            pid = server.process.pid if server.process else None
-            identity = process_identity(pid) if pid is not None else None
-            self.store.update_run(
-                run.run_id, manifest={"engine_pid": pid, "engine_identity": identity}
-            )
-            clock.ready()
+            server = self._server_for(plan, spec, adapter, run, repeat, run_dir, clock)
         base_url = spec.engine.base_url or (server.base_url if server else "")
         health = _Health(server)
         try:
@@ -709,7 +761,7 @@ class Runner:
         # and the run's acceptance would read as polluted for good
         segments = [*self.store.get_run(run.run_id).manifest.segments, segment]
         self.store.update_run(run.run_id, manifest={"segments": segments})
-        self._stop_engine(server, run.run_id, run_dir)
+        self._release(server, run.run_id, run_dir)
         self.store.update_run(run.run_id, manifest=self._account(run.run_id, clock))
         reused = self.scores.reused
         scored = self.score_pending(run.run_id, suite, samples)
@@ -740,6 +792,110 @@ class Runner:
         )
         return self.store.update_run(run.run_id, status=status, manifest={"segments": segments})
 
+    def _server_for(
+        self,
+        plan: Plan,
+        spec: RunSpec,
+        adapter: EngineAdapter,
+        run: RunRecord,
+        repeat: int,
+        run_dir: Path,
+        clock: _EngineClock,
+    ) -> LaunchedServer:
+        """The launched server that serves this execution: its configuration and round's
+        session when one is up (no start: the span begins where its last use ended), else a
+        new start, kept as a session when sessions are on (the least recently used one
+        stopped first when ``engine.launch.servers`` are up)."""
+        key = (server_key(spec), repeat)
+        session = self._sessions.get(key) if self._keep else None
+        if session is not None and session.server.running():
+            self._sessions.move_to_end(key)
+            clock.resume(session.idle_since)
+            pid = session.server.process.pid if session.server.process else None
+            self.store.update_run(
+                run.run_id,
+                manifest={
+                    "launch_command": session.command,
+                    "engine_logs": [
+                        *run.manifest.engine_logs,
+                        *([str(session.log_path)] if session.log_path else []),
+                    ],
+                    "engine_pid": pid,
+                    "engine_identity": process_identity(pid) if pid is not None else None,
+                    "session": session.session_id,
+                    "speculative_args": adapter.speculative_args(spec, str(session.directory)),
+                },
+            )
+            session.runs.append(run.run_id)
+            return session.server
+        if session is not None:  # its server died: a new start
+            del self._sessions[key]
+            self._end_session(session)
+        while self._keep and len(self._sessions) >= self._keep:
+            _, oldest = self._sessions.popitem(last=False)
+            self._end_session(oldest)
+        engine = plan.campaign.engine
+        port = free_port()
+        files = adapter.launch_files(spec)
+        for name, text in files.items():
+            (run_dir / name).write_text(text)
+        if files:  # the options as sent, e.g. TensorRT-LLM's speculative_config
+            self.store.update_run(run.run_id, manifest={"launch_files": files})
+        command = adapter.launch_command(
+            spec, engine.launch, port, plan.campaign.model.path, run_dir
+        )
+        launch = engine.launch
+        log_path = None
+        if self.runs_dir is not None:
+            log_path = run_dir / f"engine-{int(time.time())}.log"
+        server = LaunchedServer(
+            command,
+            f"http://127.0.0.1:{port}",
+            health_path=launch.health_path if launch else "/health",
+            startup_timeout_s=launch.startup_timeout_s if launch else 120.0,
+            env=launch.env if launch else None,
+            log_path=log_path,
+        )
+        session_id = secrets.token_hex(6)
+        self.store.update_run(
+            run.run_id,
+            manifest={
+                "launch_command": command,
+                "engine_logs": [*run.manifest.engine_logs, *([str(log_path)] if log_path else [])],
+                "session": session_id,
+            },
+        )
+        clock.launching()
+        try:
+            self.starts += 1
+            server.start()
+        except EngineStartError as exc:
+            clock.ready()  # the time it took to fail is start-up time spent
+            self.store.update_run(
+                run.run_id,
+                status="failed",
+                manifest={"error": str(exc), **self._account(run.run_id, clock)},
+            )
+            if self.runs_dir is None:
+                shutil.rmtree(run_dir, ignore_errors=True)
+            raise
+        # Recorded so that an engine orphaned by a killed runner can be found and stopped.
+        pid = server.process.pid if server.process else None
+        identity = process_identity(pid) if pid is not None else None
+        self.store.update_run(run.run_id, manifest={"engine_pid": pid, "engine_identity": identity})
+        clock.ready()
+        if self._keep:
+            self._sessions[key] = _Session(
+                server=server,
+                session_id=session_id,
+                directory=run_dir,
+                temporary=self.runs_dir is None,
+                command=tuple(command),
+                log_path=log_path,
+                runs=[run.run_id],
+            )
+        return server
+
     def _account(self, run_id: str, clock: _EngineClock) -> ManifestUpdate:
         """The manifest write of the run's engine time with this segment's added (nothing when
         the segment never reached an engine), noted in ``engine_times``."""
@@ -769,7 +925,27 @@ class Runner:
         wanted = {s.id for s in samples}
         return sum(r.sample_id in wanted for r in self.store.samples(run_id))
 
+    def _release(self, server: LaunchedServer | None, run_id: str, run_dir: Path) -> None:
+        """The execution's normal end: a session's server stays up for its next use (its idle
+        time starts now), any other is stopped."""
+        key = self._session_of(server)
+        if key is None:
+            self._stop_engine(server, run_id, run_dir)
+            return
+        session = self._sessions[key]
+        session.idle_since = time.monotonic()
+        if self.runs_dir is None and run_dir != session.directory:
+            shutil.rmtree(run_dir, ignore_errors=True)
+
     def _stop_engine(self, server: LaunchedServer | None, run_id: str, run_dir: Path) -> None:
+        key = self._session_of(server)
+        if key is not None:  # any other end stops the session's server with the execution
+            session = self._sessions.pop(key)
+            session.idle_since = time.monotonic()  # this execution's clock has the time since
+            self._end_session(session)
+            if self.runs_dir is None and run_dir != session.directory:
+                shutil.rmtree(run_dir, ignore_errors=True)
+            return
         if server is not None and server.process is not None:
             with contextlib.suppress(StoreError):
                 self.store.update_run(run_id, manifest={"engine_log_tail": server.output_tail(20)})

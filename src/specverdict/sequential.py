@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from specverdict.campaign.plan import Pair, Plan, Step, blocked, interleaved
+from specverdict.campaign.plan import Execution, Pair, Plan, Step, blocked
 from specverdict.campaign.spec import RunSpec
 from specverdict.errors import ConfigError
 from specverdict.records import RunRecord
@@ -164,87 +164,108 @@ def run_until_decided(
     start = 1 + max(len(d.taken) for d in designs.values())
     last = max(d.looks for d in designs.values())
     verdicts: list[PairVerdict] = []
-    for index in range(start, last + 1):
-        open_pairs = [
-            p
-            for p in pairs
-            if designs[p.candidate.fingerprint].stopped is None
-            and index <= designs[p.candidate.fingerprint].looks
-        ]
-        if not open_pairs:
-            break
-        specs: dict[str, tuple[RunSpec, int]] = {}
-        for p in open_pairs:
-            n = _stage_size(designs[p.candidate.fingerprint], index)
-            for spec in (p.baseline, p.candidate):
-                prev = specs.get(spec.fingerprint, (spec, 0))[1]
-                specs[spec.fingerprint] = (spec, max(prev, n))
-        log(
-            f"look {index}: {len(open_pairs)} pair(s) open, "
-            + ", ".join(sorted({f"{s.stage} to {n} samples" for s, n in specs.values()}, key=str))
-        )
-        order = [s for s in chosen if s.fingerprint in specs]
-        if plan.campaign.blocked():  # the look's samples in blocks, the arms taking turns
-            steps = blocked(
-                order,
-                plan.repeats_of,
-                lambda s: plan.campaign.block_size(s.load.level),
-                lambda s, n_of=specs: n_of[s.fingerprint][1],  # type: ignore[misc]
+    with runner.sessions(plan):
+        for index in range(start, last + 1):
+            open_pairs = [
+                p
+                for p in pairs
+                if designs[p.candidate.fingerprint].stopped is None
+                and index <= designs[p.candidate.fingerprint].looks
+            ]
+            if not open_pairs:
+                break
+            specs: dict[str, tuple[RunSpec, int]] = {}
+            for p in open_pairs:
+                n = _stage_size(designs[p.candidate.fingerprint], index)
+                for spec in (p.baseline, p.candidate):
+                    prev = specs.get(spec.fingerprint, (spec, 0))[1]
+                    specs[spec.fingerprint] = (spec, max(prev, n))
+            log(
+                f"look {index}: {len(open_pairs)} pair(s) open, "
+                + ", ".join(
+                    sorted({f"{s.stage} to {n} samples" for s, n in specs.values()}, key=str)
+                )
             )
-            for step in steps:
-                assert isinstance(step, Step)
-                e = step.execution
-                records.append(
-                    runner.run_one(
-                        plan,
-                        e.spec,
-                        e.repeat,
-                        order=(e.repeat, e.position),
-                        limit=step.limit,
-                        block=step.block,
-                        block_size=plan.campaign.block_size(e.spec.load.level),
+            order = [s for s in chosen if s.fingerprint in specs]
+            if plan.campaign.blocked():  # the look's samples in blocks, the arms taking turns
+                steps = blocked(
+                    order,
+                    plan.repeats_of,
+                    lambda s: plan.campaign.block_size(s.load.level),
+                    lambda s, n_of=specs: n_of[s.fingerprint][1],  # type: ignore[misc]
+                )
+                for step in steps:
+                    assert isinstance(step, Step)
+                    e = step.execution
+                    records.append(
+                        runner.run_one(
+                            plan,
+                            e.spec,
+                            e.repeat,
+                            order=(e.repeat, e.position),
+                            limit=step.limit,
+                            block=step.block,
+                            block_size=plan.campaign.block_size(e.spec.load.level),
+                        )
                     )
+            else:
+                # a launched configuration's executions of a round share one server start
+                # (engine.launch.sessions), kept up over looks as engine.launch.servers allows
+                for item in runner.schedule(plan, order):
+                    assert isinstance(item, Execution)
+                    n = specs[item.spec.fingerprint][1]
+                    records.append(
+                        runner.run_one(
+                            plan,
+                            item.spec,
+                            item.repeat,
+                            order=(item.repeat, item.position),
+                            limit=n,
+                        )
+                    )
+            at = clock()
+            for p in open_pairs:
+                design = designs[p.candidate.fingerprint]
+                look = Look(
+                    index=index,
+                    samples=_stage_size(design, index),
+                    baseline_run_ids=tuple(r.run_id for r in _completed(store, p.baseline)),
+                    candidate_run_ids=tuple(r.run_id for r in _completed(store, p.candidate)),
+                    at=at,
                 )
-        else:
-            for e in interleaved(order, plan.repeats_of):
-                n = specs[e.spec.fingerprint][1]
-                records.append(
-                    runner.run_one(plan, e.spec, e.repeat, order=(e.repeat, e.position), limit=n)
+                designs[p.candidate.fingerprint] = _write(
+                    store, p.candidate, design.model_copy(update={"taken": (*design.taken, look)})
                 )
-        at = clock()
-        for p in open_pairs:
-            design = designs[p.candidate.fingerprint]
-            look = Look(
-                index=index,
-                samples=_stage_size(design, index),
-                baseline_run_ids=tuple(r.run_id for r in _completed(store, p.baseline)),
-                candidate_run_ids=tuple(r.run_id for r in _completed(store, p.candidate)),
-                at=at,
+            verdicts = [v for v in campaign_verdicts(store, plan) if v.slice is None]
+            by_pair = dict(
+                zip((p.candidate.fingerprint for p in plan.pairs), verdicts, strict=True)
             )
-            designs[p.candidate.fingerprint] = _write(
-                store, p.candidate, design.model_copy(update={"taken": (*design.taken, look)})
-            )
-        verdicts = [v for v in campaign_verdicts(store, plan) if v.slice is None]
-        by_pair = dict(zip((p.candidate.fingerprint for p in plan.pairs), verdicts, strict=True))
-        for p in open_pairs:
-            design = designs[p.candidate.fingerprint]
-            v = by_pair[p.candidate.fingerprint]
-            stopped = None
-            if v.verdict in SETTLED:
-                stopped = f"{v.verdict} at look {index}"
-            elif v.reason("sequential.futility") is not None:
-                stopped = f"INCONCLUSIVE at look {index}: more samples cannot settle it"
-            elif index >= design.looks:
-                stopped = f"INCONCLUSIVE at the last declared look ({design.max_samples} samples)"
-            taken = (*design.taken[:-1], design.taken[-1].model_copy(update={"verdict": v.verdict}))
-            designs[p.candidate.fingerprint] = _write(
-                store, p.candidate, design.model_copy(update={"taken": taken, "stopped": stopped})
-            )
-            if stopped is not None:
-                log(
-                    f"look {index}: {p.candidate.speculation.label}, {p.candidate.stage}, "
-                    f"{p.candidate.load.label}: {stopped}, {design.taken[-1].samples} samples"
+            for p in open_pairs:
+                design = designs[p.candidate.fingerprint]
+                v = by_pair[p.candidate.fingerprint]
+                stopped = None
+                if v.verdict in SETTLED:
+                    stopped = f"{v.verdict} at look {index}"
+                elif v.reason("sequential.futility") is not None:
+                    stopped = f"INCONCLUSIVE at look {index}: more samples cannot settle it"
+                elif index >= design.looks:
+                    stopped = (
+                        f"INCONCLUSIVE at the last declared look ({design.max_samples} samples)"
+                    )
+                taken = (
+                    *design.taken[:-1],
+                    design.taken[-1].model_copy(update={"verdict": v.verdict}),
                 )
+                designs[p.candidate.fingerprint] = _write(
+                    store,
+                    p.candidate,
+                    design.model_copy(update={"taken": taken, "stopped": stopped}),
+                )
+                if stopped is not None:
+                    log(
+                        f"look {index}: {p.candidate.speculation.label}, {p.candidate.stage}, "
+                        f"{p.candidate.load.label}: {stopped}, {design.taken[-1].samples} samples"
+                    )
     if not verdicts:  # nothing left to run: every pair was settled before
         verdicts = [v for v in campaign_verdicts(store, plan) if v.slice is None]
     progress = [PairProgress(p, designs[p.candidate.fingerprint]) for p in pairs]

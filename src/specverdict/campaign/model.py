@@ -134,6 +134,20 @@ class Launch(Strict):
         "such as {GPU: 8} or a custom one ({accel: 1}); CPU and GPU are Ray's own; not part of "
         "the run identity",
     )
+    sessions: Literal["round", "execution"] = Field(
+        default="round",
+        description="round: one server start per configuration and round serves every stage, "
+        "load level and sequential look of that configuration in the round (rounds alternate "
+        "the configurations' order); execution: a server start per execution",
+    )
+    servers: int = Field(
+        default=1,
+        ge=1,
+        le=64,
+        description="launched servers the host holds at once (one per GPU set, say): up to "
+        "this many stay up between their uses, so that sequential looks and later rounds reuse "
+        "them; never measured at the same time; not part of the run identity",
+    )
 
 
 class FieldError(ValueError):

@@ -8,6 +8,7 @@ plan never holds a comparison that changes more than speculation.
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Callable, Mapping, Sequence
 from itertools import product
 from pathlib import Path
@@ -90,6 +91,43 @@ def interleaved(runs: Sequence[RunSpec], repeats_of: Callable[[RunSpec], int]) -
         for r in range(max(repeats_of(s) for s in group)):
             ordered = [s for s in (group if r % 2 == 0 else group[::-1]) if r < repeats_of(s)]
             out += [Execution(spec=s, repeat=r, position=i) for i, s in enumerate(ordered)]
+    return out
+
+
+def server_key(spec: RunSpec) -> str:
+    """What a launched server is: the run's identity without what only the requests carry
+    (stage, suite, samples, dataset, sampling, load). Runs of one key are served by the same
+    server command, so one start can serve them all."""
+    ident = spec.identity()
+    for field in ("stage", "suite", "samples", "dataset", "sampling", "load"):
+        ident.pop(field, None)
+    canonical = json.dumps(ident, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode()).hexdigest()[:16]
+
+
+def in_sessions(runs: Sequence[RunSpec], repeats_of: Callable[[RunSpec], int]) -> list[Execution]:
+    """Executions grouped into server sessions (``engine.launch.sessions: round``): round r
+    takes the configurations (``server_key``, the baseline first) forwards when r is even and
+    backwards when odd, and each configuration runs every stage and load level it has in the
+    round back to back, so that one server start serves them. Each (stage, load) group still
+    sees its configurations in ``interleaved``'s order (baseline, candidates; candidates,
+    baseline), and a configuration's repeats are separate rounds, each its own start: the
+    executions the run-to-run drift is read from are never one session."""
+    keys: dict[str, list[RunSpec]] = {}
+    for run in runs:
+        keys.setdefault(server_key(run), []).append(run)
+    configs = list(keys.values())
+    out: list[Execution] = []
+    rounds = max((repeats_of(s) for s in runs), default=0)
+    for r in range(rounds):
+        ordered = configs if r % 2 == 0 else configs[::-1]
+        position = 0
+        for config in ordered:
+            members = [s for s in config if r < repeats_of(s)]
+            if not members:
+                continue
+            out += [Execution(spec=s, repeat=r, position=position) for s in members]
+            position += 1
     return out
 
 

@@ -17,6 +17,7 @@ from rich.console import Console
 from rich.table import Table
 
 from specverdict.campaign import build_plan, load_campaign
+from specverdict.campaign.plan import Execution
 from specverdict.campaign.spec import RunSpec
 from specverdict.cli.inputs import not_blank
 from specverdict.cli.progress import progress_for
@@ -86,11 +87,12 @@ def calibrate(campaign: Path, db: Path | str, executions: int, stage: str | None
             progress=progress_for(console),
         )
         # rounds of every baseline, forwards then backwards, so that a slow drift of the
-        # host lands on each baseline's executions alike
-        for r in range(executions):
-            order = baselines if r % 2 == 0 else baselines[::-1]
-            for i, spec in enumerate(order):
-                record = runner.run_one(plan, spec, r, order=(r, i))
+        # host lands on each baseline's executions alike; a launched engine's baselines of
+        # one round share its start (engine.launch.sessions)
+        with runner.sessions(plan):
+            for e in runner.schedule(plan, baselines, repeats=executions):
+                assert isinstance(e, Execution)
+                record = runner.run_one(plan, e.spec, e.repeat, order=(e.repeat, e.position))
                 records.append(store.update_run(record.run_id, manifest={"calibration": True}))
         spent = EngineTime.total(runner.engine_times.values())
     console.print(_table(store, plan.campaign.speed_metric, baselines))

@@ -163,6 +163,10 @@ class LaunchedServer:
             text = fh.read().decode(errors="replace").strip().splitlines()
         return " | ".join(text[-lines:]) or "(no output)"
 
+    def running(self) -> bool:
+        """Whether the server process is up (started and not exited)."""
+        return self.process is not None and self.process.poll() is None
+
     def stop(self, grace_s: float = 10.0) -> None:
         """SIGTERM the engine's process group, SIGKILL what is left after ``grace_s``, and wait
         until the whole group is gone (engines' worker processes outlive their leader)."""

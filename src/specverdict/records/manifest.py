@@ -320,6 +320,11 @@ class RunManifest(_Frozen):
     host: str | None = Field(
         default=None, description="the host name of the machine that measured it"
     )
+    session: str | None = Field(
+        default=None,
+        description="the launched server's start that served it (engine.launch.sessions: "
+        "round): executions of one session share a start and its host state",
+    )
     calibration: bool = Field(
         default=False,
         description="measured by `specverdict calibrate`: an A/A execution whose drift other "
@@ -365,6 +370,7 @@ class ManifestUpdate(TypedDict, total=False):
     sequential: SequentialDesign
     resamples: list[ResampleLook] | tuple[ResampleLook, ...]
     host: str | None
+    session: str | None
     calibration: bool
 
 

@@ -373,7 +373,9 @@ def pool_drift(
     )
 
 
-def execution_drift(groups: Sequence[Sequence[Sequence[float]]]) -> ExecutionDrift | None:
+def execution_drift(
+    groups: Sequence[Sequence[Sequence[float]]], linked: Sequence[int] | None = None
+) -> ExecutionDrift | None:
     """Pooled between-execution variance of log TPOT: the variance component of executions in
     a two-way layout (execution x sample) per configuration, pooled over configurations.
 
@@ -388,8 +390,16 @@ def execution_drift(groups: Sequence[Sequence[Sequence[float]]]) -> ExecutionDri
     (it would inflate the drift most on small stages). Pooled: s² = Σ (k_g − 1) s²_g / Σ (k_g − 1),
     with Σ (k_g − 1) degrees of freedom. Configurations executed once add nothing; None when no
     configuration ran twice on at least two common samples.
+
+    ``linked[g]``: groups with the same label shared their executions' server starts (one
+    launched session served several stages or load levels, ``engine.launch.sessions:
+    round``), so their drifts are one host state seen several times, not independent
+    estimates: they count as one group, their s²_g averaged (weighted by k_g − 1) at the
+    largest k_g − 1 of them, not the sum.
     """
-    weighted, df, used, executions = 0.0, 0, 0, 0
+    if linked is not None and len(linked) != len(groups):
+        raise ValueError(f"linked has {len(linked)} labels for {len(groups)} groups")
+    found: dict[int, list[tuple[float, int, int]]] = {}
     for g, group in enumerate(groups):
         rows = [as_float_array(f"groups[{g}][{e}]", list(r)) for e, r in enumerate(group)]
         if len(rows) < 2:
@@ -410,10 +420,16 @@ def execution_drift(groups: Sequence[Sequence[Sequence[float]]]) -> ExecutionDri
         ms_exec = n * float(np.sum((m_e - grand) ** 2)) / (k - 1)
         resid = logs - m_e[:, None] - c_i[None, :] + grand
         ms_res = float(np.sum(resid**2)) / ((k - 1) * (n - 1))
-        weighted += (k - 1) * max(0.0, (ms_exec - ms_res) / n)
-        df += k - 1
-        used += 1
-        executions += k
+        label = g if linked is None else linked[g]
+        found.setdefault(label, []).append((max(0.0, (ms_exec - ms_res) / n), k - 1, k))
+    weighted, df, used, executions = 0.0, 0, 0, 0
+    for parts in found.values():
+        dfs = sum(d for _, d, _ in parts)
+        variance = sum(v * d for v, d, _ in parts) / dfs
+        weighted += max(d for _, d, _ in parts) * variance
+        df += max(d for _, d, _ in parts)
+        used += len(parts)
+        executions += sum(k for _, _, k in parts)
     if df == 0:
         return None
     return ExecutionDrift(weighted / df, df, used, executions)

@@ -86,6 +86,32 @@ def arm_for(store: Store, spec: RunSpec, runs: Sequence[RunRecord] | None = None
     return arm_from_runs(store, [r for r in every if r.fingerprint == spec.fingerprint])
 
 
+def session_links(arms: Sequence[Arm]) -> list[int]:
+    """Per arm, a label that arms share when any of their executions shared a launched
+    server's start (``RunManifest.session``), transitively: ``execution_drift``'s ``linked``.
+    Executions timed on the engine's modelled device clock link nothing: their times are the
+    device model's, which no host state moves."""
+    parent = list(range(len(arms)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    owner: dict[str, int] = {}
+    for g, arm in enumerate(arms):
+        for manifest, samples in zip(arm.manifests, arm.samples, strict=False):
+            timed = {s.clock for s in samples if s.status == "ok"}
+            if manifest.session is None or timed == {"device"}:
+                continue
+            if manifest.session in owner:
+                parent[root(g)] = root(owner[manifest.session])
+            else:
+                owner[manifest.session] = g
+    return [root(g) for g in range(len(arms))]
+
+
 def campaign_verdicts(store: Store, plan: Plan) -> list[PairVerdict]:
     """One verdict per planned pair (stage, load level, candidate), in plan order."""
     gates = plan.campaign.gates
@@ -111,22 +137,28 @@ def campaign_verdicts(store: Store, plan: Plan) -> list[PairVerdict]:
     unique = list({r.fingerprint: r for r in plan.runs}.values())
     executed = [arm(spec) for spec in unique]
     pooled: dict[str, ExecutionDrift | None] = {}
-    calibrations = [arm_from_runs(store, g) for g in calibration_groups(runs, plan)]
+    # Executions that shared a launched server's start (one session over several stages or
+    # load levels) are one host state: their groups count once (``session_links``).
+    calibrations = [
+        a for a in (arm_from_runs(store, g) for g in calibration_groups(runs, plan)) if a
+    ]
     prior: dict[str, ExecutionDrift | None] = {}
 
     def calibrated(metric: str) -> ExecutionDrift | None:
         if metric not in prior:
             prior[metric] = execution_drift(
-                [execution_speeds(a, None, metric) for a in calibrations if a is not None]
+                [execution_speeds(a, None, metric) for a in calibrations],
+                session_links(calibrations),
             )
         return prior[metric]
+
+    present = [a for a in executed if a is not None]
+    links = session_links(present)
 
     def drift_on(metric: str) -> ExecutionDrift | None:
         if metric not in pooled:
             pooled[metric] = pool_drift(
-                execution_drift(
-                    [execution_speeds(a, None, metric) for a in executed if a is not None]
-                ),
+                execution_drift([execution_speeds(a, None, metric) for a in present], links),
                 calibrated(metric),
             )
         return pooled[metric]
@@ -158,7 +190,7 @@ def campaign_verdicts(store: Store, plan: Plan) -> list[PairVerdict]:
                 if design is not None:
                     ids = ids[: look_size(index, design.looks, design.batch, design.max_samples)]
                 tables.append(execution_speeds(a, ids, metric))
-            drifts[index, metric] = pool_drift(execution_drift(tables), calibrated(metric))
+            drifts[index, metric] = pool_drift(execution_drift(tables, links), calibrated(metric))
         return drifts[index, metric]
 
     for pair in plan.pairs:

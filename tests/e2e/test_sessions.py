@@ -1,0 +1,123 @@
+"""Launched engines in server sessions (``engine.launch.sessions``): one start per
+configuration and round serves every stage and sequential look, against real reference
+servers paced on the host's wall clock, with the registry counting the starts."""
+
+from __future__ import annotations
+
+import os
+import signal
+from pathlib import Path
+
+from specverdict.campaign import build_plan, parse_campaign
+from specverdict.campaign.plan import Plan
+from specverdict.records import RunRecord
+from specverdict.runner import Runner
+from specverdict.sequential import run_until_decided
+from specverdict.store import SQLiteStore
+from specverdict.verdict import campaign_verdicts
+
+CAMPAIGN = """\
+name: sessions
+engine:
+  kind: reference
+  launch: {{args: ['--device-model', 'accel-8b']{launch}}}
+model: {{family: specverdict-reference, served_name: reference-target}}
+quantization: fp32
+candidates:
+  - {{method: mtp, k: 2}}
+stages:
+  function: {{suite: synth-function@1, samples: {{first: {n}}}}}
+  prose: {{suite: prose@1, samples: {{first: {n}}}}}
+sampling: {{temperature: 0.0, max_tokens: 8, seed: 0}}
+load: {{concurrency: 2, warmup: 1}}
+"""
+
+
+def plan_of(launch: str = "", n: int = 8) -> Plan:
+    text = CAMPAIGN.format(launch=launch, n=n)
+    return build_plan(parse_campaign(text, Path("sessions.yaml")))
+
+
+def quiet(_: str) -> None:
+    return None
+
+
+def by_session(runs: list[RunRecord]) -> dict[str | None, list[RunRecord]]:
+    out: dict[str | None, list[RunRecord]] = {}
+    for r in runs:
+        out.setdefault(r.manifest.session, []).append(r)
+    return out
+
+
+def test_one_start_per_configuration_and_round_serves_every_stage(tmp_path: Path) -> None:
+    plan = plan_of()
+    store = SQLiteStore(tmp_path / "runs.db")
+    runner = Runner(store, log=quiet, runs_dir=tmp_path / "runs")
+    runner.run_plan(plan)
+    runs = store.list_runs()
+    # baseline round 0, the candidate, baseline round 1: 3 starts for 6 executions
+    assert runner.starts == 3 and len(runs) == 6
+    sessions = by_session(runs)
+    assert len(sessions) == 3
+    for served in sessions.values():
+        assert sorted(r.spec.stage for r in served) == ["function", "prose"]
+        assert len({(r.spec.speculation.method, r.repeat) for r in served}) == 1
+        assert len({r.manifest.engine_pid for r in served}) == 1
+        # the start is the first execution's; the second began where the first's use ended
+        startups = sorted(r.manifest.engine_time.startup_s or 0.0 for r in served)  # type: ignore[union-attr]
+        assert startups[0] == 0.0 and startups[1] > 0.0
+    # a configuration's rounds are separate starts: its executions are never one session
+    base = [r for r in runs if r.spec.speculation.method == "none"]
+    assert len({r.manifest.session for r in base}) == 2
+    # the two stages' baselines shared their starts: one host state seen twice, read at
+    # df 1, not as two independent A/A pairs (df 2)
+    for v in campaign_verdicts(store, plan):
+        speed = v.reason("speed.tpot")
+        assert speed is not None and speed.data["drift"]["df"] == 1, speed.data  # type: ignore[index]
+
+
+def test_a_start_per_execution_when_asked(tmp_path: Path) -> None:
+    plan = plan_of(", sessions: execution")
+    store = SQLiteStore(tmp_path / "runs.db")
+    runner = Runner(store, log=quiet, runs_dir=tmp_path / "runs")
+    runner.run_plan(plan)
+    runs = store.list_runs()
+    assert runner.starts == 6 and len(by_session(runs)) == 6
+    # each stage's baseline ran twice on its own starts: two A/A pairs, df 2
+    for v in campaign_verdicts(store, plan):
+        speed = v.reason("speed.tpot")
+        assert speed is not None and speed.data["drift"]["df"] == 2, speed.data  # type: ignore[index]
+
+
+def test_a_session_whose_server_died_is_started_again(tmp_path: Path) -> None:
+    plan = plan_of()
+    store = SQLiteStore(tmp_path / "runs.db")
+    runner = Runner(store, log=quiet, runs_dir=tmp_path / "runs")
+    base = [r for r in plan.runs if r.speculation.method == "none"]
+    with runner.sessions(plan):
+        first = runner.run_one(plan, base[0], 0)
+        pid = store.get_run(first.run_id).manifest.engine_pid
+        assert pid is not None
+        os.kill(pid, signal.SIGKILL)  # between two uses of its session
+        os.waitpid(pid, 0)
+        second = runner.run_one(plan, base[1], 0)
+    assert runner.starts == 2 and second.status == "completed"
+    assert second.manifest.session != first.manifest.session
+    # every kept server is stopped when the block ends
+    assert not runner._sessions
+
+
+def test_sequential_looks_reuse_the_kept_servers(tmp_path: Path) -> None:
+    """Two looks of 8 samples: with servers for every session (3), the second look starts
+    nothing; with one server at a time, each look starts each session again."""
+    for servers, starts in ((3, 3), (1, 6)):
+        plan = plan_of(f", servers: {servers}", n=16)
+        store = SQLiteStore(tmp_path / f"runs-{servers}.db")
+        runner = Runner(store, log=quiet, runs_dir=tmp_path / f"runs-{servers}")
+        result = run_until_decided(runner, store, plan, batch=8, max_samples=16, log=quiet)
+        looks = max(len(p.design.taken) for p in result.pairs)
+        assert looks == 2, [p.design.stopped for p in result.pairs]
+        assert runner.starts == starts
+        # every execution is one run over both looks, its segments in one session or two
+        for r in store.list_runs():
+            assert len(r.manifest.segments) == 2
