@@ -450,9 +450,10 @@ class Runner:
         self._counters: dict[str, TokenCounter | None] = {}
         #: per run, the engine time this runner's segments spent on it (``EngineTime``)
         self.engine_times: dict[str, EngineTime] = {}
-        #: launched servers kept up between uses, by (server key, round), least recently used
-        #: first; at most ``_keep`` of them (0: a server per execution, stopped after it)
-        self._sessions: OrderedDict[tuple[str, int], _Session] = OrderedDict()
+        #: launched servers kept up between uses, by (server key, load level, round), least
+        #: recently used first; at most ``_keep`` of them (0: a server per execution, stopped
+        #: after it)
+        self._sessions: OrderedDict[tuple[str, str, int], _Session] = OrderedDict()
         self._keep = 0
         #: launched servers started by this runner (each start once)
         self.starts = 0
@@ -504,7 +505,7 @@ class Runner:
         if session.temporary:
             shutil.rmtree(session.directory, ignore_errors=True)
 
-    def _session_of(self, server: LaunchedServer | None) -> tuple[str, int] | None:
+    def _session_of(self, server: LaunchedServer | None) -> tuple[str, str, int] | None:
         return next((k for k, s in self._sessions.items() if s.server is server), None)
 
     def run_plan(self, plan: Plan, only: str | None = None) -> list[RunRecord]:
@@ -806,7 +807,7 @@ class Runner:
         session when one is up (no start: the span begins where its last use ended), else a
         new start, kept as a session when sessions are on (the least recently used one
         stopped first when ``engine.launch.servers`` are up)."""
-        key = (server_key(spec), repeat)
+        key = (server_key(spec), spec.load.label, repeat)
         session = self._sessions.get(key) if self._keep else None
         if session is not None and session.server.running():
             self._sessions.move_to_end(key)

@@ -136,9 +136,10 @@ class Launch(Strict):
     )
     sessions: Literal["round", "execution"] = Field(
         default="round",
-        description="round: one server start per configuration and round serves every stage, "
-        "load level and sequential look of that configuration in the round (rounds alternate "
-        "the configurations' order); execution: a server start per execution",
+        description="round: one server start per configuration, load level and round serves "
+        "every stage and sequential look of that configuration in the round (rounds alternate "
+        "the configurations' order; a load level has its own start, so that no server answers "
+        "a prompt from its prefix cache); execution: a server start per execution",
     )
     servers: int = Field(
         default=1,

@@ -107,15 +107,18 @@ def server_key(spec: RunSpec) -> str:
 
 def in_sessions(runs: Sequence[RunSpec], repeats_of: Callable[[RunSpec], int]) -> list[Execution]:
     """Executions grouped into server sessions (``engine.launch.sessions: round``): round r
-    takes the configurations (``server_key``, the baseline first) forwards when r is even and
-    backwards when odd, and each configuration runs every stage and load level it has in the
-    round back to back, so that one server start serves them. Each (stage, load) group still
-    sees its configurations in ``interleaved``'s order (baseline, candidates; candidates,
-    baseline), and a configuration's repeats are separate rounds, each its own start: the
-    executions the run-to-run drift is read from are never one session."""
-    keys: dict[str, list[RunSpec]] = {}
+    takes the configurations (``server_key``, the baseline first) at each load level forwards
+    when r is even and backwards when odd, and each runs every stage it has at that level in
+    the round back to back, so that one server start serves them (and the sequential looks
+    that extend them). Each (stage, load) group still sees its configurations in
+    ``interleaved``'s order (baseline, candidates; candidates, baseline), and a configuration's
+    repeats are separate rounds, each its own start: the executions the run-to-run drift is
+    read from are never one session. Load levels are separate sessions: a server that served
+    a stage's prompts at one level would answer them again from its prefix cache at the next
+    (vLLM, SGLang, llama.cpp and the reference engine cache prefixes by default)."""
+    keys: dict[tuple[str, LoadPoint], list[RunSpec]] = {}
     for run in runs:
-        keys.setdefault(server_key(run), []).append(run)
+        keys.setdefault((server_key(run), run.load), []).append(run)
     configs = list(keys.values())
     out: list[Execution] = []
     rounds = max((repeats_of(s) for s in runs), default=0)
