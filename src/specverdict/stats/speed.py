@@ -659,8 +659,8 @@ def blocks_needed(
     if sd_log <= 0:
         return 2
     widen = float(np.sqrt(np.pi / 3.0))
-    for j in range(2, most + 1):
-        scale = widen if j >= RANK_MIN_BLOCKS else 1.0
-        if student_t.ppf(0.5 + confidence / 2, j - 1) * scale * sd_log / np.sqrt(j) < gap_log:
-            return j
-    return None
+    j = np.arange(2, most + 1)
+    scale = np.where(j >= RANK_MIN_BLOCKS, widen, 1.0)
+    half = student_t.ppf(0.5 + confidence / 2, j - 1) * scale * sd_log / np.sqrt(j)
+    found = np.flatnonzero(half < gap_log)
+    return int(j[found[0]]) if found.size else None
