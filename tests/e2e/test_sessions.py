@@ -8,8 +8,11 @@ import os
 import signal
 from pathlib import Path
 
+from click.testing import CliRunner
+
 from specverdict.campaign import build_plan, parse_campaign
 from specverdict.campaign.plan import Plan
+from specverdict.cli.main import cli
 from specverdict.records import RunRecord
 from specverdict.runner import Runner
 from specverdict.sequential import run_until_decided
@@ -66,6 +69,15 @@ def test_one_start_per_configuration_and_round_serves_every_stage(tmp_path: Path
         # the start is the first execution's; the second began where the first's use ended
         startups = sorted(r.manifest.engine_time.startup_s or 0.0 for r in served)  # type: ignore[union-attr]
         assert startups[0] == 0.0 and startups[1] > 0.0
+    # runs show names the session and the executions it also served
+    first, second = next(iter(sessions.values()))
+    shown = CliRunner().invoke(
+        cli, ["runs", "show", first.run_id, "--db", str(tmp_path / "runs.db")]
+    )
+    assert shown.exit_code == 0, shown.output
+    assert f"server session {first.manifest.session}, also serving {second.run_id[:12]}" in (
+        " ".join(shown.output.split())
+    )
     # a configuration's rounds are separate starts: its executions are never one session
     base = [r for r in runs if r.spec.speculation.method == "none"]
     assert len({r.manifest.session for r in base}) == 2

@@ -253,6 +253,15 @@ def show(run_id: str, db: Path, as_json: bool) -> None:
     engine_time = results.run.manifest.engine_time
     if engine_time is not None:  # where the engine's time went: docs/engine-time.md
         console.print(engine_time.split_line(), highlight=False)
+    session = results.run.manifest.session
+    if session is not None:  # a launched server that served several executions (035)
+        shared = [
+            r.run_id[:12]
+            for r in store.list_runs()
+            if r.manifest.session == session and r.run_id != results.run.run_id
+        ]
+        also = f", also serving {', '.join(shared)}" if shared else ""
+        console.print(f"server session {session}{also}", highlight=False, soft_wrap=True)
     interruption = results.run.manifest.interruption
     cause = interruption.cause if interruption else None
     if cause:
