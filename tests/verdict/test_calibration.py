@@ -71,3 +71,33 @@ def test_a_campaign_pools_completed_calibrations_of_its_baselines_on_its_host(
     assert {r.fingerprint for r in group} == {theirs.fingerprint} and len(group) == 3
     # the campaign's own executions are its own drift, never a calibration of it
     assert calibration_groups(store.list_runs(), calibrated) == []
+
+
+def test_a_calibration_older_than_its_age_limit_is_not_pooled(tmp_path: Path) -> None:
+    """Measured two days before the campaign's baseline: outside the default 24 h, inside a
+    campaign's gates.calibration_max_age_h of 72."""
+    store = SQLiteStore(tmp_path / "runs.db")
+    campaign, calibrated = plan(first=16), plan(first=24)
+    mine, theirs = campaign.pairs[0].baseline, calibrated.pairs[0].baseline
+    r = store.create_run(mine, 0, RunManifest())
+    store.update_run(r.run_id, status="completed")
+    for k in range(3):
+        r = store.create_run(theirs, k, RunManifest())
+        store.update_run(r.run_id, status="completed", manifest={"calibration": True})
+    runs = [
+        r.model_copy(update={"created_at": r.created_at - 2 * 86400})
+        if r.fingerprint == theirs.fingerprint
+        else r
+        for r in store.list_runs()
+    ]
+    assert len(calibration_groups(store.list_runs(), campaign)) == 1
+    assert calibration_groups(runs, campaign) == []
+    gates = campaign.campaign.gates.model_copy(update={"calibration_max_age_h": 72.0})
+    longer = campaign.model_copy(
+        update={"campaign": campaign.campaign.model_copy(update={"gates": gates})}
+    )
+    assert len(calibration_groups(runs, longer)) == 1
+    # nothing is pooled before the campaign's own baseline is measured
+    assert (
+        calibration_groups([r for r in runs if r.fingerprint != mine.fingerprint], campaign) == []
+    )

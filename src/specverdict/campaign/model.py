@@ -728,6 +728,15 @@ class Gates(Strict):
         description="resample analyses a pair may take (each call with new seeds is one), the "
         "reserved share spent over them (Lan-DeMets Pocock-type)",
     )
+    calibration_max_age_h: Real = Field(
+        default=24.0,
+        gt=0.0,
+        le=24.0 * 365,
+        description="a stored calibration (`specverdict calibrate`) is pooled into the drift "
+        "only when measured within this many hours of the campaign's baseline executions: a "
+        "host quieter then than now is what the F check at a campaign's few degrees of "
+        "freedom cannot see (benchmarks/RESULTS.md, calibration)",
+    )
 
     def resample_reserve(self, temperature: float) -> float:
         """The share of the quality alpha kept for resampling, for decoding at ``temperature``."""

@@ -36,15 +36,19 @@ def calibration_groups(runs: Sequence[RunRecord], plan: Plan) -> list[list[RunRe
     """The stored calibrations a campaign pools: per fingerprint outside the campaign's own
     runs (those are pooled as its own), the calibration executions whose drift identity is
     that of one of the campaign's baselines, measured on the host its baselines were (when
-    both recorded one); only groups of two or more completed executions say anything."""
+    both recorded one), within ``gates.calibration_max_age_h`` of the baselines' executions
+    (none before the campaign's baseline is measured); only groups of two or more completed
+    executions say anything."""
     own = {r.fingerprint for r in plan.runs}
     baselines = {drift_identity(p.baseline) for p in plan.pairs}
     baseline_prints = {p.baseline.fingerprint for p in plan.pairs}
-    hosts = {
-        r.manifest.host
-        for r in runs
-        if r.fingerprint in baseline_prints and r.manifest.host is not None
-    }
+    measured = [r for r in runs if r.fingerprint in baseline_prints]
+    if not measured:
+        return []
+    hosts = {r.manifest.host for r in measured if r.manifest.host is not None}
+    first = min(r.created_at for r in measured)
+    last = max(r.created_at for r in measured)
+    max_age = plan.campaign.gates.calibration_max_age_h * 3600.0
     groups: dict[str, list[RunRecord]] = {}
     for run in runs:
         if (
@@ -55,6 +59,8 @@ def calibration_groups(runs: Sequence[RunRecord], plan: Plan) -> list[list[RunRe
         ):
             continue
         if hosts and run.manifest.host is not None and run.manifest.host not in hosts:
+            continue
+        if run.created_at < first - max_age or run.created_at > last + max_age:
             continue
         groups.setdefault(run.fingerprint, []).append(run)
     return [g for g in groups.values() if len(g) >= 2]
