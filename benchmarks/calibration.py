@@ -39,9 +39,7 @@ def calibration(drift: float, rng: np.random.Generator, n: int = 60) -> Executio
     return execution_drift([runs])
 
 
-def simulate(
-    truth: Truth, cal_drift: float | None, sims: int, seed: int
-) -> tuple[int, int, int]:
+def simulate(truth: Truth, cal_drift: float | None, sims: int, seed: int) -> tuple[int, int, int]:
     """(ADOPTs, calibrations refused, calibrations read alone) over ``sims`` pairs."""
     rng = np.random.default_rng(seed)
     adopts = refused = alone = 0
