@@ -29,7 +29,7 @@ import tempfile
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -402,6 +402,22 @@ class _Session:
     runs: list[str] = field(default_factory=list)
 
 
+@dataclass
+class _Prestart:
+    """A server being started for a session ahead of its first use (``engine.launch.
+    prestart``), while another session's server measures."""
+
+    future: Future[float]  # when its health answered (``time.monotonic``)
+    server: LaunchedServer
+    session_id: str
+    directory: Path
+    temporary: bool
+    command: tuple[str, ...]
+    files: dict[str, str]
+    log_path: Path | None
+    launched_at: float
+
+
 class Runner:
     def __init__(
         self,
@@ -455,6 +471,9 @@ class Runner:
         #: after it)
         self._sessions: OrderedDict[tuple[str, str, int], _Session] = OrderedDict()
         self._keep = 0
+        #: servers being started ahead of their session's first use, by the same key
+        self._prestarts: dict[tuple[str, str, int], _Prestart] = {}
+        self._starter: ThreadPoolExecutor | None = None
         #: launched servers started by this runner (each start once)
         self.starts = 0
 
@@ -479,7 +498,16 @@ class Runner:
                 self.close_sessions()
 
     def close_sessions(self) -> None:
-        """Stop every kept server; the idle time since its last use goes to its last run."""
+        """Stop every kept server (the idle time since its last use goes to its last run) and
+        every server started ahead that was never used."""
+        while self._prestarts:
+            _, pre = self._prestarts.popitem()
+            with contextlib.suppress(Exception):
+                pre.future.result()
+            pre.server.stop()
+            pre.server.process = None
+            if pre.temporary:
+                shutil.rmtree(pre.directory, ignore_errors=True)
         while self._sessions:
             _, session = self._sessions.popitem(last=False)
             self._end_session(session)
@@ -508,6 +536,138 @@ class Runner:
     def _session_of(self, server: LaunchedServer | None) -> tuple[str, str, int] | None:
         return next((k for k, s in self._sessions.items() if s.server is server), None)
 
+    def _prestart_next(self, plan: Plan, steps: list[Execution | Step], at: int) -> None:
+        """With ``engine.launch.prestart``, start the server of the next session after step
+        ``at``'s in the background (when a server slot is free), so that its start overlaps
+        the current session's measuring."""
+        launch = plan.campaign.engine.launch
+        if launch is None or not launch.prestart or self._keep < 2:
+            return
+        current = steps[at]
+        if not isinstance(current, Execution) or current.spec.engine.base_url is not None:
+            return
+        now = (server_key(current.spec), current.spec.load.label, current.repeat)
+        for later in steps[at + 1 :]:
+            if not isinstance(later, Execution):
+                return
+            key = (server_key(later.spec), later.spec.load.label, later.repeat)
+            if key == now:
+                continue
+            if key in self._sessions or key in self._prestarts:
+                return
+            # room for it: the least recently used idle server goes (not the current one)
+            while len(self._sessions) + len(self._prestarts) + (now not in self._sessions) >= (
+                self._keep
+            ):
+                idle = next((k for k in self._sessions if k != now), None)
+                if idle is None:
+                    return
+                self._end_session(self._sessions.pop(idle))
+            self._prestarts[key] = self._start_ahead(plan, later.spec)
+            return
+
+    def _start_ahead(self, plan: Plan, spec: RunSpec) -> _Prestart:
+        adapter = adapter_for(spec.engine.kind)
+        session_id = secrets.token_hex(6)
+        if self.runs_dir is None:
+            directory = Path(tempfile.mkdtemp(prefix=f"specverdict-session-{session_id}-"))
+        else:
+            directory = self.runs_dir / "sessions" / session_id
+            directory.mkdir(parents=True, exist_ok=True)
+        files = adapter.launch_files(spec)
+        for name, text in files.items():
+            (directory / name).write_text(text)
+        launch = plan.campaign.engine.launch
+        port = free_port()
+        command = adapter.launch_command(spec, launch, port, plan.campaign.model.path, directory)
+        log_path = directory / f"engine-{int(time.time())}.log" if self.runs_dir else None
+        server = LaunchedServer(
+            command,
+            f"http://127.0.0.1:{port}",
+            health_path=launch.health_path if launch else "/health",
+            startup_timeout_s=launch.startup_timeout_s if launch else 120.0,
+            env=launch.env if launch else None,
+            log_path=log_path,
+        )
+        if self._starter is None:
+            self._starter = ThreadPoolExecutor(max_workers=1, thread_name_prefix="server-start")
+
+        def start() -> float:
+            server.start()
+            return time.monotonic()
+
+        launched = time.monotonic()
+        self.starts += 1
+        return _Prestart(
+            future=self._starter.submit(start),
+            server=server,
+            session_id=session_id,
+            directory=directory,
+            temporary=self.runs_dir is None,
+            command=tuple(command),
+            files=files,
+            log_path=log_path,
+            launched_at=launched,
+        )
+
+    def _take_prestart(
+        self,
+        key: tuple[str, str, int],
+        spec: RunSpec,
+        adapter: EngineAdapter,
+        run: RunRecord,
+        clock: _EngineClock,
+    ) -> LaunchedServer | None:
+        """The server started ahead for this session, now the execution's: its start is the
+        execution's start-up time (it overlapped the previous session's measuring); a start
+        that failed fails the execution as a start of its own would."""
+        pre = self._prestarts.pop(key, None)
+        if pre is None:
+            return None
+        clock.began = pre.launched_at
+        self.store.update_run(
+            run.run_id,
+            manifest={
+                "launch_command": pre.command,
+                "engine_logs": [
+                    *run.manifest.engine_logs,
+                    *([str(pre.log_path)] if pre.log_path else []),
+                ],
+                "session": pre.session_id,
+                "speculative_args": adapter.speculative_args(spec, str(pre.directory)),
+                **({"launch_files": pre.files} if pre.files else {}),
+            },
+        )
+        try:
+            ready = pre.future.result()
+        except EngineStartError as exc:
+            clock.ready()
+            self.store.update_run(
+                run.run_id,
+                status="failed",
+                manifest={"error": str(exc), **self._account(run.run_id, clock)},
+            )
+            if pre.temporary:
+                shutil.rmtree(pre.directory, ignore_errors=True)
+            raise
+        clock.startup = ready - pre.launched_at
+        pid = pre.server.process.pid if pre.server.process else None
+        identity = process_identity(pid) if pid is not None else None
+        self.store.update_run(run.run_id, manifest={"engine_pid": pid, "engine_identity": identity})
+        while len(self._sessions) >= self._keep:
+            _, oldest = self._sessions.popitem(last=False)
+            self._end_session(oldest)
+        self._sessions[key] = _Session(
+            server=pre.server,
+            session_id=pre.session_id,
+            directory=pre.directory,
+            temporary=pre.temporary,
+            command=pre.command,
+            log_path=pre.log_path,
+            runs=[run.run_id],
+        )
+        return pre.server
+
     def run_plan(self, plan: Plan, only: str | None = None) -> list[RunRecord]:
         """Run every planned run and repeat; ``only`` keeps the runs of one stage or one
         speculation (``function``, ``mtp``, ``mtp k=2``) together with their baselines."""
@@ -520,7 +680,9 @@ class Runner:
             self.check_preflight(specs)
         records: dict[str, RunRecord] = {}
         with self.sessions(plan):
-            for step in self.schedule(plan, specs):
+            steps = self.schedule(plan, specs)
+            for i, step in enumerate(steps):
+                self._prestart_next(plan, steps, i)
                 if isinstance(step, Step):
                     e = step.execution
                     size = plan.campaign.block_size(e.spec.load.level)
@@ -808,6 +970,9 @@ class Runner:
         new start, kept as a session when sessions are on (the least recently used one
         stopped first when ``engine.launch.servers`` are up)."""
         key = (server_key(spec), spec.load.label, repeat)
+        ahead = self._take_prestart(key, spec, adapter, run, clock)
+        if ahead is not None:
+            return ahead
         session = self._sessions.get(key) if self._keep else None
         if session is not None and session.server.running():
             self._sessions.move_to_end(key)

@@ -8,11 +8,13 @@ import os
 import signal
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from specverdict.campaign import build_plan, parse_campaign
 from specverdict.campaign.plan import Plan
 from specverdict.cli.main import cli
+from specverdict.errors import ConfigError
 from specverdict.records import RunRecord
 from specverdict.runner import Runner
 from specverdict.sequential import run_until_decided
@@ -122,14 +124,58 @@ def test_a_session_whose_server_died_is_started_again(tmp_path: Path) -> None:
 def test_sequential_looks_reuse_the_kept_servers(tmp_path: Path) -> None:
     """Two looks of 8 samples: with servers for every session (3), the second look starts
     nothing; with one server at a time, each look starts each session again."""
-    for servers, starts in ((3, 3), (1, 6)):
+    for servers in (3, 1):
         plan = plan_of(f", servers: {servers}", n=16)
         store = SQLiteStore(tmp_path / f"runs-{servers}.db")
         runner = Runner(store, log=quiet, runs_dir=tmp_path / f"runs-{servers}")
         result = run_until_decided(runner, store, plan, batch=8, max_samples=16, log=quiet)
-        looks = max(len(p.design.taken) for p in result.pairs)
-        assert looks == 2, [p.design.stopped for p in result.pairs]
-        assert runner.starts == starts
-        # every execution is one run over both looks, its segments in one session or two
-        for r in store.list_runs():
-            assert len(r.manifest.segments) == 2
+        twice = [p for p in result.pairs if len(p.design.taken) == 2]
+        assert twice, [p.design.stopped for p in result.pairs]
+        if servers == 3:
+            assert runner.starts == 3  # the second look started nothing
+        else:
+            # the baseline's two rounds and the candidate start again at the second look (a
+            # pair that stopped at the first takes none of its own)
+            assert 3 < runner.starts <= 6
+        # an execution is one run over its looks: a pair open at both has two segments
+        for p in twice:
+            for spec in (p.pair.baseline, p.pair.candidate):
+                for r in store.list_runs():
+                    if r.fingerprint == spec.fingerprint:
+                        assert len(r.manifest.segments) == 2
+
+
+def test_the_next_session_s_server_starts_while_the_current_one_measures(tmp_path: Path) -> None:
+    """prestart with two servers: the candidate's and the second round's servers are started
+    ahead, from a session folder of their own, while the previous session measures; every
+    server is stopped at the end."""
+    plan = plan_of(", servers: 2, prestart: true")
+    store = SQLiteStore(tmp_path / "runs.db")
+    runner = Runner(store, log=quiet, runs_dir=tmp_path / "runs")
+    runner.run_plan(plan)
+    runs = store.list_runs()
+    assert runner.starts == 3 and all(r.status == "completed" for r in runs)
+    sessions = by_session(runs)
+    assert len(sessions) == 3
+    ahead = [
+        served
+        for served in sessions.values()
+        if Path(served[0].manifest.engine_logs[-1]).parent.parent == tmp_path / "runs" / "sessions"
+    ]
+    assert len(ahead) == 2  # every session but the first
+    for served in sessions.values():
+        startups = sorted(r.manifest.engine_time.startup_s or 0.0 for r in served)  # type: ignore[union-attr]
+        assert startups[0] == 0.0 and startups[1] > 0.0
+    for r in runs:
+        pid = r.manifest.engine_pid
+        assert pid is not None
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            continue
+        raise AssertionError(f"engine {pid} of {r.run_id} still running")
+
+
+def test_prestart_needs_room_for_two_servers() -> None:
+    with pytest.raises(ConfigError, match="servers is 1, expected 2 or more"):
+        plan_of(", prestart: true")

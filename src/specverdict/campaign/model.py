@@ -149,6 +149,22 @@ class Launch(Strict):
         "this many stay up between their uses, so that sequential looks and later rounds reuse "
         "them; never measured at the same time; not part of the run identity",
     )
+    prestart: bool = Field(
+        default=False,
+        description="start the next session's server while the current one measures (needs "
+        "servers >= 2 and hardware that holds both: on one shared host the start's load would "
+        "land on the measurement)",
+    )
+
+    @model_validator(mode="after")
+    def _room_to_prestart(self) -> Launch:
+        if self.prestart and self.servers < 2:
+            raise FieldError(
+                ("engine", "launch", "prestart"),
+                f"prestart starts a second server beside the measured one: servers is "
+                f"{self.servers}, expected 2 or more",
+            )
+        return self
 
 
 class FieldError(ValueError):
