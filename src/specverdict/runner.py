@@ -382,6 +382,12 @@ def failed_runs(store: Store, records: list[RunRecord], limit: float) -> RunFail
     )
 
 
+def _served_by(run: RunRecord, session_id: str) -> tuple[str, ...]:
+    """The run's sessions with ``session_id`` added (once)."""
+    have = run.manifest.sessions
+    return have if session_id in have else (*have, session_id)
+
+
 @dataclass
 class _Session:
     """A launched server kept up between the executions it serves (``engine.launch.sessions:
@@ -398,7 +404,7 @@ class _Session:
     log_path: Path | None
     #: when its last use ended (``time.monotonic``): the next use's span begins there, so the
     #: harness's time between uses (scoring, the registry) is the engine's idle time
-    idle_since: float = 0.0
+    idle_since: float = field(default_factory=time.monotonic)
     runs: list[str] = field(default_factory=list)
 
 
@@ -490,12 +496,32 @@ class Runner:
                 if launch is not None and launch.sessions == "execution"
                 else (launch.servers if launch is not None else 1)
             )
+            if self._keep:
+                self._reap_kept(plan)
         try:
             yield
         finally:
             if outer == 0:
                 self._keep = 0
                 self.close_sessions()
+
+    def _reap_kept(self, plan: Plan) -> None:
+        """Stop the servers a killed runner kept up between uses: an idle session's runs are
+        completed, so ``_reap`` (which looks at unfinished runs) would never find them. Every
+        recorded engine of the campaign's runs is stopped when the process with that pid is
+        still the one recorded (``engines.launcher.reap``); no server of this runner is up."""
+        prints = {r.fingerprint for r in plan.runs}
+        seen: set[int] = set()
+        for run in self.store.list_runs():
+            pid, identity = run.manifest.engine_pid, run.manifest.engine_identity
+            if run.fingerprint not in prints or pid is None or identity is None or pid in seen:
+                continue
+            seen.add(pid)
+            if reap(pid, identity):
+                self.log(
+                    f"{run.run_id}: stopped its engine (pid {pid}), kept up by a runner that "
+                    "was killed"
+                )
 
     def close_sessions(self) -> None:
         """Stop every kept server (the idle time since its last use goes to its last run) and
@@ -510,28 +536,39 @@ class Runner:
                 shutil.rmtree(pre.directory, ignore_errors=True)
         while self._sessions:
             _, session = self._sessions.popitem(last=False)
-            self._end_session(session)
+            try:
+                self._end_session(session)  # its server is stopped whatever else fails
+            except Exception as exc:  # the others must still be stopped
+                self.log(f"session {session.session_id}: {type(exc).__name__}: {exc}")
 
     def _end_session(self, session: _Session) -> None:
-        idle = max(0.0, time.monotonic() - session.idle_since)
+        """Stop a session's server; the time since its last use, the stop's grace included, is
+        its last execution's idle time. Whatever fails on the way, the server is stopped."""
+        try:
+            up = session.server.process is not None
+            tail = ""
+            with contextlib.suppress(OSError):
+                tail = session.server.output_tail(20) if up else ""
+        finally:
+            session.server.stop()
+            session.server.process = None
+            if session.temporary:
+                shutil.rmtree(session.directory, ignore_errors=True)
         last = session.runs[-1] if session.runs else None
-        if last is not None and session.server.process is not None:
-            tail = session.server.output_tail(20)
-            with contextlib.suppress(StoreError):
-                before = self.store.get_run(last).manifest.engine_time
-                extra = EngineTime.of(idle, 0.0, 0.0, 0.0)
-                self.engine_times[last] = self.engine_times.get(last, EngineTime()).plus(extra)
-                self.store.update_run(
-                    last,
-                    manifest={
-                        "engine_log_tail": tail,
-                        "engine_time": extra if before is None else before.plus(extra),
-                    },
-                )
-        session.server.stop()
-        session.server.process = None
-        if session.temporary:
-            shutil.rmtree(session.directory, ignore_errors=True)
+        if last is None or not up:
+            return
+        idle = max(0.0, time.monotonic() - session.idle_since)
+        with contextlib.suppress(StoreError):
+            before = self.store.get_run(last).manifest.engine_time
+            extra = EngineTime.of(idle, 0.0, 0.0, 0.0)
+            self.engine_times[last] = self.engine_times.get(last, EngineTime()).plus(extra)
+            self.store.update_run(
+                last,
+                manifest={
+                    "engine_log_tail": tail,
+                    "engine_time": extra if before is None else before.plus(extra),
+                },
+            )
 
     def _session_of(self, server: LaunchedServer | None) -> tuple[str, str, int] | None:
         return next((k for k, s in self._sessions.items() if s.server is server), None)
@@ -634,6 +671,7 @@ class Runner:
                     *([str(pre.log_path)] if pre.log_path else []),
                 ],
                 "session": pre.session_id,
+                "sessions": _served_by(run, pre.session_id),
                 "speculative_args": adapter.speculative_args(spec, str(pre.directory)),
                 **({"launch_files": pre.files} if pre.files else {}),
             },
@@ -922,8 +960,14 @@ class Runner:
         # recorded before anything else can stop the runner (scoring takes a while): a segment
         # measured but never written would leave the counters' window without its requests,
         # and the run's acceptance would read as polluted for good
-        segments = [*self.store.get_run(run.run_id).manifest.segments, segment]
-        self.store.update_run(run.run_id, manifest={"segments": segments})
+        try:
+            segments = [*self.store.get_run(run.run_id).manifest.segments, segment]
+            self.store.update_run(run.run_id, manifest={"segments": segments})
+        except BaseException:
+            self._stop_engine(server, run.run_id, run_dir)  # a kept server ends with it
+            with contextlib.suppress(StoreError):
+                self.store.update_run(run.run_id, manifest=self._account(run.run_id, clock))
+            raise
         self._release(server, run.run_id, run_dir)
         self.store.update_run(run.run_id, manifest=self._account(run.run_id, clock))
         reused = self.scores.reused
@@ -989,6 +1033,7 @@ class Runner:
                     "engine_pid": pid,
                     "engine_identity": process_identity(pid) if pid is not None else None,
                     "session": session.session_id,
+                    "sessions": _served_by(run, session.session_id),
                     "speculative_args": adapter.speculative_args(spec, str(session.directory)),
                 },
             )
@@ -1029,6 +1074,7 @@ class Runner:
                 "launch_command": command,
                 "engine_logs": [*run.manifest.engine_logs, *([str(log_path)] if log_path else [])],
                 "session": session_id,
+                "sessions": _served_by(run, session_id),
             },
         )
         clock.launching()

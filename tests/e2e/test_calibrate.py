@@ -44,11 +44,20 @@ def test_a_calibration_is_pooled_by_its_campaign_and_by_later_ones(tmp_path: Pat
     assert "calibration: run-to-run drift of A/A executions" in proc.stdout
     store = SQLiteStore(db)
     calibrated = [r for r in store.list_runs() if r.manifest.calibration]
-    # the two baseline executions of the run and two more, each on this host
-    assert len(calibrated) == 4 and {r.repeat for r in calibrated} == {0, 1, 2, 3}
+    # four more executions of the baseline, numbered after the campaign's own two (which
+    # `run` measured interleaved with the candidate), each on this host
+    assert len(calibrated) == 4 and {r.repeat for r in calibrated} == {2, 3, 4, 5}
     assert all(r.manifest.host for r in calibrated)
-    after = speed(first, db)["data"]["drift"]
-    assert (after["df"], after["executions"]) == (3, 4)
+    after = speed(first, db)
+    drift = after["data"]["drift"]
+    # the baseline's mean is still its own two executions'; the drift pools the calibration's
+    # (df 3) with the campaign's own (df 1), unless the F check finds the own one larger
+    if drift["calibration_use"] == "pooled":
+        assert (drift["df"], drift["executions"], drift["calibration"]) == (4, 6, 4)
+        assert "4 of a calibration" in after["message"]
+    else:
+        assert drift["calibration_use"] == "refused" and drift["df"] == 1
+        assert "calibrate again" in after["message"]
 
     # another campaign on other prompts that runs its baseline once: the calibration alone
     # gives its drift, and the reason says it could not be checked

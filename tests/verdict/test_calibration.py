@@ -69,7 +69,7 @@ def test_a_campaign_pools_completed_calibrations_of_its_baselines_on_its_host(
     run(plan(first=12).pairs[0].baseline, 1, host="b")  # another host's
     (group,) = calibration_groups(store.list_runs(), campaign)
     assert {r.fingerprint for r in group} == {theirs.fingerprint} and len(group) == 3
-    # the campaign's own executions are its own drift, never a calibration of it
+    # nothing is pooled into a campaign whose baseline has no execution of its own yet
     assert calibration_groups(store.list_runs(), calibrated) == []
 
 

@@ -30,7 +30,7 @@ from specverdict.runner import failed_runs
 from specverdict.stats.speed import ExecutionDrift, execution_drift
 from specverdict.store import Store, open_store
 from specverdict.verdict.calibration import drift_identity
-from specverdict.verdict.collect import arm_from_runs
+from specverdict.verdict.collect import arm_from_runs, session_links
 from specverdict.verdict.judge import execution_speeds
 
 
@@ -42,7 +42,7 @@ from specverdict.verdict.judge import execution_speeds
     type=click.IntRange(min=3, max=64),
     default=6,
     show_default=True,
-    help="A/A executions of each baseline (those already stored count)",
+    help="A/A executions of each baseline, after the campaign's own (those already stored count)",
 )
 @click.option("--stage", help="only this stage's baselines (default: every stage and load level)")
 def calibrate(campaign: Path, db: Path | str, executions: int, stage: str | None) -> None:
@@ -89,10 +89,13 @@ def calibrate(campaign: Path, db: Path | str, executions: int, stage: str | None
         # rounds of every baseline, forwards then backwards, so that a slow drift of the
         # host lands on each baseline's executions alike; a launched engine's baselines of
         # one round share its start (engine.launch.sessions)
+        # numbered after the campaign's own executions of each baseline, which `run` measures
+        # interleaved with the candidates: a calibration feeds the drift, never the baseline
         with runner.sessions(plan):
             for e in runner.schedule(plan, baselines, repeats=executions):
                 assert isinstance(e, Execution)
-                record = runner.run_one(plan, e.spec, e.repeat, order=(e.repeat, e.position))
+                repeat = plan.repeats_of(e.spec) + e.repeat
+                record = runner.run_one(plan, e.spec, repeat, order=(repeat, e.position))
                 records.append(store.update_run(record.run_id, manifest={"calibration": True}))
         spent = EngineTime.total(runner.engine_times.values())
     console.print(_table(store, plan.campaign.speed_metric, baselines))
@@ -116,12 +119,14 @@ def _table(store: Store, metric_of: Callable[[str], str], baselines: list[RunSpe
     table = Table(title="calibration: run-to-run drift of A/A executions")
     for col in ("stage", "load", "executions", "means", "drift", "df"):
         table.add_column(col)
-    runs = store.list_runs()
+    runs = [r for r in store.list_runs() if r.manifest.calibration]
     groups: list[list[list[float]]] = []
+    arms = []
     for spec in baselines:
         arm = arm_from_runs(store, [r for r in runs if r.fingerprint == spec.fingerprint])
         if arm is None:
             continue
+        arms.append(arm)
         speeds = execution_speeds(arm, None, metric_of(spec.stage))
         groups.append(speeds)
         one = execution_drift([speeds])
@@ -133,7 +138,8 @@ def _table(store: Store, metric_of: Callable[[str], str], baselines: list[RunSpe
             _sd(one),
             "-" if one is None else str(one.df),
         )
-    pooled = execution_drift(groups)
+    # the stages' executions that shared a server's start count once, as a campaign reads them
+    pooled = execution_drift(groups, session_links(arms))
     table.add_row("pooled", "", str(sum(len(g) for g in groups)), "", _sd(pooled),
                   "-" if pooled is None else str(pooled.df))  # fmt: skip
     if baselines:

@@ -322,8 +322,13 @@ class RunManifest(_Frozen):
     )
     session: str | None = Field(
         default=None,
-        description="the launched server's start that served it (engine.launch.sessions: "
+        description="the launched server's start that served it last (engine.launch.sessions: "
         "round): executions of one session share a start and its host state",
+    )
+    sessions: tuple[str, ...] = Field(
+        default=(),
+        description="every launched server's start that served it, in order (a look or a "
+        "resume on another start adds one)",
     )
     calibration: bool = Field(
         default=False,
@@ -371,6 +376,7 @@ class ManifestUpdate(TypedDict, total=False):
     resamples: list[ResampleLook] | tuple[ResampleLook, ...]
     host: str | None
     session: str | None
+    sessions: list[str] | tuple[str, ...]
     calibration: bool
 
 

@@ -33,16 +33,23 @@ def drift_identity(spec: RunSpec) -> str:
 
 
 def calibration_groups(runs: Sequence[RunRecord], plan: Plan) -> list[list[RunRecord]]:
-    """The stored calibrations a campaign pools: per fingerprint outside the campaign's own
-    runs (those are pooled as its own), the calibration executions whose drift identity is
-    that of one of the campaign's baselines, measured on the host its baselines were (when
-    both recorded one), within ``gates.calibration_max_age_h`` of the baselines' executions
-    (none before the campaign's baseline is measured); only groups of two or more completed
-    executions say anything."""
-    own = {r.fingerprint for r in plan.runs}
+    """The stored calibrations a campaign pools: per fingerprint, the calibration executions
+    (its own baseline's, numbered after its planned repeats, or another campaign's) whose drift
+    identity is that of one of the campaign's baselines, measured on the host its baselines
+    were (when both recorded one), within ``gates.calibration_max_age_h`` of the baseline
+    executions that stand (completed, the newest of each repeat; none before the campaign's
+    baseline is measured); only groups of two or more completed executions say anything."""
     baselines = {drift_identity(p.baseline) for p in plan.pairs}
     baseline_prints = {p.baseline.fingerprint for p in plan.pairs}
-    measured = [r for r in runs if r.fingerprint in baseline_prints]
+    newest: dict[tuple[str, int], RunRecord] = {}
+    for r in sorted(runs, key=lambda r: r.created_at):
+        if (
+            r.fingerprint in baseline_prints
+            and r.status == "completed"
+            and not r.manifest.calibration
+        ):
+            newest[r.fingerprint, r.repeat] = r
+    measured = list(newest.values())
     if not measured:
         return []
     hosts = {r.manifest.host for r in measured if r.manifest.host is not None}
@@ -54,7 +61,6 @@ def calibration_groups(runs: Sequence[RunRecord], plan: Plan) -> list[list[RunRe
         if (
             not run.manifest.calibration
             or run.status != "completed"
-            or run.fingerprint in own
             or drift_identity(run.spec) not in baselines
         ):
             continue

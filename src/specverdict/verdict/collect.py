@@ -81,9 +81,13 @@ def _failed(store: Store, runs: Sequence[RunRecord], spec: RunSpec, role: str) -
 
 
 def arm_for(store: Store, spec: RunSpec, runs: Sequence[RunRecord] | None = None) -> Arm | None:
-    """The arm of ``spec`` among ``runs`` (default: every stored run)."""
+    """The arm of ``spec`` among ``runs`` (default: every stored run): its executions, not
+    the calibration's (``specverdict calibrate``), which feed the drift only."""
     every = store.list_runs() if runs is None else runs
-    return arm_from_runs(store, [r for r in every if r.fingerprint == spec.fingerprint])
+    return arm_from_runs(
+        store,
+        [r for r in every if r.fingerprint == spec.fingerprint and not r.manifest.calibration],
+    )
 
 
 def session_links(arms: Sequence[Arm]) -> list[int]:
@@ -103,12 +107,14 @@ def session_links(arms: Sequence[Arm]) -> list[int]:
     for g, arm in enumerate(arms):
         for manifest, samples in zip(arm.manifests, arm.samples, strict=False):
             timed = {s.clock for s in samples if s.status == "ok"}
-            if manifest.session is None or timed == {"device"}:
+            if timed == {"device"}:
                 continue
-            if manifest.session in owner:
-                parent[root(g)] = root(owner[manifest.session])
-            else:
-                owner[manifest.session] = g
+            served = manifest.sessions or ((manifest.session,) if manifest.session else ())
+            for session in served:
+                if session in owner:
+                    parent[root(g)] = root(owner[session])
+                else:
+                    owner[session] = g
     return [root(g) for g in range(len(arms))]
 
 
