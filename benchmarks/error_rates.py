@@ -44,7 +44,13 @@ from specverdict.engines.base import AcceptanceSummary
 from specverdict.records import BlockDesign, RunManifest, SampleRecord, Score
 from specverdict.records.manifest import SequentialDesign
 from specverdict.sequential import look_batch
-from specverdict.stats.looks import LookShare, look_share, look_sizes, rerun_share
+from specverdict.stats.looks import (
+    LookShare,
+    declared_looks,
+    look_share,
+    look_sizes,
+    rerun_share,
+)
 from specverdict.stats.resampled import stratified_drop
 from specverdict.stats.speed import ExecutionDrift, execution_drift
 from specverdict.verdict import Arm, judge_pair
@@ -210,7 +216,8 @@ def judge(
     )
     manifests: tuple[RunManifest, ...] = ()
     if batch is not None:
-        design = SequentialDesign(batch=batch, max_samples=max(n, batch), looks=1)
+        top = max(n, batch)
+        design = SequentialDesign(batch=batch, max_samples=top, looks=declared_looks(top, batch))
         manifests = (RunManifest(sequential=design),)
     cand = Arm(
         spec=spec,

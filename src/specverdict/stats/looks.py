@@ -2,7 +2,8 @@
 
 A sequential campaign declares its looks in advance: samples are added in batches of B up to a
 maximum N, so there are K = max(1, floor(N / B)) looks, the j-th at information fraction
-t_j = j / K; the last look takes the remainder (between B and 2B - 1 samples), because a look
+t_j = j / K; the last look takes the remainder (between B and 2B - 1 samples when N >= B; N
+when N < B), because a look
 that adds a few samples spends a whole share of alpha on them (at concurrency 16, 400 samples
 in looks of 256 were two looks, the second 5 blocks, and cut the power at a true 1.12x from
 85% to 74%).

@@ -392,8 +392,8 @@ def execution_drift(
     configuration ran twice on at least two common samples.
 
     ``linked[g]``: groups with the same label shared their executions' server starts (one
-    launched session served several stages or load levels, ``engine.launch.sessions:
-    round``), so their drifts are one host state seen several times, not independent
+    launched session served several stages, ``engine.launch.sessions: round``), so their
+    drifts are one host state seen several times, not independent
     estimates: they count as one group, their s²_g averaged (weighted by k_g − 1) at the
     largest k_g − 1 of them, not the sum.
     """

@@ -143,8 +143,8 @@ def campaign_verdicts(store: Store, plan: Plan) -> list[PairVerdict]:
     unique = list({r.fingerprint: r for r in plan.runs}.values())
     executed = [arm(spec) for spec in unique]
     pooled: dict[str, ExecutionDrift | None] = {}
-    # Executions that shared a launched server's start (one session over several stages or
-    # load levels) are one host state: their groups count once (``session_links``).
+    # Executions that shared a launched server's start (one session over several stages) are
+    # one host state: their groups count once (``session_links``).
     calibrations = [
         a for a in (arm_from_runs(store, g) for g in calibration_groups(runs, plan)) if a
     ]
