@@ -516,6 +516,8 @@ class Runner:
             pid, identity = run.manifest.engine_pid, run.manifest.engine_identity
             if run.fingerprint not in prints or pid is None or identity is None or pid in seen:
                 continue
+            if run.status != "completed":  # an unfinished run's engine: ``_reap`` at its resume
+                continue
             seen.add(pid)
             if reap(pid, identity):
                 self.log(

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -179,3 +181,49 @@ def test_the_next_session_s_server_starts_while_the_current_one_measures(tmp_pat
 def test_prestart_needs_room_for_two_servers() -> None:
     with pytest.raises(ConfigError, match="servers is 1, expected 2 or more"):
         plan_of(", prestart: true")
+
+
+LOST = """
+import sys, time
+from pathlib import Path
+from specverdict.campaign import build_plan, parse_campaign
+from specverdict.runner import Runner
+from specverdict.store import SQLiteStore
+plan = build_plan(parse_campaign(sys.argv[1], Path("sessions.yaml")))
+runner = Runner(SQLiteStore(sys.argv[2]), log=lambda _: None)
+base = next(r for r in plan.runs if r.speculation.method == "none")
+with runner.sessions(plan):
+    runner.run_one(plan, base, 0)
+    print("kept", flush=True)
+    time.sleep(600)
+"""
+
+
+def test_a_server_kept_up_by_a_runner_that_died_is_stopped_by_the_next(tmp_path: Path) -> None:
+    """A runner SIGKILLed while its session is idle (its execution completed): no unfinished
+    run names the server, so the next runner to enter sessions on the campaign stops it by its
+    recorded pid and process identity."""
+    db = tmp_path / "runs.db"
+    text = CAMPAIGN.format(launch="", n=8)
+    lost = subprocess.Popen(
+        [sys.executable, "-c", LOST, text, str(db)], stdout=subprocess.PIPE, text=True
+    )
+    assert lost.stdout is not None
+    with lost.stdout:
+        try:
+            assert lost.stdout.readline().strip() == "kept"
+        finally:
+            lost.kill()
+            lost.wait(timeout=30)
+    store = SQLiteStore(db)
+    (done,) = store.list_runs()
+    pid = done.manifest.engine_pid
+    assert done.status == "completed" and pid is not None
+    os.killpg(pid, 0)  # kept up, idle, its runner gone
+    said: list[str] = []
+    plan = build_plan(parse_campaign(text, Path("sessions.yaml")))
+    with Runner(store, log=said.append, runs_dir=tmp_path / "runs").sessions(plan):
+        pass
+    assert any(f"stopped its engine (pid {pid}), kept up" in line for line in said), said
+    with pytest.raises(ProcessLookupError):
+        os.killpg(pid, 0)
