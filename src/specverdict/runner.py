@@ -1013,7 +1013,7 @@ class Runner:
     ) -> LaunchedServer:
         """The launched server that serves this execution: its configuration and round's
         session when one is up (no start: the span begins where its last use ended), else a
-        new start, kept as a session when sessions are on (the least recently used one
+        new start, kept as a session when sessions are on (the most recently used one
         stopped first when ``engine.launch.servers`` are up)."""
         key = (server_key(spec), spec.load.label, repeat)
         ahead = self._take_prestart(key, spec, adapter, run, clock)
@@ -1044,9 +1044,13 @@ class Runner:
         if session is not None:  # its server died: a new start
             del self._sessions[key]
             self._end_session(session)
+        # room: the most recently used server goes. Sequential looks visit the sessions in
+        # the same cycle every look, and with fewer servers than sessions the least recently
+        # used one is always the next needed (every use a start); evicting the newest keeps
+        # the others for the next look
         while self._keep and len(self._sessions) >= self._keep:
-            _, oldest = self._sessions.popitem(last=False)
-            self._end_session(oldest)
+            _, newest = self._sessions.popitem(last=True)
+            self._end_session(newest)
         engine = plan.campaign.engine
         port = free_port()
         files = adapter.launch_files(spec)
