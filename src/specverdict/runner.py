@@ -1052,6 +1052,19 @@ class Runner:
             _, newest = self._sessions.popitem(last=True)
             self._end_session(newest)
         engine = plan.campaign.engine
+        session_id = secrets.token_hex(6)
+        if self._keep:
+            # a kept server's files and log in a folder of its own, not one execution's: it
+            # serves others, of other stages
+            if self.runs_dir is None:
+                run_dir = Path(tempfile.mkdtemp(prefix=f"specverdict-session-{session_id}-"))
+            else:
+                run_dir = self.runs_dir / "sessions" / session_id
+                run_dir.mkdir(parents=True, exist_ok=True)
+            self.store.update_run(
+                run.run_id,
+                manifest={"speculative_args": adapter.speculative_args(spec, str(run_dir))},
+            )
         port = free_port()
         files = adapter.launch_files(spec)
         for name, text in files.items():
@@ -1073,7 +1086,6 @@ class Runner:
             env=launch.env if launch else None,
             log_path=log_path,
         )
-        session_id = secrets.token_hex(6)
         self.store.update_run(
             run.run_id,
             manifest={
