@@ -71,10 +71,10 @@ def test_a_campaign_runs_end_to_end_and_stores_every_sample(tmp_path: Path) -> N
     records = Runner(store, log=quiet, runs_dir=tmp_path / "runs").run_plan(plan)
     assert [r.status for r in records] == ["completed"] * 3
     baseline, mtp, ngram = (run_results(store, r.run_id) for r in records)
-    # each launched engine's log is kept in its run's folder, and named in the manifest
+    # each launched engine's log is kept in its server session's folder, named in the manifest
     for r in records:
         (log,) = r.manifest.engine_logs
-        assert Path(log).parent == tmp_path / "runs" / r.run_id
+        assert Path(log).parent == tmp_path / "runs" / "sessions" / str(r.manifest.session)
         text = Path(log).read_text()
         assert "specverdict-reference: model 'reference-target'" in text
         assert "Uvicorn running" in text
