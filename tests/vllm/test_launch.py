@@ -56,7 +56,7 @@ def test_runner_launches_real_vllm_and_both_acceptance_sources_agree(tmp_path: P
         command = list(record.manifest.launch_command or ())
         assert command[:3] == ["python", "-m", "vllm.entrypoints.openai.api_server"]
         (log,) = record.manifest.engine_logs
-        assert Path(log).parent == tmp_path / "runs" / record.run_id
+        assert Path(log).parent == tmp_path / "runs" / "sessions" / str(record.manifest.session)
         assert "version 0.32.0" in Path(log).read_text()
         assert record.manifest.engine_version == {"version": "0.32.0"}
         assert group_gone(record.manifest.engine_pid)
