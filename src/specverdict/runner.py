@@ -38,7 +38,7 @@ import httpx
 
 from specverdict import __version__
 from specverdict.audit.preflight import run_audits
-from specverdict.campaign.model import Campaign
+from specverdict.campaign.model import Campaign, Launch
 from specverdict.campaign.plan import (
     Execution,
     Plan,
@@ -382,6 +382,20 @@ def failed_runs(store: Store, records: list[RunRecord], limit: float) -> RunFail
     )
 
 
+def _server(
+    command: list[str], port: int, launch: Launch | None, log_path: Path | None
+) -> LaunchedServer:
+    """The launcher of one engine start, with the campaign's launch settings."""
+    return LaunchedServer(
+        command,
+        f"http://127.0.0.1:{port}",
+        health_path=launch.health_path if launch else "/health",
+        startup_timeout_s=launch.startup_timeout_s if launch else 120.0,
+        env=launch.env if launch else None,
+        log_path=log_path,
+    )
+
+
 def _served_by(run: RunRecord, session_id: str) -> tuple[str, ...]:
     """The run's sessions with ``session_id`` added (once)."""
     have = run.manifest.sessions
@@ -620,14 +634,7 @@ class Runner:
         port = free_port()
         command = adapter.launch_command(spec, launch, port, plan.campaign.model.path, directory)
         log_path = directory / f"engine-{int(time.time())}.log" if self.runs_dir else None
-        server = LaunchedServer(
-            command,
-            f"http://127.0.0.1:{port}",
-            health_path=launch.health_path if launch else "/health",
-            startup_timeout_s=launch.startup_timeout_s if launch else 120.0,
-            env=launch.env if launch else None,
-            log_path=log_path,
-        )
+        server = _server(command, port, launch, log_path)
         if self._starter is None:
             self._starter = ThreadPoolExecutor(max_workers=1, thread_name_prefix="server-start")
 
@@ -1078,14 +1085,7 @@ class Runner:
         log_path = None
         if self.runs_dir is not None:
             log_path = run_dir / f"engine-{int(time.time())}.log"
-        server = LaunchedServer(
-            command,
-            f"http://127.0.0.1:{port}",
-            health_path=launch.health_path if launch else "/health",
-            startup_timeout_s=launch.startup_timeout_s if launch else 120.0,
-            env=launch.env if launch else None,
-            log_path=log_path,
-        )
+        server = _server(command, port, launch, log_path)
         self.store.update_run(
             run.run_id,
             manifest={
