@@ -116,23 +116,23 @@ PHASE4_DATA ?= $(subst 20261303,20261304,$(PHASE3_DATA))
 train: $(TRAIN_STAMP)
 	@test -f $(TRAIN_BASE)/model.safetensors || \
 	    (echo "TRAIN_BASE=$(TRAIN_BASE): no model.safetensors there (expected the base target; make train-base writes .train/phase2/target)" >&2; exit 2)
-	$(BIN)/python -m specverdict.suites.synth.build
-	$(BIN)/python -m specverdict.reference.train --out .train/phase3 --golden .train/phase3/golden.json \
+	$(BIN)/python -m specverdict.lab.synth.build
+	$(BIN)/python -m specverdict.lab.train --out .train/phase3 --golden .train/phase3/golden.json \
 		--init-target $(TRAIN_BASE) --target-steps 300 --target-lr 1e-3 \
 		--draft-steps 0 --mtp-steps 0 --eval-every 100000 $(PHASE3_DATA)
-	$(BIN)/python -m specverdict.reference.train --out .train/phase4 --golden .train/phase4/golden.json \
+	$(BIN)/python -m specverdict.lab.train --out .train/phase4 --golden .train/phase4/golden.json \
 		--init-target .train/phase3/target --target-steps 300 --target-lr 3e-4 \
 		--draft-steps 0 --mtp-steps 0 --eval-every 100000 $(PHASE4_DATA)
-	$(BIN)/python -m specverdict.reference.train --init-target .train/phase4/target \
+	$(BIN)/python -m specverdict.lab.train --init-target .train/phase4/target \
 		--target-steps 0 --draft-steps 600 --mtp-steps 400 $(PHASE4_DATA)
-	$(BIN)/python -m specverdict.reference.train.quality
-	$(BIN)/python -m specverdict.reference.train.card
+	$(BIN)/python -m specverdict.lab.train.quality
+	$(BIN)/python -m specverdict.lab.train.card
 
 train-base: $(TRAIN_STAMP)
-	$(BIN)/python -m specverdict.suites.synth.build
-	$(BIN)/python -m specverdict.reference.train --out .train/phase1 --golden .train/phase1/golden.json \
+	$(BIN)/python -m specverdict.lab.synth.build
+	$(BIN)/python -m specverdict.lab.train --out .train/phase1 --golden .train/phase1/golden.json \
 		--draft-steps 0 --mtp-steps 0
-	$(BIN)/python -m specverdict.reference.train --out .train/phase2 --golden .train/phase2/golden.json \
+	$(BIN)/python -m specverdict.lab.train --out .train/phase2 --golden .train/phase2/golden.json \
 		$(PHASE2_ARGS)
 
 clean:

@@ -36,9 +36,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _results import machine, write_section
 from specverdict.campaign import build_plan, parse_campaign
 from specverdict.campaign.plan import Plan, interleaved
-from specverdict.executors.claims import ClaimingRunner
-from specverdict.executors.cluster import Execution, RayExecutor
 from specverdict.records import RunRecord
+from specverdict.run.executors.claims import ClaimingRunner
+from specverdict.run.executors.cluster import Execution, RayExecutor
 from specverdict.store import open_store
 
 HEADING = "## Ray executor: one campaign on 1 and 4 nodes, against the local runner"

@@ -40,10 +40,10 @@ import numpy as np
 from specverdict.campaign import build_plan, parse_campaign
 from specverdict.campaign.model import Gates
 from specverdict.campaign.spec import RunSpec
-from specverdict.engines.base import AcceptanceSummary
 from specverdict.records import BlockDesign, RunManifest, SampleRecord, Score
+from specverdict.records.acceptance import AcceptanceSummary
 from specverdict.records.manifest import SequentialDesign
-from specverdict.sequential import look_batch
+from specverdict.run.sequential import look_batch
 from specverdict.stats.looks import (
     LookShare,
     declared_looks,

@@ -8,8 +8,8 @@ load does not move): tokens per engine step, step time relative to ``none`` R_me
 speed-up S_meas = throughput / throughput of ``none``. The wall-clock speed-up on this host
 (S wall) is shown beside it; on a shared CPU it moves with the other load.
 
-Two predictions per k, each through :func:`specverdict.audit.expect.resolve_inputs` and
-:func:`~specverdict.audit.expect.expect` (the code behind the CLI):
+Two predictions per k, each through :func:`specverdict.verdict.expect.resolve_inputs` and
+:func:`~specverdict.verdict.expect.expect` (the code behind the CLI):
 
 - **naive**: what a user can say before measuring costs: c_verify = 1 (a verify pass costs one
   decode step) and c_draft = draft bytes / target bytes from the checkpoint inventories
@@ -30,7 +30,6 @@ import statistics
 import time
 from dataclasses import dataclass, field
 
-from specverdict.audit.expect import expect, resolve_inputs
 from specverdict.audit.inventory import inventory_checkpoint
 from specverdict.reference.config import EngineConfig, SpeculativeConfig
 from specverdict.reference.engine import EngineCore, GenerationRequest, RequestOutput
@@ -38,6 +37,7 @@ from specverdict.reference.model import MoESpec
 from specverdict.reference.sampling import SamplingParams
 from specverdict.reference.weights import shipped
 from specverdict.suites import get_suite
+from specverdict.verdict.expect import expect, resolve_inputs
 
 KS = (1, 2, 3, 4)
 

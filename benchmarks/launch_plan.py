@@ -24,8 +24,8 @@ from _results import section_head, write_section
 from specverdict.campaign import build_plan, load_campaign, parse_campaign
 from specverdict.campaign.plan import Plan, in_sessions, interleaved, server_key
 from specverdict.records import EngineTime
-from specverdict.runner import Runner
-from specverdict.sequential import run_until_decided
+from specverdict.run.runner import Runner
+from specverdict.run.sequential import run_until_decided
 from specverdict.store import SQLiteStore
 from specverdict.verdict import campaign_verdicts
 

@@ -22,7 +22,7 @@ from specverdict.reference.config import EngineConfig, SpeculativeConfig
 from specverdict.reference.engine import EngineCore, GenerationRequest
 from specverdict.reference.sampling import SamplingParams
 from specverdict.reference.weights import shipped
-from specverdict.suites.synth.build import load_eval
+from specverdict.suites.synth.data import load_eval
 
 SECTION = "## Prefix caching: multi-turn conversations on the reference engine"
 FOLLOW_UP = "\n\nThe tests still fail. Read the function again and fix it:\n"

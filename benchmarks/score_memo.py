@@ -30,7 +30,7 @@ from typing import Any, ClassVar
 from _results import section_head, write_section
 from specverdict.campaign import build_plan, parse_campaign
 from specverdict.records import SampleRecord, Score
-from specverdict.runner import Runner
+from specverdict.run.runner import Runner
 from specverdict.store import SQLiteStore
 from specverdict.suites import Sample
 from specverdict.suites.synth.suites import SynthFunction

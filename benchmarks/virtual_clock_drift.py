@@ -24,8 +24,8 @@ from pathlib import Path
 
 from _results import machine, write_section
 from specverdict.campaign import build_plan, parse_campaign
-from specverdict.results import run_results
-from specverdict.runner import Runner
+from specverdict.measure.results import run_results
+from specverdict.run.runner import Runner
 from specverdict.store import SQLiteStore
 from specverdict.verdict import campaign_verdicts
 

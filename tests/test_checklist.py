@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from specverdict.campaign import build_plan, parse_campaign
-from specverdict.checklist import evaluate
+from specverdict.run.checklist import evaluate
 
 CAMPAIGN = """\
 name: checklist
@@ -78,7 +78,7 @@ def test_run_refuses_a_missing_item_unless_forced(tmp_path: Path) -> None:
 
 
 def test_claims_are_checked_against_a_measured_run(tmp_path: Path) -> None:
-    from specverdict.runner import Runner
+    from specverdict.run.runner import Runner
     from specverdict.store import SQLiteStore
 
     text = CAMPAIGN.format(kind="reference", base="", suite="builtin-code@1", baseline="")
@@ -98,7 +98,7 @@ def test_claims_are_checked_against_a_measured_run(tmp_path: Path) -> None:
 
 
 def test_episode_suites_count_as_scored() -> None:
-    from specverdict.checklist import has_scorer
+    from specverdict.run.checklist import has_scorer
     from specverdict.suites.registry import get_suite
 
     assert has_scorer(get_suite("agent-tasks@1")) and has_scorer(get_suite("synth-agent@2"))

@@ -128,7 +128,7 @@ def test_every_core_module_imports_without_the_stack() -> None:
     for script in scripts:
         assert not imported_names(script) & set(extra.MODULES), script
     modules = [module_name(p) for p in files if p not in scripts]
-    assert "specverdict.engines.reference" in modules and "specverdict.audit.preflight" in modules
+    assert "specverdict.engines.reference" in modules and "specverdict.run.preflight" in modules
     assert len(modules) > 100
     code = "import importlib\n"
     code += f"for name in {modules!r}:\n    importlib.import_module(name)\n"

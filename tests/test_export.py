@@ -13,9 +13,9 @@ from click.testing import CliRunner
 from specverdict.campaign import build_plan, load_campaign
 from specverdict.campaign.spec import RunSpec
 from specverdict.cli.main import cli
-from specverdict.export import COLUMNS, RequestRow, RunResult, read_csv_rows
+from specverdict.measure.results import run_results
 from specverdict.records import OUTPUT_SCHEMA_VERSION, RunRecord, SampleRecord, Score, Segment
-from specverdict.results import run_results
+from specverdict.report.export import COLUMNS, RequestRow, RunResult, read_csv_rows
 from specverdict.store import SQLiteStore
 from specverdict.suites import suite_for
 from tests.conftest import specverdict_cli

@@ -8,8 +8,8 @@ import pytest
 
 from specverdict.campaign import build_plan, parse_campaign
 from specverdict.errors import ConfigError
-from specverdict.feasibility import feasibility
-from specverdict.runner import Runner
+from specverdict.run.feasibility import feasibility
+from specverdict.run.runner import Runner
 from specverdict.store import SQLiteStore
 from tests.conftest import specverdict_cli
 

@@ -10,8 +10,8 @@ import yaml
 from click.testing import CliRunner
 
 from specverdict.campaign import Campaign, build_plan, load_campaign
+from specverdict.campaign.docs import NOTES, REGENERATE, campaign_markdown, sections
 from specverdict.campaign.model import Candidate
-from specverdict.campaign_docs import NOTES, REGENERATE, campaign_markdown, sections
 from specverdict.cli.main import cli
 from specverdict.plugins import ENGINES
 from tests.conftest import specverdict_cli

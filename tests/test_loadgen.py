@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from specverdict.loadgen import poisson_offsets
+from specverdict.run.loadgen import poisson_offsets
 
 
 def test_arrivals_are_seeded_increasing_and_at_the_requested_rate() -> None:

@@ -8,8 +8,8 @@ import pytest
 from click.testing import CliRunner
 
 from specverdict.cli.main import cli
+from specverdict.measure.results import run_results
 from specverdict.records import RunRecord
-from specverdict.results import run_results
 from specverdict.store import SQLiteStore
 from tests.test_export import DEMO, drafting_three, registry  # noqa: F401  (the fixtures)
 

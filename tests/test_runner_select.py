@@ -8,7 +8,7 @@ import pytest
 
 from specverdict.campaign import Plan, build_plan, parse_campaign
 from specverdict.errors import ConfigError
-from specverdict.runner import select_runs
+from specverdict.run.runner import select_runs
 from tests.campaign.test_campaign import BASE
 
 

@@ -11,8 +11,8 @@ from specverdict.campaign import build_plan, parse_campaign
 from specverdict.campaign.plan import Plan
 from specverdict.errors import ConfigError
 from specverdict.records.manifest import Look, SequentialDesign
-from specverdict.runner import Runner
-from specverdict.sequential import plan_designs, run_until_decided
+from specverdict.run.runner import Runner
+from specverdict.run.sequential import plan_designs, run_until_decided
 from specverdict.store import SQLiteStore
 
 CAMPAIGN = """\

@@ -67,7 +67,7 @@ def test_the_k_the_engine_ran_is_beside_the_declared_one_within_80_columns() -> 
     """A candidate declared draft_model k=4 whose engine keeps 3 position counters and drafts 3
     per step: the table's candidate cell and the pair's heading say ``(engine: 3)`` beside the
     declared k, whole, and every line still fits 80 columns."""
-    from specverdict.engines.base import AcceptanceSummary
+    from specverdict.records.acceptance import AcceptanceSummary
 
     plan = build_plan(load_campaign(DEMO))
     specs = {r.speculation.label: r for r in plan.runs if r.stage == "function"}
@@ -113,10 +113,10 @@ def test_the_plan_and_run_tables_fit_80_columns() -> None:
 def test_the_runs_table_fits_80_columns_with_the_longest_label() -> None:
     """Every figure of every run stays whole at 80 columns; only the label wraps."""
     from specverdict.cli.runs import summary_table
-    from specverdict.engines.base import AcceptanceSummary
+    from specverdict.measure.results import RunResults
     from specverdict.measure.summary import summarize_samples
     from specverdict.records import RunRecord, SampleRecord
-    from specverdict.results import RunResults
+    from specverdict.records.acceptance import AcceptanceSummary
 
     plan = build_plan(load_campaign(DEMO))
     rows = []

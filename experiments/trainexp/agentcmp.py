@@ -3,7 +3,7 @@ import sys
 from collections import Counter
 
 from specverdict.store import SQLiteStore
-from specverdict.suites.synth.build import load_eval
+from specverdict.suites.synth.data import load_eval
 
 ev = {r["task_id"]: r for r in load_eval("agent")}
 st = SQLiteStore(sys.argv[1])

@@ -11,7 +11,7 @@ from pathlib import Path
 import yaml
 
 from specverdict.campaign import build_plan, load_campaign
-from specverdict.runner import Runner
+from specverdict.run.runner import Runner
 from specverdict.store import SQLiteStore
 
 model, out = sys.argv[1], Path(sys.argv[2])

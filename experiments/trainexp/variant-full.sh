@@ -6,7 +6,7 @@ name=$1; init=$2; shift 2
 mkdir -p .exp/$name
 start=$(date +%s)
 echo "ARGS: --init-target $init $*" > .exp/$name/args
-.venv/bin/python -m specverdict.reference.train --init-target "$init" \
+.venv/bin/python -m specverdict.lab.train --init-target "$init" \
   --out .exp/$name --golden .exp/$name/golden.json --draft-steps 0 --mtp-steps 0 \
   --eval-every 100000 --threads 2 "$@" > .exp/$name/train.log 2>&1
 echo "train rc=$?" >> .exp/$name.out

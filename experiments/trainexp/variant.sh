@@ -6,7 +6,7 @@ name=$1; shift
 mkdir -p .exp/$name
 start=$(date +%s)
 echo "ARGS: $*" > .exp/$name/args
-.venv/bin/python -m specverdict.reference.train --init-target src/specverdict/reference/weights/target \
+.venv/bin/python -m specverdict.lab.train --init-target src/specverdict/reference/weights/target \
   --out .exp/$name --golden .exp/$name/golden.json --draft-steps 0 --mtp-steps 0 \
   --eval-every 100000 --threads 2 "$@" > .exp/$name/train.log 2>&1
 mid=$(date +%s)

@@ -12,7 +12,7 @@ import pytest
 
 from specverdict.campaign import build_plan, parse_campaign
 from specverdict.errors import ConfigError
-from specverdict.runner import Runner
+from specverdict.run.runner import Runner
 from specverdict.store import SQLiteStore
 from specverdict.suites.agent.bfcl import Bfcl, BfclItem, judge, openai_name
 from tests.agent.conftest import call
@@ -210,7 +210,7 @@ load: {concurrency: [2], warmup: 0}
 def test_plain_runner_path_against_the_reference_engine(
     bfcl: Bfcl, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("specverdict.runner.suite_for", lambda spec: bfcl)
+    monkeypatch.setattr("specverdict.run.runner.suite_for", lambda spec: bfcl)
     plan = build_plan(parse_campaign(CAMPAIGN, Path("bfcl-e2e.yaml")))
     store = SQLiteStore(tmp_path / "runs.db")
     run = Runner(store, log=lambda _: None).run_one(plan, plan.runs[1], 0)

@@ -13,9 +13,9 @@ import httpx
 from specverdict.campaign import build_plan, parse_campaign
 from specverdict.engines.client import StreamedResponse
 from specverdict.engines.reference import ReferenceAdapter
-from specverdict.episodes import make_chat, run_episode
 from specverdict.records import SampleRecord
-from specverdict.runner import request_payload
+from specverdict.run.episodes import make_chat, run_episode
+from specverdict.run.runner import request_payload
 from specverdict.sandbox import Sandbox
 from specverdict.suites.agent import AgentTasks
 from tests.agent.conftest import Script, answer, call
@@ -156,8 +156,8 @@ def test_an_agent_run_counts_every_turn_so_its_acceptance_is_not_polluted(
     """The server's counters count chat requests; an episode sends one per turn. A run that
     counted episodes would call its own turns foreign traffic."""
     from specverdict.campaign import build_plan, parse_campaign
-    from specverdict.results import run_results
-    from specverdict.runner import Runner
+    from specverdict.measure.results import run_results
+    from specverdict.run.runner import Runner
     from specverdict.store import SQLiteStore
 
     plan = build_plan(parse_campaign(AGENT_CAMPAIGN, tmp_path / "c.yaml"))

@@ -275,7 +275,7 @@ def test_a_conversation_that_outgrows_the_context_ends_the_episode_and_is_scored
     """The server refusing the next turn because the conversation no longer fits is an end of
     the episode, not a failed request: the workspace as the model left it is tested, and the
     stored record is an answered sample (neither retried nor left out of quality)."""
-    from specverdict.episodes import episode_record
+    from specverdict.run.episodes import episode_record
 
     fixed = call("write_file", {"path": "mathx.py", "content": FIXED})
     script = Script(
@@ -318,6 +318,6 @@ def test_a_conversation_that_outgrows_the_context_ends_the_episode_and_is_scored
 def test_context_overflow_is_read_from_what_engines_answer(
     error: str | None, overflow: bool
 ) -> None:
-    from specverdict.failures import context_overflow
+    from specverdict.records.failures import context_overflow
 
     assert context_overflow(error) is overflow

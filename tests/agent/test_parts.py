@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from specverdict.engines.client import StreamedResponse
-from specverdict.episodes import episode_record, sum_acceptance
+from specverdict.run.episodes import episode_record, sum_acceptance
 from specverdict.suites.agent.calls import decode_calls, merge_deltas, unparsed_call_text
 from specverdict.suites.agent.loop import Episode
 from specverdict.suites.agent.schema import validate

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from specverdict.results import run_results
+from specverdict.measure.results import run_results
 from specverdict.store import SQLiteStore
 from tests.audit.conftest import cli
 

@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from specverdict.audit.expect import expect, resolve_inputs
-from specverdict.audit.golden import (
+from specverdict.campaign.golden import (
     GoldenRate,
     GoldenSelectionError,
     expected_origin,
@@ -23,6 +22,7 @@ from specverdict.audit.golden import (
     select_entry,
 )
 from specverdict.errors import ConfigError
+from specverdict.verdict.expect import expect, resolve_inputs
 
 GOLDEN = Path(__file__).resolve().parents[1] / "fixtures" / "golden"
 QWEN_BF16 = GOLDEN / "qwen3.827b_bf16_mtp.yaml"

@@ -10,11 +10,11 @@ import pytest
 
 from specverdict.audit.inventory import inventory_checkpoint
 from specverdict.audit.loader import LoadedModel, LoadedTensor
-from specverdict.audit.preflight import loader_audit
 from specverdict.campaign import build_plan, parse_campaign
 from specverdict.engines.reference import ReferenceAdapter
 from specverdict.records import LoaderOutcome
 from specverdict.reference.weights import shipped
+from specverdict.run.preflight import loader_audit
 
 CAMPAIGN = """\
 name: preflight

@@ -15,7 +15,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from specverdict.campaign import build_plan, load_campaign, parse_campaign
-from specverdict.campaign.load import MAX_BYTES, MAX_DEPTH, MAX_NODES
 from specverdict.campaign.model import (
     Campaign,
     Candidate,
@@ -26,6 +25,7 @@ from specverdict.campaign.model import (
     Sampling,
     StageSection,
 )
+from specverdict.campaign.yamlfile import MAX_BYTES, MAX_DEPTH, MAX_NODES
 from specverdict.errors import ConfigError
 
 FILE = Path("c.yaml")

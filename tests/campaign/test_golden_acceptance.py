@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from specverdict.audit.golden import expected_origin
 from specverdict.campaign import build_plan, load_campaign, parse_campaign
+from specverdict.campaign.golden import expected_origin
 from specverdict.campaign.model import Campaign
 from specverdict.errors import ConfigError
 
@@ -181,8 +181,8 @@ def test_parse_campaign_without_a_file_reads_the_path_as_given(tmp_path: Path) -
 def test_the_triage_names_the_golden_file_it_compares_with() -> None:
     """A measured acceptance far under a golden figure: the triage reason names the file's
     entry it compared with, where a plain number names the campaign."""
-    from specverdict.audit.golden import GoldenRate
-    from specverdict.engines.base import AcceptanceSummary
+    from specverdict.campaign.golden import GoldenRate
+    from specverdict.records.acceptance import AcceptanceSummary
     from specverdict.verdict.judge import Arm, _triage
 
     plan = build_plan(

@@ -9,7 +9,7 @@ import pytest
 
 from specverdict.engines.launcher import free_port
 from specverdict.errors import ConfigError
-from specverdict.executors.cluster import reachable
+from specverdict.run.executors.cluster import reachable
 from tests.cluster.test_ray_executor import CAMPAIGN
 from tests.conftest import specverdict_cli
 

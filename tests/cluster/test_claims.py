@@ -10,8 +10,8 @@ import threading
 from pathlib import Path
 
 from specverdict.campaign import build_plan, parse_campaign
-from specverdict.executors.claims import ClaimingRunner, holder_is_gone, take
 from specverdict.records import RunRecord
+from specverdict.run.executors.claims import ClaimingRunner, holder_is_gone, take
 from specverdict.store import open_store
 from tests.pgserver import PostgresServer
 

@@ -18,9 +18,9 @@ from rich.console import Console
 from specverdict.campaign import build_plan, parse_campaign
 from specverdict.campaign.plan import Plan, interleaved
 from specverdict.errors import ConfigError
-from specverdict.executors.claims import ClaimingRunner
-from specverdict.executors.cluster import Execution, RayExecutor
 from specverdict.records import RunRecord
+from specverdict.run.executors.claims import ClaimingRunner
+from specverdict.run.executors.cluster import Execution, RayExecutor
 from specverdict.store import Store, open_store
 from specverdict.verdict import campaign_verdicts
 from tests.cluster.conftest import LocalCluster

@@ -10,7 +10,7 @@ import pytest
 
 from specverdict.campaign import build_plan, parse_campaign
 from specverdict.errors import StoreError
-from specverdict.executors.claims import ClaimingRunner
+from specverdict.run.executors.claims import ClaimingRunner
 from specverdict.store import open_store
 from specverdict.store.postgres import PostgresStore
 from tests.pgserver import PostgresServer

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from specverdict.export import RequestRow, RunResult
+from specverdict.measure.results import run_results
 from specverdict.measure.summary import tpot
-from specverdict.results import run_results
+from specverdict.report.export import RequestRow, RunResult
 from specverdict.store import SQLiteStore
 from tests.conftest import Servers, specverdict_cli
 

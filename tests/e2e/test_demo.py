@@ -9,7 +9,7 @@ from pathlib import Path
 import yaml
 
 from specverdict.campaign import build_plan, load_campaign, parse_campaign
-from specverdict.demo import run_demo, write_report
+from specverdict.run.demo import run_demo, write_report
 
 DEMO = Path(__file__).resolve().parents[2] / "examples" / "demo.yaml"
 

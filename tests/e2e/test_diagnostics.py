@@ -10,7 +10,7 @@ from specverdict.campaign import build_plan, parse_campaign
 from specverdict.cli.runs import override_drift
 from specverdict.engines.launcher import LaunchedServer, free_port
 from specverdict.errors import ConfigError
-from specverdict.runner import Runner
+from specverdict.run.runner import Runner
 from specverdict.store import SQLiteStore
 from specverdict.verdict import campaign_verdicts
 from tests.conftest import server_cmd

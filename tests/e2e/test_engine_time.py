@@ -16,7 +16,7 @@ from specverdict.records import EngineTime, RunManifest, SampleRecord
 from specverdict.report.html import render_html
 from specverdict.report.markdown import render_markdown
 from specverdict.report.model import campaign_report
-from specverdict.runner import Runner
+from specverdict.run.runner import Runner
 from specverdict.store import SQLiteStore
 from tests.conftest import Servers
 from tests.e2e.test_runner import campaign_text, quiet

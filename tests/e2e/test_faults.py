@@ -23,8 +23,8 @@ from specverdict.campaign import build_plan, parse_campaign
 from specverdict.campaign.plan import Plan
 from specverdict.engines.launcher import LaunchedServer, free_port
 from specverdict.errors import EngineUnreachableError, RunInterruptedError, StoreError
-from specverdict.results import run_results
-from specverdict.runner import CONSECUTIVE_FAULTS, Runner
+from specverdict.measure.results import run_results
+from specverdict.run.runner import CONSECUTIVE_FAULTS, Runner
 from specverdict.store import SQLiteStore
 from tests.conftest import SPECVERDICT, server_cmd, specverdict_cli
 from tests.e2e.test_runner import campaign_text, quiet

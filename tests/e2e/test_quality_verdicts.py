@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from specverdict.campaign import build_plan, parse_campaign
-from specverdict.runner import Runner
-from specverdict.sequential import run_until_decided
+from specverdict.run.runner import Runner
+from specverdict.run.sequential import run_until_decided
 from specverdict.store import SQLiteStore
 from specverdict.verdict import PairVerdict, campaign_verdicts
 from tests.conftest import specverdict_cli

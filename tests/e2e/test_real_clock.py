@@ -70,7 +70,7 @@ def test_resuming_one_run_of_a_blocked_campaign_resumes_its_group_in_blocks(
     """``run --resume`` of a run measured in blocks: the run only makes sense taking turns with
     its group's other runs, so their schedule resumes, and every sample carries its block."""
     from specverdict.campaign import build_plan, parse_campaign
-    from specverdict.runner import Runner
+    from specverdict.run.runner import Runner
     from specverdict.verdict import campaign_verdicts
 
     text = CAMPAIGN.format(base=servers.get(), cand=servers.spec(json.loads(MTP)))

@@ -8,8 +8,8 @@ import pytest
 
 from specverdict.campaign import build_plan, parse_campaign
 from specverdict.errors import ConfigError
-from specverdict.resample import resample
-from specverdict.runner import Runner
+from specverdict.run.resample import resample
+from specverdict.run.runner import Runner
 from specverdict.store import SQLiteStore
 from tests.e2e.test_runner import ReturnsSomething, campaign_text, quiet
 
@@ -17,7 +17,7 @@ from tests.e2e.test_runner import ReturnsSomething, campaign_text, quiet
 def test_resample_reruns_discordant_and_drawn_concordant_samples(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("specverdict.runner.suite_for", lambda spec: ReturnsSomething())
+    monkeypatch.setattr("specverdict.run.runner.suite_for", lambda spec: ReturnsSomething())
     text = campaign_text(
         candidates="  - {method: draft_model, k: 2}", samples="{first: 6}", max_tokens=20
     ).replace("temperature: 0.0", "temperature: 0.9")

@@ -18,10 +18,10 @@ import pytest
 
 from specverdict.campaign import build_plan, parse_campaign
 from specverdict.errors import ConfigError
-from specverdict.failures import failure_kind, retryable
+from specverdict.measure.results import run_results
 from specverdict.records import RunRecord, SampleRecord, Score
-from specverdict.results import run_results
-from specverdict.runner import Runner
+from specverdict.records.failures import failure_kind, retryable
+from specverdict.run.runner import Runner
 from specverdict.store import SQLiteStore
 from specverdict.suites import Sample
 from specverdict.suites.function.builtin import BuiltinCode
@@ -242,7 +242,7 @@ class ReturnsSomething(BuiltinCode):
 def test_answers_are_scored_after_the_requests_and_resumed_scoring_fills_gaps(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("specverdict.runner.suite_for", lambda spec: ReturnsSomething())
+    monkeypatch.setattr("specverdict.run.runner.suite_for", lambda spec: ReturnsSomething())
     plan = build_plan(parse_campaign(campaign_text(max_tokens=24), Path("e2e.yaml")))
     store = SQLiteStore(tmp_path / "runs.db")
     base = Runner(store, log=quiet).run_one(plan, plan.runs[0], 0)
@@ -289,7 +289,7 @@ def test_an_answer_judged_before_gets_its_score_without_the_scorer(
     and the candidate's run gets the same scores; a changed answer, a timeout, or a suite whose
     scores are not pure is judged again."""
     suite = JudgedOnce()
-    monkeypatch.setattr("specverdict.runner.suite_for", lambda spec: suite)
+    monkeypatch.setattr("specverdict.run.runner.suite_for", lambda spec: suite)
     plan = build_plan(parse_campaign(campaign_text(max_tokens=24), Path("e2e.yaml")))
     store = SQLiteStore(tmp_path / "runs.db")
     lines: list[str] = []
@@ -341,7 +341,7 @@ def test_an_agent_suite_runs_episodes_through_the_runner(
 ) -> None:
     from specverdict.suites.agent import AgentTasks
 
-    monkeypatch.setattr("specverdict.runner.suite_for", lambda spec: AgentTasks())
+    monkeypatch.setattr("specverdict.run.runner.suite_for", lambda spec: AgentTasks())
     store = SQLiteStore(tmp_path / "runs.db")
     run = run_two_agent_samples(store)
     assert run.status == "completed"
@@ -366,7 +366,7 @@ def test_an_episode_whose_harness_fails_is_a_failed_sample_not_the_campaigns_end
                 raise SystemError("AST constructor recursion depth mismatch (before=27, after=23)")
             return await super().run_episode(sample, chat)
 
-    monkeypatch.setattr("specverdict.runner.suite_for", lambda spec: BrokenTests())
+    monkeypatch.setattr("specverdict.run.runner.suite_for", lambda spec: BrokenTests())
     store = SQLiteStore(tmp_path / "runs.db")
     run = run_two_agent_samples(store)
     assert run.status == "completed"

@@ -18,8 +18,8 @@ from specverdict.campaign.plan import Plan
 from specverdict.cli.main import cli
 from specverdict.errors import ConfigError
 from specverdict.records import RunRecord
-from specverdict.runner import Runner
-from specverdict.sequential import run_until_decided
+from specverdict.run.runner import Runner
+from specverdict.run.sequential import run_until_decided
 from specverdict.store import SQLiteStore
 from specverdict.verdict import campaign_verdicts
 
@@ -188,7 +188,7 @@ LOST = """
 import sys, time
 from pathlib import Path
 from specverdict.campaign import build_plan, parse_campaign
-from specverdict.runner import Runner
+from specverdict.run.runner import Runner
 from specverdict.store import SQLiteStore
 plan = build_plan(parse_campaign(sys.argv[1], Path("sessions.yaml")))
 runner = Runner(SQLiteStore(sys.argv[2]), log=lambda _: None)

@@ -17,10 +17,10 @@ import pytest
 from specverdict.campaign import build_plan, parse_campaign
 from specverdict.campaign.model import Launch
 from specverdict.campaign.spec import RunSpec
-from specverdict.engines.base import per_request_summary
 from specverdict.engines.client import StreamedResponse, stream
 from specverdict.engines.sglang import SGLangAdapter, rank_accept_lengths, spec_gauges
 from specverdict.records import MetricsSnapshot, SampleRecord
+from specverdict.records.acceptance import per_request_summary
 from tests.conftest import FIXTURES
 
 ADAPTER = SGLangAdapter()

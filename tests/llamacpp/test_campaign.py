@@ -13,9 +13,9 @@ import pytest
 
 from specverdict.campaign import build_plan, parse_campaign
 from specverdict.engines.llamacpp import LlamaCppAdapter
+from specverdict.measure.results import run_results
 from specverdict.records import SampleRecord
-from specverdict.results import run_results
-from specverdict.runner import Runner
+from specverdict.run.runner import Runner
 from specverdict.store import SQLiteStore
 from tests.conftest import specverdict_cli
 from tests.llamacpp.conftest import SERVER, LlamaServers

@@ -13,8 +13,8 @@ import pytest
 
 from specverdict.campaign import build_plan, parse_campaign
 from specverdict.errors import RunInterruptedError
-from specverdict.failures import retryable
-from specverdict.runner import Runner
+from specverdict.records.failures import retryable
+from specverdict.run.runner import Runner
 from specverdict.store import SQLiteStore
 from tests.e2e.test_faults import when_stored
 from tests.llamacpp.test_campaign import CAMPAIGN, LAUNCH

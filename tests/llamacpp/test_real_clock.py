@@ -140,7 +140,7 @@ def test_a_server_that_contradicts_its_configuration_is_refused_before_measuring
     --force it is measured anyway and the manifest records what the server said."""
     from specverdict.campaign import build_plan, parse_campaign
     from specverdict.errors import PreflightError
-    from specverdict.runner import Runner
+    from specverdict.run.runner import Runner
     from specverdict.store import SQLiteStore
 
     cand = llama.get("--alias", "reference-target") if twin else llama.draft(3)

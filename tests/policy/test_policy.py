@@ -277,8 +277,8 @@ def test_an_engine_running_another_k_is_pinned_with_it_and_watch_compares_with_i
     configuration-change alarm compares a window with the engine's k: 1 token per step is what
     was measured, half a token is a change. An expectations file written before engine_k
     (no such key) still loads, and watch compares with the declared k as before."""
-    from specverdict.engines.base import AcceptanceSummary
     from specverdict.policy.build import pinned_anyway
+    from specverdict.records.acceptance import AcceptanceSummary
     from specverdict.verdict import judge_pair
     from specverdict.watch.detect import Baseline, Counters, DetectorConfig, DetectorState, step
     from specverdict.watch.expect import choose, load_expectations

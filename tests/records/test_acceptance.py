@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from specverdict.engines.base import canonical_acceptance
 from specverdict.records import RequestAcceptance, SampleRecord
+from specverdict.records.acceptance import canonical_acceptance
 
 #: the fields of vLLM's SpeculativeDecodingMetrics at the detailed level, as a server sends them
 DETAILED = {

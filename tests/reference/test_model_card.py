@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from specverdict.reference.train.card import render_model_card
+from specverdict.lab.train.card import render_model_card
 
 WEIGHTS = Path(__file__).resolve().parents[2] / "src" / "specverdict" / "reference" / "weights"
 
@@ -25,7 +25,7 @@ def test_the_card_says_the_run_standard_library_share_and_answer_form() -> None:
     report = copy.deepcopy(_report())
     run = report["run"]
     run.pop("stdlib_fraction", None)
-    run["command"] = "python -m specverdict.reference.train --stdlib-fraction 0.3"
+    run["command"] = "python -m specverdict.lab.train --stdlib-fraction 0.3"
     run["repository_function"] = 1.0
     card = render_model_card(report, WEIGHTS)
     assert "(30% of its windows kept as" in card
@@ -36,7 +36,7 @@ def test_the_card_says_the_run_standard_library_share_and_answer_form() -> None:
     assert "(40% of its windows kept as" in card
     assert "whole buggy function" not in card
     run.pop("stdlib_fraction")
-    run["command"] = "python -m specverdict.reference.train"
+    run["command"] = "python -m specverdict.lab.train"
     assert "(50% of its windows kept as" in render_model_card(report, WEIGHTS)
 
 
@@ -79,16 +79,16 @@ def test_the_card_says_the_precision_the_steps_were_computed_in() -> None:
 def test_a_warm_start_records_and_the_card_shows_the_phases_before_it(tmp_path: Path) -> None:
     """``lineage_of`` reads the report beside the warm start's target: the phases its run
     recorded, then that run; the card lists them in order."""
-    from specverdict.reference.train.card import lineage_of, phase_summary
+    from specverdict.lab.train.card import lineage_of, phase_summary
 
     first = copy.deepcopy(_report())
     first.pop("lineage", None)
     first["target"]["steps"] = 300
-    first["run"]["command"] = "python -m specverdict.reference.train --out one"
+    first["run"]["command"] = "python -m specverdict.lab.train --out one"
     (tmp_path / "one" / "target").mkdir(parents=True)
     (tmp_path / "one" / "training_report.json").write_text(json.dumps(first))
     second = copy.deepcopy(first)
-    second["run"]["command"] = "python -m specverdict.reference.train --out two"
+    second["run"]["command"] = "python -m specverdict.lab.train --out two"
     second["lineage"] = lineage_of(tmp_path / "one" / "target")
     assert second["lineage"] == [phase_summary(first)]
     (tmp_path / "two" / "target").mkdir(parents=True)
@@ -96,12 +96,12 @@ def test_a_warm_start_records_and_the_card_shows_the_phases_before_it(tmp_path: 
     third = copy.deepcopy(first)
     third["lineage"] = lineage_of(tmp_path / "two" / "target")
     assert [p["command"] for p in third["lineage"]] == [
-        "python -m specverdict.reference.train --out one",
-        "python -m specverdict.reference.train --out two",
+        "python -m specverdict.lab.train --out one",
+        "python -m specverdict.lab.train --out two",
     ]
     card = render_model_card(third, WEIGHTS)
-    assert card.index("| 1 | `python -m specverdict.reference.train --out one`") < card.index(
-        "| 2 | `python -m specverdict.reference.train --out two`"
+    assert card.index("| 1 | `python -m specverdict.lab.train --out one`") < card.index(
+        "| 2 | `python -m specverdict.lab.train --out two`"
     )
     assert lineage_of(tmp_path / "nowhere" / "target") == [] and lineage_of(None) == []
     # a run that kept its target (draft and MTP head only) is no phase of the target
@@ -118,7 +118,7 @@ def test_a_run_that_kept_the_target_shows_the_phases_that_trained_it() -> None:
     report = copy.deepcopy(_report())
     report["target"].update({"steps": 0, "train_seconds": 0.0})
     phase = {
-        "command": "python -m specverdict.reference.train",
+        "command": "python -m specverdict.lab.train",
         "precision": "fp32",
         "target_valid_loss": 3.5,
         "function_pass_by_step": [],
@@ -140,7 +140,7 @@ def test_the_shipped_weights_descend_from_the_shipped_base() -> None:
     """``make train`` fine-tunes ``models/base`` (what ``make train-base`` trained from scratch):
     the shipped report's first phases are the base's own lineage, the base was trained from
     scratch and then warm-started once, and the fine-tunes kept its tokenizer and its shape."""
-    from specverdict.reference.train.card import lineage_of
+    from specverdict.lab.train.card import lineage_of
 
     base = WEIGHTS.parents[3] / "models" / "base" / "target"
     lineage = lineage_of(base)

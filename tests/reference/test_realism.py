@@ -15,7 +15,7 @@ from specverdict.reference.engine import EngineCore, GenerationRequest, RequestO
 from specverdict.reference.model import MoESpec
 from specverdict.reference.sampling import SamplingParams
 from specverdict.reference.weights import shipped
-from specverdict.suites.synth.build import load_eval
+from specverdict.suites.synth.data import load_eval
 
 PROMPTS = (
     'def flatten(items):\n    """Flatten a list of lists into one list."""\n',

@@ -17,9 +17,9 @@ from click.testing import CliRunner
 
 from specverdict.campaign import build_plan, load_campaign
 from specverdict.cli.main import cli as main_cli
+from specverdict.measure.results import run_results
 from specverdict.measure.summary import tpot
 from specverdict.records import SampleRecord
-from specverdict.results import run_results
 from specverdict.store import SQLiteStore
 from tests.report.conftest import Measured, cli, text_scorer
 

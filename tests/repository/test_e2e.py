@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from specverdict.campaign import build_plan, parse_campaign
-from specverdict.runner import Runner
+from specverdict.run.runner import Runner
 from specverdict.sandbox import Sandbox
 from specverdict.store import SQLiteStore
 from specverdict.suites.repository import Repository
@@ -45,7 +45,9 @@ CLASSES = {
 def test_a_campaign_scores_the_reference_models_answers(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, sandbox: Sandbox
 ) -> None:
-    monkeypatch.setattr("specverdict.runner.suite_for", lambda spec: Repository(sandbox=sandbox))
+    monkeypatch.setattr(
+        "specverdict.run.runner.suite_for", lambda spec: Repository(sandbox=sandbox)
+    )
     plan = build_plan(parse_campaign(CAMPAIGN, Path("repository.yaml")))
     store = SQLiteStore(tmp_path / "runs.db")
     runner = Runner(store, log=lambda _: None)

@@ -136,7 +136,7 @@ def test_a_registry_deleted_mid_run_stops_the_runner_with_the_samples_in_the_rec
     """The fault as a user meets it: a runner on a reference server, the registry deleted after
     3 samples (before, the run completed on the unlinked file and exited 0, all lost)."""
     from specverdict.campaign import parse_campaign
-    from specverdict.runner import Runner
+    from specverdict.run.runner import Runner
     from tests.e2e.test_runner import campaign_text, quiet
 
     db = tmp_path / "runs.db"

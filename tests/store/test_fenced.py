@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from specverdict.errors import FencedError
-from specverdict.runner import Runner
+from specverdict.run.runner import Runner
 from specverdict.store import SQLiteStore
 from specverdict.store.fenced import FencedStore
 from tests.e2e.test_faults import plan_for, when_stored

@@ -17,7 +17,7 @@ import pytest
 from specverdict.campaign import build_plan, parse_campaign
 from specverdict.engines.client import StreamedResponse
 from specverdict.errors import ConfigError
-from specverdict.runner import Runner
+from specverdict.run.runner import Runner
 from specverdict.store import SQLiteStore
 from specverdict.suites import suite_for
 from specverdict.suites.custom import FileSuite, load_rows

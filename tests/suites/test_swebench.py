@@ -14,7 +14,7 @@ import pytest
 
 from specverdict.campaign import build_plan, parse_campaign
 from specverdict.errors import ConfigError
-from specverdict.runner import Runner
+from specverdict.run.runner import Runner
 from specverdict.sandbox import Sandbox
 from specverdict.store import SQLiteStore
 from specverdict.suites import suite_for
@@ -161,7 +161,7 @@ def test_a_campaign_runs_the_task_file_on_the_reference_engine(
     assert isinstance(suite, SnapshotSuite) and suite.stage == "repository"
     assert [s.labels["category"] for s in suite.samples()] == ["tinytext/tinytext"] * 2
     monkeypatch.setattr(
-        "specverdict.runner.suite_for",
+        "specverdict.run.runner.suite_for",
         lambda spec: SnapshotSuite(spec.dataset, spec.stage, sandbox=sandbox),
     )
     store = SQLiteStore(work / "runs.db")

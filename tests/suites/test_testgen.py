@@ -11,7 +11,7 @@ import pytest
 from specverdict.campaign import build_plan, parse_campaign
 from specverdict.campaign.model import First, Ids, Seeded
 from specverdict.records import Score
-from specverdict.runner import Runner
+from specverdict.run.runner import Runner
 from specverdict.sandbox import ExecResult, Sandbox
 from specverdict.store import SQLiteStore
 from specverdict.suites.base import Sample
@@ -360,7 +360,7 @@ CLASSES = {
 def test_the_suite_runs_end_to_end_against_the_reference_engine(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, suite: TestGen
 ) -> None:
-    monkeypatch.setattr("specverdict.runner.suite_for", lambda spec: suite)
+    monkeypatch.setattr("specverdict.run.runner.suite_for", lambda spec: suite)
     plan = build_plan(parse_campaign(CAMPAIGN, Path("testgen.yaml")))
     store = SQLiteStore(tmp_path / "runs.db")
     runs = [Runner(store, log=lambda _: None).run_one(plan, spec, 0) for spec in plan.runs]

@@ -8,24 +8,16 @@ from typing import Any
 
 import pytest
 
-from specverdict.suites.synth.build import (
-    COUNTS,
-    DATA,
-    FILES,
-    data_sha256,
-    digest,
-    eval_keys,
-    load_eval,
-    training_documents,
-)
-from specverdict.suites.synth.functions import (
+from specverdict.lab.synth.build import COUNTS, eval_keys, training_documents
+from specverdict.lab.synth.functions import (
     FAMILIES,
     call,
     compile_function,
     held_out,
     make_instance,
 )
-from specverdict.suites.synth.tasks import STUB, enclosing_function, plant_bug
+from specverdict.lab.synth.tasks import STUB, enclosing_function, plant_bug
+from specverdict.suites.synth.data import DATA, FILES, data_sha256, digest, load_eval
 
 
 @pytest.fixture(scope="module")
@@ -45,7 +37,7 @@ def test_at_least_forty_families_and_the_shipped_counts(
 
 def test_the_shipped_files_match_the_manifest_and_the_generator(tmp_path: Any) -> None:
     """Regenerating from the recorded seed gives the shipped files byte for byte."""
-    from specverdict.suites.synth.build import write_eval
+    from specverdict.lab.synth.build import write_eval
 
     manifest = json.loads((DATA / "manifest.json").read_text())
     for stage in FILES:
@@ -67,7 +59,7 @@ def test_each_family_draws_varied_instances_that_stubs_fail(family: str) -> None
 
 
 def compile_function_of(inst: Any) -> Any:
-    from specverdict.suites.synth.functions import Draft
+    from specverdict.lab.synth.functions import Draft
 
     return compile_function(Draft(inst.name, inst.params, inst.doc, inst.body, lambda r: ()))
 
@@ -175,9 +167,9 @@ def test_whole_function_repository_answers_fix_exactly_the_planted_bug() -> None
     holds it and writes it back with the one line fixed: applied by the repository stage's own
     parser and patcher, it gives the file the one-line fix gives, whichever module of the package
     and whichever of its functions holds the bug."""
+    from specverdict.lab.synth.tasks import function_answer, repository_task
     from specverdict.suites.repository.apply import apply_patch
     from specverdict.suites.repository.patches import parse_answer
-    from specverdict.suites.synth.tasks import function_answer, repository_task
 
     rng = random.Random(11)
     checked = 0
@@ -207,7 +199,7 @@ def test_stub_tasks_fail_every_test_until_the_body_is_written() -> None:
     """Stub tasks (an evaluation share, ``STUB_SHARE``; a training option): the workspace fails
     every test of its function, the gold body put in place of the stub line passes them all;
     a repository stub's every test of that function is FAIL_TO_PASS."""
-    from specverdict.suites.synth.build import eval_agent, eval_repository, is_stub, test_summary
+    from specverdict.lab.synth.build import eval_agent, eval_repository, is_stub, test_summary
 
     assert [is_stub(n, 2 / 3) for n in range(6)] == [False, True, True, False, True, True]
     agent = eval_agent(12, seed=5, stub_share=1.0)

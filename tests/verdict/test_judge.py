@@ -11,7 +11,6 @@ import pytest
 from specverdict.campaign import build_plan, parse_campaign
 from specverdict.campaign.model import Gates
 from specverdict.campaign.spec import RunSpec
-from specverdict.engines.base import AcceptanceSummary
 from specverdict.records import (
     Audits,
     LoaderAudit,
@@ -22,6 +21,7 @@ from specverdict.records import (
     SampleRecord,
     Score,
 )
+from specverdict.records.acceptance import AcceptanceSummary
 from specverdict.records.audits import ModelAudit, OverrideResult, Status
 from specverdict.verdict import Arm, judge_pair
 

@@ -18,7 +18,7 @@ import pytest
 from specverdict.campaign import build_plan, parse_campaign
 from specverdict.campaign.plan import Plan
 from specverdict.engines.vllm import VLLMAdapter, cpu_env
-from specverdict.results import RunResults
+from specverdict.measure.results import RunResults
 from specverdict.store import SQLiteStore
 
 ROOT = Path(__file__).resolve().parents[2]

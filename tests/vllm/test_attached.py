@@ -19,9 +19,9 @@ import pytest
 
 from specverdict.engines.launcher import LaunchedServer, free_port
 from specverdict.engines.vllm import VLLMAdapter
+from specverdict.measure.results import run_results
 from specverdict.records import SampleRecord
-from specverdict.results import run_results
-from specverdict.runner import Runner
+from specverdict.run.runner import Runner
 from specverdict.store import SQLiteStore
 from specverdict.suites.function.builtin import BuiltinCode
 from tests.vllm.conftest import (

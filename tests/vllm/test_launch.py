@@ -13,8 +13,8 @@ import pytest
 from safetensors.numpy import load_file, save_file
 
 from specverdict.errors import EngineStartError
-from specverdict.results import run_results
-from specverdict.runner import Runner
+from specverdict.measure.results import run_results
+from specverdict.run.runner import Runner
 from specverdict.store import SQLiteStore
 from tests.vllm.conftest import (
     DRAFT,

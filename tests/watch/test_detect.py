@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from specverdict.stats.steps import design_effect, per_token_rate, step_variance
 from specverdict.watch.detect import (
     Baseline,
     Counters,
@@ -14,10 +15,7 @@ from specverdict.watch.detect import (
     DetectorState,
     cusum_arl,
     cusum_threshold,
-    design_effect,
-    per_token_rate,
     step,
-    step_variance,
 )
 
 K = 3

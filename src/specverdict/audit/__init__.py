@@ -5,21 +5,10 @@
   left at initialisation, shape or dtype mismatches), with one verdict line per model.
 - :func:`check_overrides`: whether the expected override files are present and unchanged, in a
   directory or through a command prefix such as ``docker exec NAME``.
-- :func:`resolve_inputs` then :func:`expect`: the speed-up that acceptance can buy at a step
-  cost, and whether a claim is attainable and plausible (:func:`inputs_from_run` measures
-  acceptance and step cost from a stored run).
 
 Every result is a frozen pydantic model; ``model_dump(mode="json")`` gives its JSON form.
 """
 
-from specverdict.audit.expect import (
-    Expectation,
-    ExpectationInputs,
-    MeasuredRun,
-    expect,
-    inputs_from_run,
-    resolve_inputs,
-)
 from specverdict.audit.inventory import ROLES, Inventory, TensorInfo, inventory_checkpoint, role_of
 from specverdict.audit.loader import (
     LoadedModel,
@@ -41,25 +30,19 @@ __all__ = [
     "ROLES",
     "CommandPrefix",
     "Directory",
-    "Expectation",
-    "ExpectationInputs",
     "Inventory",
     "LoadedModel",
     "LoaderAudit",
-    "MeasuredRun",
     "ModelAudit",
     "OverrideAudit",
     "OverrideManifest",
     "TensorInfo",
     "check_overrides",
     "compare_loaded",
-    "expect",
-    "inputs_from_run",
     "inventory_checkpoint",
     "load_manifest",
     "parse_loaded",
     "parse_manifest",
     "read_loaded",
-    "resolve_inputs",
     "role_of",
 ]

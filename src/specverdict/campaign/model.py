@@ -348,7 +348,7 @@ class Candidate(Strict):
                 "a golden file gives one acceptance length per k: give this candidate a single "
                 "k (one candidate per k), or expected_acceptance a number",
             )
-        from specverdict.audit.golden import (  # read only when used
+        from specverdict.campaign.golden import (  # read only when used
             GoldenSelectionError,
             find_entry,
             golden_rate,
@@ -921,9 +921,9 @@ class Campaign(Strict):
                     "launched campaign would start a server per block (attach with base_url, "
                     "or remove load.blocks)",
                 )
-            from specverdict.engines.registry import adapter_for  # the adapter knows
-
-            if self.engine.launch is None and not adapter_for(self.engine.kind).self_launching:
+            # the adapter knows, read through the registry (the schema imports no engine)
+            adapter = ENGINES.get(self.engine.kind)
+            if self.engine.launch is None and not getattr(adapter, "self_launching", False):
                 raise ValueError(f"engine kind {self.engine.kind!r} needs base_url or launch")
             return self
         if self.baseline is not None and self.baseline_url() is None:

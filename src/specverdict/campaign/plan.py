@@ -16,6 +16,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict
 
 from specverdict.campaign.model import Campaign, Candidate, DatasetSection
+from specverdict.campaign.snapshots import snapshots_digest
 from specverdict.campaign.spec import (
     DatasetRef,
     EngineRef,
@@ -273,8 +274,6 @@ def dataset_ref(section: DatasetSection) -> DatasetRef:
         raise ConfigError(f"{path}: cannot read the stage's dataset: {exc.strerror}") from None
     snapshots = snapshots_sha256 = None
     if section.snapshots is not None:
-        from specverdict.suites.custom.swebench import snapshots_digest
-
         snapshots = section.snapshots
         snapshots_sha256 = snapshots_digest(Path(snapshots))
     # one way of asking, one identity: a replay that is the format's default is no replay, and

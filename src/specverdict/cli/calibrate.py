@@ -24,9 +24,9 @@ from specverdict.cli.progress import progress_for
 from specverdict.cli.runs import DB_OPTION, DEFAULT_DB, registry_dir
 from specverdict.cli.validate import check_feasible
 from specverdict.engines.reference import launches_reference, require_extra
-from specverdict.executors.claims import ClaimingRunner
 from specverdict.records import EngineTime, RunRecord
-from specverdict.runner import failed_runs
+from specverdict.run.executors.claims import ClaimingRunner
+from specverdict.run.runner import failed_runs
 from specverdict.stats.speed import ExecutionDrift, execution_drift
 from specverdict.store import Store, open_store
 from specverdict.verdict.calibration import drift_identity

@@ -11,9 +11,9 @@ from rich.console import Console
 from rich.table import Table
 
 from specverdict.campaign import build_plan, load_campaign
-from specverdict.checklist import Item, blocking, evaluate
 from specverdict.cli.runs import DB_OPTION
 from specverdict.records import OUTPUT_SCHEMA_VERSION
+from specverdict.run.checklist import Item, blocking, evaluate
 from specverdict.store import open_store
 
 

@@ -28,9 +28,9 @@ from specverdict.cli.validate import check_feasible
 from specverdict.cli.verdict import FAIL_ON, JSON, _finish, parse_fail_on
 from specverdict.engines.preflight import served_kind
 from specverdict.errors import ConfigError
+from specverdict.measure.results import run_results
 from specverdict.plugins import ENGINES
-from specverdict.results import run_results
-from specverdict.runner import failed_runs
+from specverdict.run.runner import failed_runs
 from specverdict.store import open_store
 from specverdict.verdict import campaign_verdicts
 

@@ -15,9 +15,9 @@ from specverdict.campaign.plan import Plan
 from specverdict.cli.progress import progress_for
 from specverdict.cli.report import verdict_tables
 from specverdict.cli.runs import summary_tables
-from specverdict.demo import run_demo, write_report
 from specverdict.engines.reference import require_extra
 from specverdict.report import campaign_report, write_report_files
+from specverdict.run.demo import run_demo, write_report
 from specverdict.store import SQLiteStore
 
 #: the demo's campaigns: the main one (written to --out), then the quantization pair (each

@@ -11,12 +11,12 @@ from pathlib import Path
 
 import click
 
-from specverdict.audit.expect import Expectation, inputs_from_run, resolve_inputs
-from specverdict.audit.expect import expect as compute_expectation
-from specverdict.audit.golden import find_entry
+from specverdict.campaign.golden import find_entry
 from specverdict.campaign.model import MAX_K
 from specverdict.cli.runs import DB_OPTION, find_run, open_registry
 from specverdict.errors import ConfigError
+from specverdict.verdict.expect import Expectation, inputs_from_run, resolve_inputs
+from specverdict.verdict.expect import expect as compute_expectation
 
 _CLAIM = re.compile(r"\s*(\d+(?:\.\d*)?|\.\d+)\s*[xX]?\s*")
 

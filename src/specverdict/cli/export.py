@@ -14,9 +14,11 @@ from specverdict.campaign import build_plan, load_campaign
 from specverdict.campaign.model import Slo
 from specverdict.cli.inputs import output_file
 from specverdict.cli.runs import DB_OPTION, find_run, open_registry
-from specverdict.engines.base import AcceptanceSummary
 from specverdict.errors import SpecverdictError
-from specverdict.export import (
+from specverdict.measure.results import run_acceptance, run_results
+from specverdict.records import RunRecord, SampleRecord
+from specverdict.records.acceptance import AcceptanceSummary
+from specverdict.report.export import (
     PARQUET_PACKAGE,
     request_row,
     rows_csv,
@@ -24,8 +26,6 @@ from specverdict.export import (
     run_result,
     write_parquet,
 )
-from specverdict.records import RunRecord, SampleRecord
-from specverdict.results import run_acceptance, run_results
 from specverdict.store import Store
 from specverdict.suites import suite_for
 
@@ -246,7 +246,7 @@ def mlflow(campaign: Path, db: Path, tracking_uri: str) -> None:
 
     Example: specverdict export mlflow examples/demo.yaml --db .specverdict/runs.db --tracking-uri sqlite:///mlflow.db
     """
-    from specverdict.mlflow_export import export_to_mlflow
+    from specverdict.report.mlflow import export_to_mlflow
 
     scheme = re.match(r"^([A-Za-z][A-Za-z0-9+.-]*)://", tracking_uri)
     if not tracking_uri.strip() or (scheme and scheme.group(1).split("+")[0] not in MLFLOW_SCHEMES):

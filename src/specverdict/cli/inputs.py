@@ -11,7 +11,7 @@ from pathlib import Path
 
 import click
 
-from specverdict.campaign.load import MAX_BYTES, MAX_DEPTH, check_yaml, read_text
+from specverdict.campaign.yamlfile import MAX_BYTES, MAX_DEPTH, check_yaml, read_text
 from specverdict.errors import ConfigError
 
 #: a server's address: http(s)://host[:port][/path], no spaces

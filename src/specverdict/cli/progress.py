@@ -12,7 +12,7 @@ from rich.progress import Progress as RichBar
 
 from specverdict.cli.runs import registry_dir
 from specverdict.records import SampleRecord
-from specverdict.runner import Progress, Runner
+from specverdict.run.runner import Progress, Runner
 from specverdict.store import Store
 
 

@@ -15,7 +15,7 @@ from rich.console import Console
 from specverdict.campaign import build_plan, load_campaign
 from specverdict.cli.progress import console_runner
 from specverdict.cli.runs import DB_OPTION, find_run, open_registry
-from specverdict.resample import resample as do_resample
+from specverdict.run.resample import resample as do_resample
 
 EXIT = {"pass": 0, "reject": 1, "inconclusive": 3}
 

@@ -11,7 +11,6 @@ from rich.console import Console
 
 from specverdict.campaign import build_plan, load_campaign
 from specverdict.campaign.plan import Plan, interleaved
-from specverdict.checklist import blocking, evaluate
 from specverdict.cli.checklist import checklist_table
 from specverdict.cli.inputs import not_blank
 from specverdict.cli.progress import progress_for
@@ -20,11 +19,12 @@ from specverdict.cli.validate import check_feasible
 from specverdict.cli.verdict import verdict_table
 from specverdict.engines.reference import launches_reference, require_extra
 from specverdict.errors import SpecverdictError
-from specverdict.executors.claims import ClaimingRunner
+from specverdict.measure.results import run_results
 from specverdict.records import EngineTime, RunRecord
-from specverdict.results import run_results
-from specverdict.runner import failed_runs, select_runs
-from specverdict.sequential import run_until_decided
+from specverdict.run.checklist import blocking, evaluate
+from specverdict.run.executors.claims import ClaimingRunner
+from specverdict.run.runner import failed_runs, select_runs
+from specverdict.run.sequential import run_until_decided
 from specverdict.store import Store, open_store
 from specverdict.verdict import campaign_verdicts
 
@@ -272,7 +272,7 @@ def _run_on_ray(
     no_retry: bool,
 ) -> list[RunRecord]:
     """The executions of ``run`` (or the one ``--resume`` names) on a Ray cluster."""
-    from specverdict.executors.cluster import Execution, RayExecutor
+    from specverdict.run.executors.cluster import Execution, RayExecutor
 
     if plan.campaign.engine.launch is None:
         raise click.UsageError(

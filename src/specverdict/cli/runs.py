@@ -13,10 +13,10 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from specverdict.failures import failure_kind
+from specverdict.measure.results import RunResults, run_results
 from specverdict.records import OUTPUT_SCHEMA_VERSION, RunRecord, SampleRecord
 from specverdict.records import override_drift as manifest_drift
-from specverdict.results import RunResults, run_results
+from specverdict.records.failures import failure_kind
 from specverdict.store import Store, is_registry_url, open_store
 
 DEFAULT_DB = Path(".specverdict/runs.db")

@@ -7,9 +7,9 @@ import json
 import click
 from pydantic import BaseModel
 
+from specverdict.campaign.docs import campaign_markdown
 from specverdict.campaign.model import Campaign
-from specverdict.campaign_docs import campaign_markdown
-from specverdict.export import RequestRow, RunResult
+from specverdict.report.export import RequestRow, RunResult
 
 DOCUMENTS: dict[str, type[BaseModel]] = {
     "campaign": Campaign,

@@ -14,8 +14,8 @@ from typing import Any
 
 import click
 
-from specverdict.checklist import has_scorer
 from specverdict.errors import ConfigError
+from specverdict.run.checklist import has_scorer
 from specverdict.suites import Suite, get_suite, known_suites
 from specverdict.suites.function.evalplus import EvalPlusSuite
 from specverdict.suites.function.grade import read_detail

@@ -14,8 +14,8 @@ from rich.table import Table
 from specverdict.campaign import Plan, build_plan, load_campaign
 from specverdict.cli.verdict import short_load
 from specverdict.errors import ConfigError
-from specverdict.feasibility import feasibility
 from specverdict.plugins import UnknownNameError
+from specverdict.run.feasibility import feasibility
 from specverdict.suites import suite_for
 
 
@@ -83,7 +83,7 @@ def validate(campaign: Path, as_json: bool, probe: bool) -> None:
     check_feasible(plan, campaign)
     counts = sample_counts(plan, campaign)
     if probe:
-        from specverdict.runner import check_reachable, preflight  # HTTP only when asked
+        from specverdict.run.runner import check_reachable, preflight  # HTTP only when asked
 
         for url in dict.fromkeys(r.engine.base_url for r in plan.runs if r.engine.base_url):
             check_reachable(next(r for r in plan.runs if r.engine.base_url == url))

@@ -44,15 +44,10 @@ import httpx
 from prometheus_client.parser import text_string_to_metric_families
 
 from specverdict.campaign.spec import RunSpec
-from specverdict.engines.base import (
-    AcceptanceSummary,
-    EngineAdapter,
-    baseline_summary,
-    canonical_acceptance,
-    fetch,
-)
+from specverdict.engines.base import EngineAdapter, fetch
 from specverdict.engines.prometheus import read_spec_family
 from specverdict.records import MetricsSnapshot, SampleRecord
+from specverdict.records.acceptance import AcceptanceSummary, baseline_summary, canonical_acceptance
 
 #: our method -> the ``--spec-type`` values that implement it; the first is the default, another
 #: may be chosen with the method parameter ``spec_type``

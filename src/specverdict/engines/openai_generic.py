@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from specverdict.campaign.spec import RunSpec
-from specverdict.engines.base import AcceptanceSummary, EngineAdapter
+from specverdict.engines.base import EngineAdapter
 from specverdict.records import MetricsSnapshot, SampleRecord
+from specverdict.records.acceptance import AcceptanceSummary
 
 
 class OpenAIAdapter(EngineAdapter):

@@ -57,15 +57,14 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from specverdict.campaign.model import ParamValue
 from specverdict.campaign.spec import RunSpec
-from specverdict.engines.base import (
+from specverdict.engines.base import EngineAdapter, fetch
+from specverdict.records import MetricsSnapshot, SampleRecord, snapshot_key
+from specverdict.records.acceptance import (
     AcceptanceSummary,
-    EngineAdapter,
     baseline_summary,
     canonical_acceptance,
-    fetch,
     per_request_summary,
 )
-from specverdict.records import MetricsSnapshot, SampleRecord, snapshot_key
 
 #: campaign speculation methods -> ``--speculative-algorithm``
 ALGORITHMS = {

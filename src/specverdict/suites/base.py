@@ -50,7 +50,7 @@ class Sample(BaseModel):
 class Episodic(Protocol):
     """The interface of a suite whose sample is a multi-turn episode: the runner hands each
     sample to ``run_episode`` with ``chat(messages, tools)`` (one timed request it provides),
-    then ``score_episode`` judges the finished episode (``specverdict.episodes``)."""
+    then ``score_episode`` judges the finished episode (``specverdict.run.episodes``)."""
 
     name: str
     version: int

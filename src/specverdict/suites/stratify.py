@@ -15,8 +15,17 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Mapping, Sequence
+from typing import Protocol, TypeVar
 
-from specverdict.suites.base import Sample
+
+class Labelled(Protocol):
+    """What stratifying reads of a sample (``suites.base.Sample`` is one): its labels."""
+
+    @property
+    def labels(self) -> Mapping[str, str]: ...
+
+
+S = TypeVar("S", bound=Labelled)
 
 #: the stratum of a sample without a category
 UNLABELLED = ""
@@ -43,7 +52,7 @@ def allocate(sizes: Mapping[str, int], n: int) -> dict[str, int]:
     return out
 
 
-def stratified(samples: Sequence[Sample], n: int, seed: int) -> list[Sample]:
+def stratified(samples: Sequence[S], n: int, seed: int) -> list[S]:
     """``n`` of ``samples``, the categories (``labels["category"]``) in proportion."""
     groups: dict[str, list[int]] = {}
     for i, s in enumerate(samples):

@@ -19,10 +19,10 @@ from dataclasses import replace
 from specverdict.campaign.model import Gates
 from specverdict.campaign.plan import Pair, Plan, speculations
 from specverdict.campaign.spec import RunSpec
-from specverdict.failures import failed_run_message
+from specverdict.measure.results import run_acceptance, run_results
 from specverdict.records import RunRecord
+from specverdict.records.failures import failed_run_message
 from specverdict.records.manifest import Look, SequentialDesign
-from specverdict.results import run_acceptance, run_results
 from specverdict.stats.looks import LookShare, look_share, look_size, rerun_share
 from specverdict.stats.multiplicity import adjust
 from specverdict.stats.speed import ExecutionDrift, execution_drift, pool_drift

@@ -41,8 +41,6 @@ from scipy.stats import t as student_t
 
 from specverdict.campaign.model import FIXED_K_FLOOR, FIXED_K_METHODS, Gates, default_speed_metric
 from specverdict.campaign.spec import PairingError, RunSpec, check_pair
-from specverdict.engines.base import AcceptanceSummary
-from specverdict.failures import failure_kind
 from specverdict.measure.summary import (
     SPEED_METRIC_WORDS,
     counted_tokens,
@@ -50,7 +48,8 @@ from specverdict.measure.summary import (
     speed_value,
 )
 from specverdict.records import RunManifest, SampleRecord, override_drift
-from specverdict.records.acceptance import RequestAcceptance
+from specverdict.records.acceptance import AcceptanceSummary, RequestAcceptance
+from specverdict.records.failures import failure_kind
 from specverdict.stats import (
     decompose_speedup,
     greedy_identity,

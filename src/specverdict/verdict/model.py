@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, computed_field, model_validator
 
 if TYPE_CHECKING:
-    from specverdict.engines.base import AcceptanceSummary
+    from specverdict.records.acceptance import AcceptanceSummary
 
 Verdict = Literal["ADOPT", "REJECT", "INCONCLUSIVE", "INVALID"]
 GateStatus = Literal["pass", "reject", "inconclusive", "vacuous", "invalid", "info"]

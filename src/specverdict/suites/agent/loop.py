@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from specverdict.engines.client import StreamedResponse
-from specverdict.failures import context_overflow
+from specverdict.records.failures import context_overflow
 from specverdict.suites.agent.calls import DecodedCall, decode_calls, unparsed_call_text
 from specverdict.suites.agent.schema import validate
 from specverdict.suites.agent.testrun import TestReport, TestRunner

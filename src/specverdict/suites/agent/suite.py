@@ -2,7 +2,7 @@
 
 ``AgentSuite`` implements the suites' multi-turn interface (``Suite.episodic``): ``run_episode(sample, chat)`` drives the
 conversation through ``chat(messages, tools)`` (one timed request, provided by the runner) and
-returns an ``Episode``; ``score_episode`` judges it. ``specverdict.episodes`` turns the episode
+returns an ``Episode``; ``score_episode`` judges it. ``specverdict.run.episodes`` turns the episode
 into the sample's stored record.
 
 ``agent-tasks@1`` (stage ``agent``): 22 small coding tasks written for specverdict (Apache-2.0,

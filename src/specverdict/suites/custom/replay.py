@@ -4,7 +4,7 @@ answers to the turns before it, as one sample.
 A dataset row's messages are the conversation; its system messages are kept where they stand,
 its recorded assistant replies (ShareGPT's, or a chat row's) are dropped, and each user message
 is one chat request whose context is the conversation so far with the model's answers in
-place. The conversation is an episode (``specverdict.episodes``): its record's timings lay the
+place. The conversation is an episode (``specverdict.run.episodes``): its record's timings lay the
 turns end to end on engine time, its tokens and acceptance counts are summed over the turns,
 its text is the turns' answers, and its score is the dataset's scorer on the *last* answer
 (the conversation's outcome; None when a turn failed, or with no scorer). A turn the server
@@ -14,22 +14,35 @@ outgrew the context window).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import Any, Protocol
 
-from specverdict.failures import context_overflow
 from specverdict.records import Score
+from specverdict.records.failures import context_overflow
 from specverdict.suites.agent.calls import merge_deltas
 from specverdict.suites.agent.loop import Chat, Episode
 from specverdict.suites.base import Sample
 
-if TYPE_CHECKING:
-    from specverdict.suites.custom.suite import FileSuite
+
+class Replayed(Protocol):
+    """What a replay reads of its dataset suite (``custom.suite.FileSuite`` is one)."""
+
+    name: str
+    version: int
+
+    def scores(self) -> bool: ...
+
+    def conversation(self, sample: Sample) -> list[dict[str, Any]]: ...
+
+    def score(
+        self, sample: Sample, text: str, tool_calls: Sequence[dict[str, Any]]
+    ) -> Score | None: ...
 
 
 class OwnReplay:
     """The episodic interface of a ``FileSuite`` whose dataset is replayed with own answers."""
 
-    def __init__(self, suite: FileSuite) -> None:
+    def __init__(self, suite: Replayed) -> None:
         self.suite = suite
         self.name = suite.name
         self.version = suite.version

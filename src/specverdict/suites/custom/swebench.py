@@ -24,14 +24,12 @@ parametrized ids (``...::test_y[1-2]``), pytest fixtures and other runners' ids 
 
 from __future__ import annotations
 
-import hashlib
 import json
-import os
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
+from specverdict.campaign.snapshots import snapshot_files, snapshots_digest
 from specverdict.campaign.spec import DatasetRef
 from specverdict.errors import ConfigError
 from specverdict.sandbox import Sandbox
@@ -42,8 +40,6 @@ from specverdict.suites.repository.patches import MalformedPatchError, parse_ans
 from specverdict.suites.repository.suite import RepositorySuite
 from specverdict.suites.repository.task import RepoTask
 
-#: folders of a snapshot that are not the repository's text
-SKIPPED_DIRS = frozenset({".git", "__pycache__", ".hg", ".svn", ".tox", ".nox", ".venv"})
 #: every test execution gets the whole repository: a snapshot larger than this is refused
 MAX_SNAPSHOT_BYTES = 32 * 1024 * 1024
 #: fields the task uses; the others become the row's metadata
@@ -58,33 +54,11 @@ class Instance:
     labels: dict[str, str]
 
 
-def _snapshot_files(root: Path) -> Iterator[tuple[str, Path]]:
-    """``(posix path relative to root, file)`` for every file of a snapshot, sorted."""
-    for folder, dirs, names in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if d not in SKIPPED_DIRS)
-        for name in sorted(names):
-            if name.endswith((".pyc", ".pyo")):
-                continue
-            path = Path(folder) / name
-            if path.is_file():
-                yield path.relative_to(root).as_posix(), path
-
-
-def snapshots_digest(root: Path) -> str:
-    """SHA-256 over every snapshot file's path and content: a changed snapshot is another run."""
-    if not root.is_dir():
-        raise ConfigError(f"{root}: the snapshots folder does not exist")
-    digest = hashlib.sha256()
-    for rel, path in _snapshot_files(root):
-        digest.update(rel.encode() + b"\0" + hashlib.sha256(path.read_bytes()).digest())
-    return digest.hexdigest()
-
-
 def read_snapshot(root: Path) -> dict[str, str]:
     """The snapshot's text files (binary files, which no patch here can change, are left out)."""
     files: dict[str, str] = {}
     total = 0
-    for rel, path in _snapshot_files(root):
+    for rel, path in snapshot_files(root):
         data = path.read_bytes()
         total += len(data)
         if total > MAX_SNAPSHOT_BYTES:

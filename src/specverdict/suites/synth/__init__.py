@@ -1,5 +1,5 @@
 """Generated suites the reference models can do: function, agent and repository stages.
 
-``functions`` holds the task families, ``tasks`` the bug-fix tasks built on them, ``build``
-writes the shipped evaluation files and draws training documents, ``suites`` reads the files.
+``suites`` reads the shipped evaluation files (``data``); they are written by the generator in
+``specverdict.lab.synth`` (``python -m specverdict.lab.synth.build``).
 """

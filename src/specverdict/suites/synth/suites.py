@@ -32,7 +32,7 @@ from specverdict.suites.function.task import FunctionTask
 from specverdict.suites.functional import FunctionSuite, Mode
 from specverdict.suites.repository.suite import RepositorySuite
 from specverdict.suites.repository.task import RepoTask
-from specverdict.suites.synth.build import DATA, FILES, data_sha256, load_eval
+from specverdict.suites.synth.data import DATA, FILES, data_sha256, load_eval
 from specverdict.suites.values import decode
 
 
@@ -53,7 +53,7 @@ def checked(stage: str) -> list[dict[str, Any]]:
     if got != want:
         raise ConfigError(
             f"{DATA / FILES[stage]}: sha256 {got[:12]} does not match the manifest ({want[:12]}); "
-            "regenerate with python -m specverdict.suites.synth.build"
+            "regenerate with python -m specverdict.lab.synth.build"
         )
     return load_eval(stage)
 

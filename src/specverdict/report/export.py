@@ -28,8 +28,8 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from specverdict.campaign.spec import RunSpec
-from specverdict.engines.base import AcceptanceSummary
 from specverdict.errors import ExtraMissingError
+from specverdict.measure.results import RunResults
 from specverdict.measure.summary import RunSummary, counted_tokens, is_good, tpot
 from specverdict.records import (
     OUTPUT_SCHEMA_VERSION,
@@ -40,7 +40,7 @@ from specverdict.records import (
     SampleRecord,
     SampleStatus,
 )
-from specverdict.results import RunResults
+from specverdict.records.acceptance import AcceptanceSummary
 from specverdict.verdict.model import drafted_per_step, run_engine_k
 
 RowFormat = Literal["jsonl", "csv", "parquet"]

@@ -6,10 +6,10 @@ from collections.abc import Mapping, Sequence
 
 from pydantic import BaseModel, ConfigDict
 
-from specverdict.engines.base import AcceptanceSummary
 from specverdict.engines.registry import adapter_for
 from specverdict.measure.summary import RunSummary, summarize_samples
 from specverdict.records import RunRecord, SampleRecord
+from specverdict.records.acceptance import AcceptanceSummary
 from specverdict.store.base import Store
 
 

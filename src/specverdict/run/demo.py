@@ -16,9 +16,9 @@ from pathlib import Path
 
 from specverdict.campaign.plan import Plan
 from specverdict.engines.prometheus import parse_spec_counters
+from specverdict.measure.results import RunResults, run_results
 from specverdict.records import RequestAcceptance
-from specverdict.results import RunResults, run_results
-from specverdict.runner import Log, Progress, Runner
+from specverdict.run.runner import Log, Progress, Runner
 from specverdict.store import SQLiteStore
 from specverdict.store.base import Store
 from specverdict.verdict import PairVerdict, campaign_verdicts

@@ -1,5 +1,5 @@
 """Measure the shipped reference models on the generated suites: ``python -m
-specverdict.reference.train.quality``.
+specverdict.lab.train.quality``.
 
 Runs ``examples/reference-quality.yaml`` (every evaluation instance of the function, agent and
 repository suites, greedy, the baseline and the demo's candidates) through the campaign runner
@@ -20,9 +20,9 @@ from pathlib import Path
 from typing import Any
 
 from specverdict.campaign import build_plan, load_campaign
-from specverdict.runner import Runner
+from specverdict.run.runner import Runner
 from specverdict.store import SQLiteStore
-from specverdict.suites.synth.build import load_eval
+from specverdict.suites.synth.data import load_eval
 from specverdict.verdict import campaign_verdicts
 
 WEIGHTS = Path(__file__).resolve().parent.parent / "weights"
@@ -94,7 +94,7 @@ def measure(campaign: Path, db: Path) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m specverdict.reference.train.quality")
+    p = argparse.ArgumentParser(prog="python -m specverdict.lab.train.quality")
     p.add_argument("--campaign", type=Path, default=CAMPAIGN)
     p.add_argument("--out", type=Path, default=WEIGHTS / "quality.json")
     p.add_argument(

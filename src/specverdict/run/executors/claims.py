@@ -22,7 +22,7 @@ from specverdict.campaign.plan import Plan
 from specverdict.campaign.spec import RunSpec
 from specverdict.errors import StoreError
 from specverdict.records import RunRecord
-from specverdict.runner import Runner
+from specverdict.run.runner import Runner
 from specverdict.store import Store, open_store
 
 #: the lease of a claim when SPECVERDICT_CLAIM_TTL_S does not say otherwise

@@ -42,10 +42,10 @@ from typing import Any
 import aiohttp
 import httpx
 
-from specverdict.engines.base import PER_STEP_KEYS, canonical_acceptance
 from specverdict.engines.client import StreamedResponse, device_clock_extra, stream
-from specverdict.failures import context_overflow
 from specverdict.records import SampleRecord, Score
+from specverdict.records.acceptance import PER_STEP_KEYS, canonical_acceptance
+from specverdict.records.failures import context_overflow
 from specverdict.suites.agent.calls import merge_deltas
 from specverdict.suites.agent.loop import Chat, Episode
 from specverdict.suites.agent.suite import episode_detail

@@ -16,7 +16,7 @@ from typing import Any
 
 from specverdict.campaign import Plan
 from specverdict.errors import ConfigError, ExtraMissingError
-from specverdict.results import run_results
+from specverdict.measure.results import run_results
 from specverdict.store.base import Store
 from specverdict.verdict import PairVerdict, campaign_verdicts
 from specverdict.verdict.model import drafted_per_step, k_text, run_engine_k

@@ -1,4 +1,4 @@
-"""Train the reference engine's models: ``python -m specverdict.reference.train``.
+"""Train the reference engine's models: ``python -m specverdict.lab.train``.
 
 Seeded and reproducible for a given interpreter (the corpus is its standard library) and torch
 build. Trains a BPE tokenizer, the target, a smaller draft model, and an MTP head on the frozen
@@ -23,11 +23,11 @@ import torch
 import torch.nn.functional as F
 from safetensors.torch import save_file
 
+from specverdict.lab.train.card import lineage_of, render_model_card
+from specverdict.lab.train.corpus import Corpus, build_corpus, train_tokenizer
+from specverdict.lab.train.nets import GPT, GPTShape, MTPHead
+from specverdict.lab.train.precision import CHOICES, Precision, autocast, choose
 from specverdict.reference.chat import CHAT_TEMPLATE, EOS_TOKEN, IM_END, IM_START
-from specverdict.reference.train.card import lineage_of, render_model_card
-from specverdict.reference.train.corpus import Corpus, build_corpus, train_tokenizer
-from specverdict.reference.train.nets import GPT, GPTShape, MTPHead
-from specverdict.reference.train.precision import CHOICES, Precision, autocast, choose
 
 PACKAGE_WEIGHTS = Path(__file__).resolve().parent.parent / "weights"
 
@@ -407,7 +407,7 @@ def encode_segments(
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m specverdict.reference.train", description=__doc__)
+    p = argparse.ArgumentParser(prog="python -m specverdict.lab.train", description=__doc__)
     p.add_argument("--out", type=Path, default=PACKAGE_WEIGHTS)
     p.add_argument("--golden", type=Path, default=Path("tests/fixtures/golden_logits.json"))
     p.add_argument("--seed", type=int, default=20261201)
@@ -485,13 +485,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = p.parse_args(argv)
 
-    from specverdict.suites.synth.build import (
-        FILES,
-        TRAIN_SEED,
-        eval_keys,
-        load_eval,
-        training_documents,
-    )
+    from specverdict.lab.synth.build import TRAIN_SEED, eval_keys, training_documents
+    from specverdict.suites.synth.data import FILES, load_eval
 
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
@@ -650,7 +645,7 @@ def main(argv: list[str] | None = None) -> int:
     args.golden.parent.mkdir(parents=True, exist_ok=True)
     args.golden.write_text(json.dumps(golden(target, draft, head, valid_ids[:48].tolist())))
     report["run"] = {
-        "command": "python -m specverdict.reference.train " + " ".join(argv or sys.argv[1:]),
+        "command": "python -m specverdict.lab.train " + " ".join(argv or sys.argv[1:]),
         "seed": args.seed,
         "python": platform.python_version(),
         "torch": torch.__version__,

@@ -1,6 +1,6 @@
 """Render ``MODEL_CARD.md`` from the training report (``training_report.json``).
 
-Usable without torch: ``python -m specverdict.reference.train.card WEIGHTS_DIR`` rewrites the card
+Usable without torch: ``python -m specverdict.lab.train.card WEIGHTS_DIR`` rewrites the card
 from the report next to the weights.
 """
 
@@ -212,7 +212,7 @@ def _quality(weights: Path) -> str:
         "## Measured quality",
         "",
         f"Greedy, every evaluation instance, through the reference server and the sandbox "
-        f"(`python -m specverdict.reference.train.quality`, `{q['campaign']}`, "
+        f"(`python -m specverdict.lab.train.quality`, `{q['campaign']}`, "
         f"{q['seconds'] / 60:.1f} minutes).",
         "",
         "| stage | configuration | passed | pass rate | tool-call parse success |",

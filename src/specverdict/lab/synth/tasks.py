@@ -17,8 +17,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from specverdict.suites import pyast
-from specverdict.suites.synth.functions import (
+from specverdict.lab.synth.functions import (
     FAMILIES,
     Args,
     Draft,
@@ -28,6 +27,7 @@ from specverdict.suites.synth.functions import (
     example_of,
     make_instance,
 )
+from specverdict.suites import pyast
 
 MODULES = ("mathx", "listops", "textutil", "helpers", "calc", "util", "stats", "numbers_", "core")
 PACKAGES = ("shop", "toolkit", "mylib", "ledger", "inventory", "report", "metrics", "app")

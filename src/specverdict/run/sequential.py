@@ -29,7 +29,7 @@ from specverdict.campaign.spec import RunSpec
 from specverdict.errors import ConfigError
 from specverdict.records import RunRecord
 from specverdict.records.manifest import Look, SequentialDesign
-from specverdict.runner import Runner, select_runs
+from specverdict.run.runner import Runner, select_runs
 from specverdict.stats.looks import declared_looks, look_size
 from specverdict.store.base import Store
 from specverdict.suites import suite_for

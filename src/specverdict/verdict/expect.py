@@ -6,7 +6,7 @@ claim S* needs E* = S*·R, attainable iff E* <= k + 1, plausible iff the accepta
 gives at least E*.
 
 Inputs are given (i.i.d. acceptance, per-position conditional acceptance, costs), read from a
-golden acceptance-length file (:mod:`specverdict.audit.golden`: the entry's AL taken as the
+golden acceptance-length file (:mod:`specverdict.campaign.golden`: the entry's AL taken as the
 i.i.d. acceptance a with (1 − a^(k+1)) / (1 − a) = AL, so E reproduces it) or measured from a
 stored run: its per-position accepted counts A_i over D drafts give a_i = A_i / A_{i-1}
 (A_0 = D), and with a completed baseline run of the same fingerprint apart from speculation,
@@ -21,10 +21,10 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, ConfigDict
 
-from specverdict.audit.golden import GoldenEntry
+from specverdict.campaign.golden import GoldenEntry
 from specverdict.campaign.spec import differing_axes
 from specverdict.errors import ConfigError
-from specverdict.results import run_results
+from specverdict.measure.results import run_results
 from specverdict.stats.decomposition import decompose_speedup, position_rates
 from specverdict.stats.expectation import (
     claim_check,

@@ -37,9 +37,9 @@ from specverdict.errors import (
     SpecverdictError,
     UserInterruptError,
 )
-from specverdict.executors.claims import Heartbeat, claim_ttl_s, new_holder, take
 from specverdict.records import RunRecord, Score
-from specverdict.runner import Runner
+from specverdict.run.executors.claims import Heartbeat, claim_ttl_s, new_holder, take
+from specverdict.run.runner import Runner
 from specverdict.store import RunOrigin, Store, open_store
 from specverdict.store.fenced import FencedStore
 from specverdict.suites import Sample, Suite, suite_for
@@ -176,7 +176,7 @@ class NodeActor:
     def __init__(
         self, location: str, runs_dir: str, user: str, retry_failed: bool, timeout_s: float
     ) -> None:
-        from specverdict.executors.reaper import start_reaper
+        from specverdict.run.executors.reaper import start_reaper
 
         ray = _ray()
         self.reaper = start_reaper()  # stops this actor's engine if the actor is killed

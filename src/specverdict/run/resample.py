@@ -30,7 +30,7 @@ from specverdict.campaign.spec import RunSpec
 from specverdict.errors import ConfigError
 from specverdict.records import RunRecord
 from specverdict.records.manifest import ResampleLook
-from specverdict.runner import Runner
+from specverdict.run.runner import Runner
 from specverdict.stats import ResampledDrop, stratified_drop
 from specverdict.stats.looks import LookShare, look_share, rerun_share
 from specverdict.store.base import Store

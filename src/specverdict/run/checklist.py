@@ -17,8 +17,8 @@ from typing import Literal
 from specverdict.campaign.plan import Plan
 from specverdict.engines.registry import adapter_for
 from specverdict.errors import ConfigError
-from specverdict.feasibility import feasibility
 from specverdict.plugins import ENGINES
+from specverdict.run.feasibility import feasibility
 from specverdict.store.base import Store
 from specverdict.suites import Suite, suite_for
 
@@ -164,8 +164,8 @@ def evaluate(plan: Plan, store: Store | None = None) -> list[Item]:
 def _claims(plan: Plan, store: Store | None) -> str:
     """Each external claim checked by ``expect`` against a measured run of its method and k
     when one is stored; claims are never used as targets or expectations."""
-    from specverdict.audit.expect import expect, inputs_from_run, resolve_inputs
     from specverdict.errors import SpecverdictError
+    from specverdict.verdict.expect import expect, inputs_from_run, resolve_inputs
 
     claims = plan.campaign.claims
     if not claims:

@@ -37,7 +37,6 @@ from typing import Any, Protocol
 import httpx
 
 from specverdict import __version__
-from specverdict.audit.preflight import run_audits
 from specverdict.campaign.model import Campaign, Launch
 from specverdict.campaign.plan import (
     Execution,
@@ -56,7 +55,6 @@ from specverdict.engines.preflight import facts_digest, server_facts
 from specverdict.engines.preflight import problems as preflight_problems
 from specverdict.engines.registry import adapter_for
 from specverdict.engines.tokens import TokenCounter, find_counter
-from specverdict.episodes import run_episode
 from specverdict.errors import (
     ConfigError,
     EngineStartError,
@@ -68,8 +66,6 @@ from specverdict.errors import (
     StoreError,
     UserInterruptError,
 )
-from specverdict.failures import HARNESS_ERROR, engine_fault, failed_run_message, retryable
-from specverdict.loadgen import poisson_offsets
 from specverdict.records import (
     BlockDesign,
     EngineTime,
@@ -84,7 +80,11 @@ from specverdict.records import (
     Segment,
     ServerIdentity,
 )
-from specverdict.score_memo import ScoreMemo
+from specverdict.records.failures import HARNESS_ERROR, engine_fault, failed_run_message, retryable
+from specverdict.run.episodes import run_episode
+from specverdict.run.loadgen import poisson_offsets
+from specverdict.run.preflight import run_audits
+from specverdict.run.score_memo import ScoreMemo
 from specverdict.store.base import Store
 from specverdict.suites import Sample, Suite, suite_for
 

@@ -1,6 +1,6 @@
 """Build the generated suites' evaluation files and the training documents.
 
-``python -m specverdict.suites.synth.build`` writes the evaluation split of each stage to
+``python -m specverdict.lab.synth.build`` writes the evaluation split of each stage to
 ``specverdict/suites/synth/data/`` (shipped with the package) and a manifest with the seeds,
 counts and a SHA-256 of each file. Training documents are drawn at training time from another
 seed (``training_documents``) and never hold an evaluation prompt: every training draw whose
@@ -11,7 +11,6 @@ splits).
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import random
 from collections.abc import Iterator
@@ -19,8 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from specverdict.suites.synth.functions import FAMILIES, Instance, example_of, make_instance
-from specverdict.suites.synth.tasks import (
+from specverdict.lab.synth.functions import FAMILIES, Instance, example_of, make_instance
+from specverdict.lab.synth.tasks import (
     STUB,
     AgentSpec,
     RepoSpec,
@@ -31,9 +30,9 @@ from specverdict.suites.synth.tasks import (
     search_replace_answer,
     stub_agent_task,
 )
+from specverdict.suites.synth.data import DATA, FILES, digest
 from specverdict.suites.values import encode
 
-DATA = Path(__file__).resolve().parent / "data"
 EVAL_SEED = 20261201
 TRAIN_SEED = 20261202
 COUNTS = {"function": 400, "agent": 120, "repository": 120}
@@ -41,15 +40,6 @@ COUNTS = {"function": 400, "agent": 120, "repository": 120}
 #: rather than bug fixes, spread evenly over the split
 STUB_SHARE = {"agent": 2 / 3, "repository": 2 / 3}
 #: share of held-out combinations among pipeline-family evaluation instances (see functions)
-FILES = {
-    "function": "function-eval.jsonl",
-    "agent": "agent-eval.jsonl",
-    "repository": "repository-eval.jsonl",
-}
-
-
-def digest(text: str) -> str:
-    return hashlib.sha256(text.encode()).hexdigest()
 
 
 # -- evaluation split ---------------------------------------------------------------------
@@ -195,15 +185,6 @@ def write_eval(out: Path = DATA) -> dict[str, Any]:
     return manifest
 
 
-def load_eval(stage: str, data: Path = DATA) -> list[dict[str, Any]]:
-    path = data / FILES[stage]
-    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-
-
-def data_sha256(stage: str, data: Path = DATA) -> str:
-    return digest((data / FILES[stage]).read_text())
-
-
 # -- training documents ---------------------------------------------------------------------
 
 
@@ -324,8 +305,8 @@ def test_summary(path: str, source: str, tests: dict[str, str]) -> str | None:
     import sys
     import types
 
+    from specverdict.lab.synth.functions import call
     from specverdict.suites.agent.testrun import expected_tests
-    from specverdict.suites.synth.functions import call
 
     module = path[: -len(".py")]
     mod = types.ModuleType(module)
@@ -424,7 +405,7 @@ def agent_document(
                 {"role": "tool", "content": source},
             ]
         elif recovery == "wrong" and rng is not None:
-            from specverdict.suites.synth.tasks import mutations
+            from specverdict.lab.synth.tasks import mutations
 
             options = [m.strip() for m in mutations(spec.new, rng)]
             rng.shuffle(options)
@@ -552,7 +533,7 @@ def training_documents(
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m specverdict.suites.synth.build")
+    p = argparse.ArgumentParser(prog="python -m specverdict.lab.synth.build")
     p.add_argument("--out", type=Path, default=DATA)
     args = p.parse_args(argv)
     manifest = write_eval(args.out)

@@ -54,7 +54,7 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict
 
-from specverdict.campaign.load import check_yaml, read_text
+from specverdict.campaign.yamlfile import check_yaml, read_text
 from specverdict.errors import ConfigError
 
 #: the largest golden file read (the published ones are about a kilobyte)

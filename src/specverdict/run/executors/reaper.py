@@ -76,7 +76,7 @@ def start_reaper() -> subprocess.Popen[bytes] | None:
     if not Path("/proc/self/stat").exists():
         return None
     return subprocess.Popen(
-        [sys.executable, "-m", "specverdict.executors.reaper", str(os.getpid())],
+        [sys.executable, "-m", "specverdict.run.executors.reaper", str(os.getpid())],
         start_new_session=True,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
