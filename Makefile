@@ -33,8 +33,9 @@ demo: $(RUN_STAMP)
 	$(BIN)/specverdict demo --out reports/demo
 
 lint: $(DEV_STAMP)
-	$(BIN)/ruff check src tests benchmarks experiments
-	$(BIN)/ruff format --check src tests benchmarks experiments
+	$(BIN)/ruff check src tests benchmarks experiments tools
+	$(BIN)/ruff format --check src tests benchmarks experiments tools
+	$(BIN)/lint-imports --no-cache
 
 typecheck: $(DEV_STAMP)
 	$(BIN)/mypy

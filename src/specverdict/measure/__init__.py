@@ -1,4 +1,5 @@
-"""Pure summaries of stored records: no I/O, no clocks, no printing."""
+"""Per-run figures: pure summaries of stored records (``summary``, ``steps``) and a run's results
+read from the registry (``results``)."""
 
 from specverdict.measure.summary import RunSummary, percentile, summarize_samples
 

@@ -1,4 +1,4 @@
-"""Pure statistics for specverdict's gates: formulas, references and rules in STATISTICS.md.
+"""Pure statistics for specverdict's gates: formulas, references and rules in docs/statistics.md.
 
 Every function takes numbers or arrays (and, where it resamples, a seeded
 ``numpy.random.Generator``) and returns a frozen result; nothing here reads files, clocks or the

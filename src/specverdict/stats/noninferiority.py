@@ -190,7 +190,7 @@ def noninferiority_sample_size(
 
     Solved on the score interval itself (expected counts N·p̂10, N·p̂01 in Tango's formula) by
     doubling then bisection on N; the upper bound decreases with N toward Δ. At b = c = 0 this
-    is ceil(z² (1 − m) / m), STATISTICS.md's formula; for large discordance it approaches the
+    is ceil(z² (1 − m) / m), the formula of docs/statistics.md; for large discordance it approaches the
     Wald form of :func:`approximate_sample_size`. None when Δ >= m (no sample size can pass)
     or when more than 2**50 pairs would be needed.
     """
