@@ -24,7 +24,8 @@ from specverdict.campaign.plan import Plan
 from specverdict.engines.launcher import LaunchedServer, free_port
 from specverdict.errors import EngineUnreachableError, RunInterruptedError, StoreError
 from specverdict.measure.results import run_results
-from specverdict.run.runner import CONSECUTIVE_FAULTS, Runner
+from specverdict.run.health import CONSECUTIVE_FAULTS
+from specverdict.run.runner import Runner
 from specverdict.store import SQLiteStore
 from tests.conftest import SPECVERDICT, server_cmd, specverdict_cli
 from tests.e2e.test_runner import campaign_text, quiet
@@ -520,3 +521,24 @@ def test_a_full_registry_stops_the_runner_cleanly_and_loses_nothing(tmp_path: Pa
     assert done.status == "completed"
     final = {s.sample_id: s.text for s in roomy.samples(run.run_id)}
     assert len(final) == 16 and {i: final[i] for i in saved} == saved
+
+
+def test_an_agent_run_stops_after_consecutive_faults_episodes_not_fewer(tmp_path: Path) -> None:
+    """Each failed episode counts once toward CONSECUTIVE_FAULTS: with every request after the
+    warm-up cut mid-stream, an agent run at concurrency 1 stores exactly that many episodes
+    before it stops (an episode counted twice stopped it one episode early)."""
+    with (
+        reference_server() as server,
+        FaultProxy(server.base_url, lambda n: "pass" if n == 0 else "drop") as proxy,
+    ):
+        text = attached(proxy.base_url, samples="{first: 8}").replace(
+            "function: {suite: builtin-code@1", "agent: {suite: agent-tasks@1"
+        )
+        plan = plan_for(text)
+        store = SQLiteStore(tmp_path / "runs.db")
+        with pytest.raises(RunInterruptedError, match=f"{CONSECUTIVE_FAULTS} requests in a row"):
+            Runner(store, log=quiet, force=True).run_plan(plan, "none")
+    (run,) = store.list_runs()
+    stored = store.samples(run.run_id)
+    assert len(stored) == CONSECUTIVE_FAULTS
+    assert all(s.status != "ok" and "episode" in s.extra for s in stored)

@@ -12,7 +12,8 @@ from rich.progress import Progress as RichBar
 
 from specverdict.cli.runs import registry_dir
 from specverdict.records import SampleRecord
-from specverdict.run.runner import Progress, Runner
+from specverdict.run.runner import Runner
+from specverdict.run.segment import Progress
 from specverdict.store import Store
 
 

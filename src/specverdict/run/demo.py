@@ -18,7 +18,8 @@ from specverdict.campaign.plan import Plan
 from specverdict.engines.prometheus import parse_spec_counters
 from specverdict.measure.results import RunResults, run_results
 from specverdict.records import RequestAcceptance
-from specverdict.run.runner import Log, Progress, Runner
+from specverdict.run.runner import Log, Runner
+from specverdict.run.segment import Progress
 from specverdict.store import SQLiteStore
 from specverdict.store.base import Store
 from specverdict.verdict import PairVerdict, campaign_verdicts

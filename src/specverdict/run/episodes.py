@@ -214,3 +214,15 @@ def episode_record(
             },
         },
     )
+
+
+def requests_of(record: SampleRecord) -> tuple[int, int]:
+    """(requests sent, requests the server answered) for one stored sample: an episode's turns
+    (``extra["episode"]["turn_timings"]``, written by ``episode_record``), else the one request.
+    A failed request (the last of a failed episode, or a turn refused because the conversation
+    outgrew the context) is not one the server finished, and its counters do not count it."""
+    episode = record.extra.get("episode") if record.extra else None
+    turns = episode.get("turn_timings") if isinstance(episode, dict) else None
+    if isinstance(turns, list) and turns:
+        return len(turns), sum(isinstance(t, dict) and t.get("status") == "ok" for t in turns)
+    return 1, int(record.status == "ok")

@@ -23,7 +23,6 @@ import platform
 import secrets
 import shutil
 import socket
-import subprocess
 import sys
 import tempfile
 import time
@@ -32,7 +31,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 import httpx
 
@@ -49,7 +48,7 @@ from specverdict.campaign.plan import (
 )
 from specverdict.campaign.spec import RunSpec
 from specverdict.engines.base import EngineAdapter
-from specverdict.engines.client import StreamedResponse, connections, device_clock_extra, stream
+from specverdict.engines.client import connections, stream
 from specverdict.engines.launcher import LaunchedServer, free_port, process_identity, reap
 from specverdict.engines.preflight import facts_digest, server_facts
 from specverdict.engines.preflight import problems as preflight_problems
@@ -80,23 +79,16 @@ from specverdict.records import (
     Segment,
     ServerIdentity,
 )
-from specverdict.records.failures import HARNESS_ERROR, engine_fault, failed_run_message, retryable
-from specverdict.run.episodes import run_episode
+from specverdict.records.failures import engine_fault, failed_run_message, retryable
+from specverdict.run.health import EngineClock, Health
 from specverdict.run.loadgen import poisson_offsets
 from specverdict.run.preflight import run_audits
 from specverdict.run.score_memo import ScoreMemo
+from specverdict.run.segment import Progress, Sender, request_payload
 from specverdict.store.base import Store
 from specverdict.suites import Sample, Suite, suite_for
 
 Log = Callable[[str], None]
-
-
-class Progress(Protocol):
-    """Where the runner reports progress: a bar on a terminal, plain lines elsewhere."""
-
-    def start(self, run_id: str, label: str, total: int) -> None: ...
-    def advance(self, record: SampleRecord) -> None: ...
-    def finish(self) -> None: ...
 
 
 def select_runs(plan: Plan, only: str) -> list[RunSpec]:
@@ -109,191 +101,9 @@ def select_runs(plan: Plan, only: str) -> list[RunSpec]:
     return [r for r in plan.runs if r in chosen or r.fingerprint in baselines]
 
 
-def request_payload(
-    spec: RunSpec, sample: Sample, extras: dict[str, Any] | None = None
-) -> tuple[str, dict[str, Any]]:
-    s = spec.sampling
-    body: dict[str, Any] = {
-        **(extras or {}),
-        "model": spec.model.served_name,
-        "max_tokens": s.max_tokens,
-        "temperature": s.temperature,
-        "top_p": s.top_p,
-    }
-    if s.seed is not None:
-        body["seed"] = s.seed
-    body.update(sample.request_fields())  # e.g. the stop sequences of a function body
-    if sample.endpoint == "chat":
-        return "/v1/chat/completions", {**body, "messages": list(sample.messages or ())}
-    return "/v1/completions", {**body, "prompt": sample.prompt}
-
-
-def to_record(
-    run_id: str,
-    sample: Sample,
-    resp: StreamedResponse,
-    acceptance: dict[str, Any] | None = None,
-    attempt: int = 0,
-) -> SampleRecord:
-    return SampleRecord(
-        run_id=run_id,
-        sample_id=sample.id,
-        attempt=attempt,
-        status=resp.status,
-        text=resp.text,
-        finish_reason=resp.finish_reason,
-        prompt_tokens=resp.prompt_tokens,
-        completion_tokens=resp.completion_tokens,
-        ttft_s=resp.ttft_s,
-        e2e_s=resp.e2e_s,
-        chunk_arrivals_s=resp.chunk_arrivals_s,
-        error=resp.error,
-        acceptance=acceptance,
-        extra={
-            **({"tool_calls": list(resp.tool_calls)} if resp.tool_calls else {}),
-            **device_clock_extra([resp]),
-            **({"reconnects": resp.reconnects} if resp.reconnects else {}),
-        },
-    )
-
-
-def answer_record(
-    run_id: str, sample: Sample, resp: StreamedResponse, adapter: EngineAdapter, attempt: int
-) -> SampleRecord:
-    """The sample's record of ``resp``, with the adapter's reading of its acceptance. Fields the
-    client passed (its engine's own ones) that the adapter cannot read make the answer a
-    ``malformed_response`` failure, stored as data like any other."""
-    try:
-        return to_record(run_id, sample, resp, adapter.per_request_acceptance(resp.extras), attempt)
-    except (TypeError, ValueError, KeyError, AttributeError) as exc:
-        return SampleRecord(
-            run_id=run_id,
-            sample_id=sample.id,
-            attempt=attempt,
-            status="error",
-            text=resp.text,
-            error=f"malformed_response: the answer's fields could not be read "
-            f"({type(exc).__name__}: {str(exc)[:200]})",
-        )
-
-
-#: connection failures or timeouts in a row (no answer between them) that stop a run: the engine
-#: is gone or hung, and every further request would fail the same way
-CONSECUTIVE_FAULTS = 3
-#: how often a launched engine's process is checked for an exit while requests run
-PROCESS_CHECK_S = 0.25
-#: how long a run stopped by failed requests waits to see whether its launched engine exited
-EXIT_GRACE_S = 0.5
-
-
 def _short(spec: RunSpec) -> str:
     """A run named for a one-line message: speculation, stage, load."""
     return f"{spec.speculation.label}, {spec.stage}, {spec.load.label}"
-
-
-class _Health:
-    """The engine's health during one execution: ``trip`` records the first cause and stops
-    further requests."""
-
-    def __init__(self, server: LaunchedServer | None) -> None:
-        self.server = server
-        self.stopped = asyncio.Event()
-        self.cause: str | None = None
-        self.in_a_row = 0
-
-    def exited(self) -> str | None:
-        proc = self.server.process if self.server is not None else None
-        code = proc.poll() if proc is not None else None
-        if code is None:
-            return None
-        assert self.server is not None
-        return f"the engine exited with code {code}: {self.server.first_error()}".rstrip("; ")
-
-    def trip(self, cause: str) -> None:
-        if self.cause is not None:
-            return
-        proc = self.server.process if self.server is not None else None
-        if proc is not None:  # connections break as a process dies, a moment before it exits
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                proc.wait(timeout=EXIT_GRACE_S)
-        self.cause = self.exited() or cause
-        self.stopped.set()
-
-    def observe(self, record: SampleRecord) -> None:
-        if record.status == "ok":
-            self.in_a_row = 0
-        elif engine_fault(record.status, record.error):
-            self.in_a_row += 1
-            if self.exited() is not None or self.in_a_row >= CONSECUTIVE_FAULTS:
-                self.trip(
-                    f"{self.in_a_row} requests in a row failed, the last with: {record.error}"
-                )
-
-    async def watch_process(self) -> None:
-        while not self.stopped.is_set():
-            cause = self.exited()
-            if cause is not None:
-                self.trip(cause)
-                return
-            await asyncio.sleep(PROCESS_CHECK_S)  # pacing of a liveness check
-
-
-class _EngineClock:
-    """Where one segment's engine time goes (``time.monotonic``): ``began`` when the server
-    process starts (launch) or the first request goes out (attach), ``ready`` when a launched
-    server's health said ready, then the warm-up and measured phases as the runner enters and
-    leaves them; ``finish`` splits the span up to its end, the rest of it idle."""
-
-    def __init__(self) -> None:
-        self.began: float | None = None
-        self.startup: float | None = None
-        self.last = 0.0  # the last answer, where an attached engine's span ends
-        self.spent = {"warmup": 0.0, "measured": 0.0}
-        self._phase: str | None = None
-        self._since = 0.0
-
-    def launching(self) -> None:
-        self.began = time.monotonic()
-
-    def ready(self) -> None:
-        assert self.began is not None
-        self.startup = time.monotonic() - self.began
-
-    def resume(self, idle_since: float) -> None:
-        """A kept server serves this execution: no start; its span begins where the server's
-        last use ended, so the time since is idle."""
-        self.began = idle_since
-        self.startup = 0.0
-
-    def enter(self, phase: str | None) -> None:
-        """Close the open phase and open ``phase`` (None: idle); the first call of an attached
-        engine starts its span."""
-        now = time.monotonic()
-        if self.began is None:
-            self.began = now
-        if self._phase is not None:
-            self.spent[self._phase] += now - self._since
-        self._phase, self._since, self.last = phase, now, now
-
-    def pause(self) -> None:
-        """Close the open phase, if any (the requests stopped: what follows is idle)."""
-        if self._phase is not None:
-            self.enter(None)
-
-    def finish(self, end: float | None = None) -> EngineTime | None:
-        """The segment's figures up to ``end`` (default: now for a launched engine, the last
-        answer for an attached one); None when the engine was never started nor sent to."""
-        if self.began is None:
-            return None
-        self.pause()
-        if end is None:
-            end = time.monotonic() if self.startup is not None else self.last
-        return EngineTime.of(
-            max(0.0, end - self.began),
-            self.startup,
-            self.spent["warmup"],
-            self.spent["measured"],
-        )
 
 
 def check_reachable(spec: RunSpec) -> None:
@@ -438,6 +248,34 @@ class _Prestart:
     launched_at: float
 
 
+@dataclass(frozen=True)
+class _Work:
+    """What one execution sends: its samples' latest stored answers, the samples it misses,
+    those it retries, and the two together in suite order."""
+
+    latest: dict[str, SampleRecord]
+    missing: list[Sample]
+    again: list[Sample]
+    todo: list[Sample]
+
+
+@dataclass(frozen=True)
+class _Stop:
+    """What an execution's end needs to stop its engine and account its time."""
+
+    server: LaunchedServer | None
+    run_dir: Path
+    clock: EngineClock
+
+
+@dataclass
+class _Polls:
+    """The poller of one segment's counters' window and its count of polls taken."""
+
+    count: list[int]
+    task: asyncio.Task[None] | None = None
+
+
 class Runner:
     def __init__(
         self,
@@ -472,7 +310,6 @@ class Runner:
         self._configured: dict[str, str] = {}
         self.runs_dir = runs_dir
         self.progress = progress
-        self.campaign: Campaign | None = None  # set per run: audits are configured there
         self.log = log
         self.clock = clock
         self.request_timeout_s = request_timeout_s
@@ -662,7 +499,7 @@ class Runner:
         spec: RunSpec,
         adapter: EngineAdapter,
         run: RunRecord,
-        clock: _EngineClock,
+        clock: EngineClock,
     ) -> LaunchedServer | None:
         """The server started ahead for this session, now the execution's: its start is the
         execution's start-up time (it overlapped the previous session's measuring); a start
@@ -818,8 +655,46 @@ class Runner:
         larger limit sends the samples after them, as a resume does). ``block``: the samples
         sent form this block of a blocked design of ``block_size`` (recorded on each sample
         and in the manifest); a block after the first this runner sent to the run neither
-        warms the server up again nor re-runs the audits."""
-        self.campaign = plan.campaign
+        warms the server up again nor re-runs the audits.
+
+        The steps: what to send (``_prepare``), which stored execution it extends
+        (``_choose``) and what it misses (``_work``); then the run opened (``_open_run``),
+        its engine started or attached, the segment measured (``_measured``) and recorded,
+        its answers scored, and its status decided (``_finish``)."""
+        suite, samples, whole, adapter = self._prepare(plan, spec, repeat, limit)
+        key = (spec.fingerprint, repeat)
+        run = self._choose(spec, repeat, key)
+        work = self._work(run, samples, block)
+        if run is None:
+            run = self._create(spec, repeat)
+        elif not work.todo:
+            self._chosen[key] = run.run_id
+            return self._nothing_to_send(run, spec, repeat, suite, samples, whole, block, work)
+        elif not block or work.again:
+            self._log_resume(run, spec, repeat, work)
+        self._chosen[key] = run.run_id
+        run_dir = self._open_run(run, spec, adapter, suite, order, block_size)
+        clock = EngineClock()
+        server = None
+        if spec.engine.base_url is None:
+            server = self._server_for(plan, spec, adapter, run, repeat, run_dir, clock)
+        health = Health(server)
+        stop = _Stop(server, run_dir, clock)
+        segment = self._measured(
+            plan, run, spec, adapter, suite, samples, work, health, block, stop
+        )
+        segments = self._record_segment(run, segment, stop)
+        self._release(server, run.run_id, run_dir)
+        self.store.update_run(run.run_id, manifest=self._account(run.run_id, clock))
+        self._score(run, suite, samples)
+        return self._finish(run, spec, samples, health, segments)
+
+    def _prepare(
+        self, plan: Plan, spec: RunSpec, repeat: int, limit: int | None
+    ) -> tuple[Suite, list[Sample], int, EngineAdapter]:
+        """The execution's suite, its samples (the first ``limit``), how many the selection
+        has, and its adapter; a campaign the engine cannot run as written is refused, a shared
+        server reconfigured, an attached one checked reachable."""
         try:
             suite = suite_for(spec)
             samples = suite.select(spec.samples)
@@ -835,29 +710,38 @@ class Runner:
         self._ask_to_reconfigure(plan, spec, repeat)
         if spec.engine.base_url is not None:
             self.check_reachable(spec)
-        key = (spec.fingerprint, repeat)
-        run: RunRecord | None
-        if key in self._chosen:  # a later block or look extends the execution chosen first
-            run = self.store.get_run(self._chosen[key])
-        else:
-            run = self.store.resumable(spec.fingerprint, repeat)
-            if run is None:
-                run = next(
-                    (
-                        r
-                        for r in reversed(self.store.list_runs())
-                        if r.fingerprint == spec.fingerprint and r.repeat == repeat
-                    ),
-                    None,
-                )
-            run = self._still_valid(spec, repeat, run)
-            if run is not None and run.status != "completed":
-                self._reap(run)
+        return suite, samples, whole, adapter
+
+    def _choose(self, spec: RunSpec, repeat: int, key: tuple[str, int]) -> RunRecord | None:
+        """The stored execution this one extends: the one this runner chose for it before (a
+        later block or look), else an unfinished or the latest one of the same fingerprint and
+        repeat, while still valid (``_still_valid``); None for a new one. An unfinished one's
+        engine, left running by a killed runner, is stopped."""
+        if key in self._chosen:
+            return self.store.get_run(self._chosen[key])
+        run = self.store.resumable(spec.fingerprint, repeat)
+        if run is None:
+            run = next(
+                (
+                    r
+                    for r in reversed(self.store.list_runs())
+                    if r.fingerprint == spec.fingerprint and r.repeat == repeat
+                ),
+                None,
+            )
+        run = self._still_valid(spec, repeat, run)
+        if run is not None and run.status != "completed":
+            self._reap(run)
+        return run
+
+    def _work(self, run: RunRecord | None, samples: list[Sample], block: int | None) -> _Work:
+        """What the execution misses and what it retries. A run none of whose requests was
+        answered (a wrong base_url, a server that refused everything) says nothing about its
+        prompts: a re-run sends every sample again, the client errors (HTTP 4xx) included. A
+        later block of this command retries nothing: failures of its earlier blocks are
+        retried on a re-run, as in whole executions, not sent into another block's time."""
         latest = {r.sample_id: r for r in self.store.samples(run.run_id)} if run else {}
         missing = [s for s in samples if s.id not in latest]
-        # a run none of whose requests was answered (a wrong base_url, a server that refused
-        # everything) says nothing about its prompts: a re-run sends every sample again, the
-        # client errors (HTTP 4xx) included
         dead = run is not None and run.status == "failed" and self.retry_failed
         again = [
             s
@@ -866,91 +750,112 @@ class Runner:
             and (self._retry(latest[s.id]) or (dead and latest[s.id].status != "ok"))
         ]
         if block is not None and run is not None and run.run_id in self._opened:
-            # a later block of this command: failures of its earlier blocks are retried on a
-            # re-run, as in whole executions, not sent again into another block's time
             again = []
         redo = {s.id for s in missing} | {s.id for s in again}
-        todo = [s for s in samples if s.id in redo]
-        if run is None:
-            # the betting test's sample order is drawn now, before any sample is measured
-            seed = RunManifest(order_seed=secrets.randbits(62))
-            run = self.store.create_run(spec, repeat, seed)
-            self._chosen[key] = run.run_id
-            self.log(f"{run.run_id} ({_short(spec)}, repeat {repeat}): started")
-        elif not todo:
-            self._chosen[key] = run.run_id
-            ok = sum(latest[s.id].status == "ok" for s in samples)
-            failed = len(samples) - ok
-            if run.status != "completed":
-                self.score_pending(run.run_id, suite, samples)
-                run = self.store.update_run(run.run_id, status="completed" if ok else "failed")
-            note = f", {failed} failed (not retried)" if failed else ""
-            if block is not None and len(samples) < whole:
-                return run  # a block of a blocked design: said once, at the last block
-            self.log(
-                f"{run.run_id} ({_short(spec)}, repeat {repeat}): {run.status}, {ok} of "
-                f"{len(samples)} samples ok{note}; nothing to send"
-            )
-            return run
-        elif not block or again:
-            parts = [f"{len(missing)} missing"] if missing else []
-            if again:
-                parts.append(f"{len(again)} failed before, retried")
-            self.log(
-                f"{run.run_id} ({_short(spec)}, repeat {repeat}): resuming, {', '.join(parts)}"
-            )
-        self._chosen[key] = run.run_id
-        attempts = {s.id: latest[s.id].attempt + 1 for s in again}
+        return _Work(
+            latest=latest,
+            missing=missing,
+            again=again,
+            todo=[s for s in samples if s.id in redo],
+        )
+
+    def _create(self, spec: RunSpec, repeat: int) -> RunRecord:
+        # the betting test's sample order is drawn now, before any sample is measured
+        run = self.store.create_run(spec, repeat, RunManifest(order_seed=secrets.randbits(62)))
+        self.log(f"{run.run_id} ({_short(spec)}, repeat {repeat}): started")
+        return run
+
+    def _nothing_to_send(
+        self,
+        run: RunRecord,
+        spec: RunSpec,
+        repeat: int,
+        suite: Suite,
+        samples: list[Sample],
+        whole: int,
+        block: int | None,
+        work: _Work,
+    ) -> RunRecord:
+        """An execution with every sample answered: finished if it was not, said once."""
+        ok = sum(work.latest[s.id].status == "ok" for s in samples)
+        failed = len(samples) - ok
+        if run.status != "completed":
+            self.score_pending(run.run_id, suite, samples)
+            run = self.store.update_run(run.run_id, status="completed" if ok else "failed")
+        if block is not None and len(samples) < whole:
+            return run  # a block of a blocked design: said once, at the last block
+        note = f", {failed} failed (not retried)" if failed else ""
+        self.log(
+            f"{run.run_id} ({_short(spec)}, repeat {repeat}): {run.status}, {ok} of "
+            f"{len(samples)} samples ok{note}; nothing to send"
+        )
+        return run
+
+    def _log_resume(self, run: RunRecord, spec: RunSpec, repeat: int, work: _Work) -> None:
+        parts = [f"{len(work.missing)} missing"] if work.missing else []
+        if work.again:
+            parts.append(f"{len(work.again)} failed before, retried")
+        self.log(f"{run.run_id} ({_short(spec)}, repeat {repeat}): resuming, {', '.join(parts)}")
+
+    def _open_run(
+        self,
+        run: RunRecord,
+        spec: RunSpec,
+        adapter: EngineAdapter,
+        suite: Suite,
+        order: tuple[int, int] | None,
+        block_size: int | None,
+    ) -> Path:
+        """Mark the run running with what it is about to send; its folder."""
         run_dir = self._run_dir(run.run_id)
         self.store.update_run(
             run.run_id,
             status="running",
             manifest={
                 "speculative_args": adapter.speculative_args(spec, str(run_dir)),
-                "suite_data_sha256": suite.data_hash if suite is not None else None,
-                "suite_scoring": suite.scoring if suite is not None else None,
+                "suite_data_sha256": suite.data_hash,
+                "suite_scoring": suite.scoring,
                 **({"order": ExecutionOrder(round=order[0], position=order[1])} if order else {}),
                 **({"blocks": BlockDesign(size=block_size)} if block_size else {}),
             },
         )
-        server = None
-        clock = _EngineClock()
-        if spec.engine.base_url is None:
-            server = self._server_for(plan, spec, adapter, run, repeat, run_dir, clock)
-        base_url = spec.engine.base_url or (server.base_url if server else "")
-        health = _Health(server)
+        return run_dir
+
+    def _measured(
+        self,
+        plan: Plan,
+        run: RunRecord,
+        spec: RunSpec,
+        adapter: EngineAdapter,
+        suite: Suite,
+        samples: list[Sample],
+        work: _Work,
+        health: Health,
+        block: int | None,
+        stop: _Stop,
+    ) -> Segment:
+        """The segment, measured; however else it ends, the engine is stopped and the engine
+        time spent is recorded (``_stopped``), and the run is marked as the end says."""
+        base_url = spec.engine.base_url or (stop.server.base_url if stop.server else "")
+        attempts = {s.id: work.latest[s.id].attempt + 1 for s in work.again}
+        opened = block is not None and run.run_id in self._opened
+        self._opened.add(run.run_id)
         try:
-            opened = block is not None and run.run_id in self._opened
-            self._opened.add(run.run_id)
-            segment = asyncio.run(
+            return asyncio.run(
                 self._measure(
-                    run, spec, adapter, base_url, todo, suite, health, attempts,
-                    block=block, fresh=not opened, clock=clock,
+                    run, spec, adapter, base_url, work.todo, suite, health, attempts,
+                    campaign=plan.campaign, block=block, fresh=not opened, clock=stop.clock,
                 )
             )  # fmt: skip
         except KeyboardInterrupt:
-            clock.pause()
-            self._stop_engine(server, run.run_id, run_dir)
+            self._stopped(run, stop, "interrupted", cause="interrupted by the user")
             saved = self._saved(run.run_id, samples)
-            self.store.update_run(
-                run.run_id,
-                status="interrupted",
-                manifest={
-                    "interruption": Interruption(cause="interrupted by the user", at=time.time()),
-                    **self._account(run.run_id, clock),
-                },
-            )
             raise UserInterruptError(
                 f"run {run.run_id} ({_short(spec)}): {saved} of {len(samples)} samples saved; run "
                 "the same command again to resume (it sends only what is missing)"
             ) from None
         except StoreError as exc:
-            clock.pause()
-            self._stop_engine(server, run.run_id, run_dir)
-            with contextlib.suppress(StoreError):
-                self.store.update_run(
-                    run.run_id, status="interrupted", manifest=self._account(run.run_id, clock)
-                )
+            self._stopped(run, stop, "interrupted")
             if isinstance(exc, RegistryLostError):  # it names its recovery copy and what to do
                 raise RegistryLostError(f"{exc} (run {run.run_id}, {_short(spec)})") from None
             saved = self._saved(run.run_id, samples)
@@ -961,32 +866,60 @@ class Runner:
             ) from None
         except BaseException:
             # any other end (a refused pre-flight, an unreachable engine): what was spent stays
-            clock.pause()
-            self._stop_engine(server, run.run_id, run_dir)
-            with contextlib.suppress(StoreError):
-                self.store.update_run(run.run_id, manifest=self._account(run.run_id, clock))
+            self._stopped(run, stop, None)
             raise
-        # recorded before anything else can stop the runner (scoring takes a while): a segment
-        # measured but never written would leave the counters' window without its requests,
-        # and the run's acceptance would read as polluted for good
+
+    def _stopped(
+        self, run: RunRecord, stop: _Stop, status: RunStatus | None, cause: str | None = None
+    ) -> None:
+        """An execution that ends early: its engine stopped, the engine time it spent (and
+        ``status``, with ``cause`` as its interruption) recorded as far as the registry
+        allows; a registry that fails here does not hide the error that ended the run."""
+        stop.clock.pause()
+        self._stop_engine(stop.server, run.run_id, stop.run_dir)
+        manifest: ManifestUpdate = {**self._account(run.run_id, stop.clock)}
+        if cause is not None:  # the user's interruption: written, or the error says why not
+            manifest["interruption"] = Interruption(cause=cause, at=time.time())
+            self.store.update_run(run.run_id, status=status, manifest=manifest)
+            return
+        with contextlib.suppress(StoreError):
+            self.store.update_run(run.run_id, status=status, manifest=manifest)
+
+    def _record_segment(self, run: RunRecord, segment: Segment, stop: _Stop) -> list[Segment]:
+        """Append the segment to the run's manifest before anything else can stop the runner
+        (scoring takes a while): a segment measured but never written would leave the
+        counters' window without its requests, and the run's acceptance would read as
+        polluted for good."""
         try:
             segments = [*self.store.get_run(run.run_id).manifest.segments, segment]
             self.store.update_run(run.run_id, manifest={"segments": segments})
         except BaseException:
-            self._stop_engine(server, run.run_id, run_dir)  # a kept server ends with it
+            self._stop_engine(stop.server, run.run_id, stop.run_dir)  # a kept server ends too
             with contextlib.suppress(StoreError):
-                self.store.update_run(run.run_id, manifest=self._account(run.run_id, clock))
+                self.store.update_run(run.run_id, manifest=self._account(run.run_id, stop.clock))
             raise
-        self._release(server, run.run_id, run_dir)
-        self.store.update_run(run.run_id, manifest=self._account(run.run_id, clock))
+        return segments
+
+    def _score(self, run: RunRecord, suite: Suite, samples: list[Sample]) -> None:
         reused = self.scores.reused
         scored = self.score_pending(run.run_id, suite, samples)
         if scored:
             reused = self.scores.reused - reused
-            reuse_note = f" ({reused} answers judged before, scores reused)" if reused else ""
+            note = f" ({reused} answers judged before, scores reused)" if reused else ""
             self.log(
-                f"{run.run_id}: scored {scored} samples with {suite.name}@{suite.version}{reuse_note}"
+                f"{run.run_id}: scored {scored} samples with {suite.name}@{suite.version}{note}"
             )
+
+    def _finish(
+        self,
+        run: RunRecord,
+        spec: RunSpec,
+        samples: list[Sample],
+        health: Health,
+        segments: list[Segment],
+    ) -> RunRecord:
+        """The run's status: interrupted (an error naming the cause) when its engine's health
+        tripped, else completed when any answer is ok, failed when none is."""
         if health.cause is not None:
             saved = self._saved(run.run_id, samples)
             self.store.update_run(
@@ -1002,10 +935,8 @@ class Runner:
                 f"{len(samples)} samples saved; fix the engine and run the same command again to "
                 "resume"
             )
-        latest = {r.sample_id: r for r in self.store.samples(run.run_id)}
-        status: RunStatus = (
-            "completed" if any(r.status == "ok" for r in latest.values()) else "failed"
-        )
+        latest = self.store.samples(run.run_id)
+        status: RunStatus = "completed" if any(r.status == "ok" for r in latest) else "failed"
         return self.store.update_run(run.run_id, status=status, manifest={"segments": segments})
 
     def _server_for(
@@ -1016,7 +947,7 @@ class Runner:
         run: RunRecord,
         repeat: int,
         run_dir: Path,
-        clock: _EngineClock,
+        clock: EngineClock,
     ) -> LaunchedServer:
         """The launched server that serves this execution: its configuration and round's
         session when one is up (no start: the span begins where its last use ended), else a
@@ -1126,7 +1057,7 @@ class Runner:
             )
         return server
 
-    def _account(self, run_id: str, clock: _EngineClock) -> ManifestUpdate:
+    def _account(self, run_id: str, clock: EngineClock) -> ManifestUpdate:
         """The manifest write of the run's engine time with this segment's added (nothing when
         the segment never reached an engine), noted in ``engine_times``."""
         spent = clock.finish()
@@ -1258,24 +1189,24 @@ class Runner:
         base_url: str,
         todo: list[Sample],
         suite: Suite | None = None,
-        health: _Health | None = None,
+        health: Health | None = None,
         attempts: dict[str, int] | None = None,
         *,
+        campaign: Campaign | None = None,
         block: int | None = None,
         fresh: bool = True,
-        clock: _EngineClock | None = None,
+        clock: EngineClock | None = None,
     ) -> Segment:
         """Send ``todo`` (warm-up first) and store each answer; return the segment's counts.
         ``attempts``: the attempt number of a retried sample (0 when absent). Stops sending when
-        ``health`` trips; the samples not sent stay missing, for a resume. ``block``: recorded
-        on each sample (``extra["block"]``); ``fresh`` False: a later block of a run already
-        warmed up and audited, which skips both. ``clock``: where the warm-up and measured
-        requests' time is noted (``_EngineClock``)."""
-        clock = clock or _EngineClock()
-        health = health or _Health(None)
-        attempts = attempts or {}
-        rate = spec.load.request_rate
-        conc = spec.load.concurrency or 1
+        ``health`` trips; the samples not sent stay missing, for a resume. ``campaign``: its
+        audits run before the first segment's requests. ``block``: recorded on each sample
+        (``extra["block"]``); ``fresh`` False: a later block of a run already warmed up and
+        audited, which skips both. ``clock``: where the warm-up and measured requests' time is
+        noted (``EngineClock``)."""
+        clock = clock or EngineClock()
+        health = health or Health(None)
+        rate, conc = spec.load.request_rate, spec.load.concurrency or 1
         # Open loop (a request rate) lets requests pile up as real traffic does; closed loop
         # keeps `conc` in flight.
         offsets = poisson_offsets(len(todo), rate, spec.sampling.seed or 0) if rate else None
@@ -1284,195 +1215,181 @@ class Runner:
         client, session = connections(None if rate else conc + 4)
         async with client, session:
             clock.enter(None)  # an attached engine's span starts at the first request
-            manifest = await self._probe(client, base_url, spec)
-            manifest["acceptance_probe"] = await adapter.probe(client, base_url)
-            if fresh or run.run_id not in self._counters:
-                self._counters[run.run_id] = await find_counter(
-                    client, base_url, adapter.tokenize_style, spec.model.served_name
+            counter = await self._open_segment(client, run, spec, adapter, base_url, fresh)
+            if campaign is not None and fresh:  # audits run before the measured requests
+                audits = await asyncio.get_running_loop().run_in_executor(
+                    None, run_audits, campaign, spec, base_url
                 )
-            counter = self._counters[run.run_id]
-            manifest["token_counter"] = counter.source if counter is not None else None
-            if fresh and spec.engine.base_url is not None:
-                facts = server_facts(
-                    manifest["engine_version"], manifest["models"], manifest["acceptance_probe"]
-                )
-                manifest["server"] = ServerIdentity(digest=facts_digest(facts), facts=facts)
-                found = preflight_problems(
-                    spec,
-                    manifest["models"],
-                    manifest["acceptance_probe"],
-                    needs_metrics=adapter.needs_metrics,
-                )
-                if found:
-                    manifest["preflight"] = found
-                    if not self.force:
-                        self.store.update_run(run.run_id, status="failed", manifest=manifest)
-                        raise PreflightError(
-                            f"{_short(spec)}: {'; '.join(found)}; nothing was measured (fix the "
-                            "server or the campaign, or pass --force to measure anyway)"
-                        )
-            if self.campaign is not None and fresh:  # audits run before the measured requests
-                loop = asyncio.get_running_loop()
-                manifest["audits"] = await loop.run_in_executor(
-                    None, run_audits, self.campaign, spec, base_url
-                )
-            self.store.update_run(run.run_id, manifest=manifest)
-            extras = adapter.request_extras(spec)
+                self.store.update_run(run.run_id, manifest={"audits": audits})
+            sender = Sender(
+                run.run_id, spec, adapter, base_url, session=session, client=client,
+                health=health, write=self.store.add_sample, writer=self._writer,
+                episodic=suite.episodic() if suite is not None else None, counter=counter,
+                attempts=attempts, block=block, clock=self.clock,
+                timeout_s=self.request_timeout_s, progress=self.progress,
+            )  # fmt: skip
             watcher = asyncio.create_task(health.watch_process())
-            warmups = todo[: spec.load.warmup if fresh else 0]
-            if warmups:
-                clock.enter("warmup")
-            for sample in warmups:  # never stored
-                path, body = request_payload(spec, sample, extras)
-                warm = await stream(
-                    session, base_url + path, body, self.clock, self.request_timeout_s
-                )
-                if engine_fault(warm.status, warm.error):
-                    health.trip(f"a warm-up request failed: {warm.error}")
-                    break
-            clock.enter(None)
-            # a later block continues its run's counter window: the server served nothing
-            # else in between (it is this configuration's own), so one window spans the blocks
-            if fresh:
-                for source in adapter.snapshot_paths:
-                    await self._snapshot(client, base_url, run.run_id, "before", source)
-            taken = (
-                0 if fresh else sum(k.startswith("poll-") for k in self.store.snapshots(run.run_id))
-            )
-            poller, polls = None, [taken]
-            if adapter.poll_paths:
-                poller = asyncio.create_task(
-                    self._poll(client, base_url, run.run_id, adapter, polls)
-                )
-            semaphore = asyncio.Semaphore(conc if offsets is None else len(todo) or 1)
-            failures = 0
-            answered_samples = [0]  # samples sent and stored (a stopped run sends fewer)
-            sent = [0]  # requests sent (an agent sample sends one per turn)
-            answered = [0]  # ... of which the server answered
-            loop = asyncio.get_running_loop()
-
-            episodic = suite.episodic() if suite is not None else None
-
-            async def one(sample: Sample, send_at: float) -> None:
-                nonlocal failures
-                if health.stopped.is_set():
-                    return
-                await asyncio.sleep(max(0.0, send_at - (time.monotonic() - start)))
-                async with semaphore:
-                    if health.stopped.is_set():  # not sent: stays missing, for a resume
-                        return
-                    path, body = request_payload(spec, sample, extras)
-                    if episodic is not None:  # one sample = one multi-turn episode
-                        try:
-                            record = await run_episode(
-                                run.run_id,
-                                episodic,
-                                sample,
-                                session,
-                                base_url + path,
-                                body,
-                                adapter.per_request_acceptance,
-                                self.clock,
-                                self.request_timeout_s,
-                            )
-                        except Exception as exc:
-                            # an episode's harness (its tool calls, its test run) failing is
-                            # this sample's failure, stored as data: never the campaign's end
-                            record = SampleRecord(
-                                run_id=run.run_id,
-                                sample_id=sample.id,
-                                status="error",
-                                error=f"{HARNESS_ERROR} {type(exc).__name__}: {exc}",
-                            )
-                        if sample.id in attempts:
-                            record = record.model_copy(update={"attempt": attempts[sample.id]})
-                        health.observe(record)
-                    else:
-                        resp = await stream(
-                            session, base_url + path, body, self.clock, self.request_timeout_s
-                        )
-                        record = answer_record(
-                            run.run_id, sample, resp, adapter, attempts.get(sample.id, 0)
-                        )
-                    if block is not None:
-                        record = record.model_copy(
-                            update={"extra": {**record.extra, "block": block}}
-                        )
-                    # judged before the slot is released, so that the next request is not
-                    # sent into an engine already known to be gone
-                    health.observe(record)
-                if counter is not None and record.status == "ok" and episodic is None:
-                    # counted once the slot is free: the next request is not held up by it
-                    counted = await counter.count(client, record.text)
-                    if counted is not None:
-                        extra = {**record.extra, "counted_tokens": counted}
-                        record = record.model_copy(update={"extra": extra})
-                # The write runs on the store's own thread so that it never delays the timing of
-                # requests in flight on this event loop.
-                await loop.run_in_executor(self._writer, self.store.add_sample, record)
-                if self.progress is not None:
-                    self.progress.advance(record)
-                answered_samples[0] += 1
-                failures += record.status != "ok"
-                # an episode is several chat requests; the server's counters count each
-                episode = record.extra.get("episode") if record.extra else None
-                turns = episode.get("turn_timings") if isinstance(episode, dict) else None
-                n = len(turns) if isinstance(turns, list) and turns else 1
-                sent[0] += n
-                # a failed request (the last one of a failed episode, or a turn refused because
-                # the conversation outgrew the context) is not one the server finished, and its
-                # counters do not count it
-                if isinstance(turns, list) and turns:
-                    answered[0] += sum(
-                        isinstance(t, dict) and t.get("status") == "ok" for t in turns
-                    )
-                else:
-                    answered[0] += record.status == "ok"
-
-            if self.progress is not None:
-                self.progress.start(run.run_id, spec.label, len(todo))
-            t0, start = self.clock(), time.monotonic()
-            clock.enter("measured")
-            send_times = offsets if offsets is not None else [0.0] * len(todo)
             try:
-                await asyncio.gather(*(one(s, at) for s, at in zip(todo, send_times, strict=True)))
+                await self._warm_up(sender, todo[: spec.load.warmup if fresh else 0], clock)
+                polls = await self._open_window(client, base_url, run.run_id, adapter, fresh)
+                wall = await self._send(sender, run, todo, offsets, conc, clock)
             finally:
                 clock.enter(None)
                 watcher.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await watcher
-            wall = self.clock() - t0
-            if self.progress is not None:
-                self.progress.finish()
-            if poller is not None:
-                poller.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await poller
-                for source in adapter.poll_paths:  # drain what the last interval left
-                    await self._snapshot(
-                        client, base_url, run.run_id, f"poll-{polls[0]:06d}", source
-                    )
-            for source in adapter.snapshot_paths:
-                await self._snapshot(client, base_url, run.run_id, "after", source)
+            await self._close_window(client, base_url, run.run_id, adapter, polls)
             clock.enter(None)  # the last answer: an attached engine's span ends here
-        sent_samples = answered_samples[0]
-        segment = Segment(
-            requests=sent[0],
-            answered=answered[0],
-            samples=sent_samples,
-            failed=failures,
+        return self._segment(run, sender, len(todo), wall, rate, conc, fresh, block)
+
+    async def _open_segment(
+        self,
+        client: httpx.AsyncClient,
+        run: RunRecord,
+        spec: RunSpec,
+        adapter: EngineAdapter,
+        base_url: str,
+        fresh: bool,
+    ) -> TokenCounter | None:
+        """What the server says before the segment's requests, written to the manifest: its
+        version, models and acceptance probe, its token counter (found once per run), and for
+        the first segment on an attached server, its identity and pre-flight (a pre-flight
+        problem fails the run before anything is measured, unless ``force``)."""
+        manifest = await self._probe(client, base_url, spec)
+        manifest["acceptance_probe"] = await adapter.probe(client, base_url)
+        if fresh or run.run_id not in self._counters:
+            self._counters[run.run_id] = await find_counter(
+                client, base_url, adapter.tokenize_style, spec.model.served_name
+            )
+        counter = self._counters[run.run_id]
+        manifest["token_counter"] = counter.source if counter is not None else None
+        if fresh and spec.engine.base_url is not None:
+            facts = server_facts(
+                manifest["engine_version"], manifest["models"], manifest["acceptance_probe"]
+            )
+            manifest["server"] = ServerIdentity(digest=facts_digest(facts), facts=facts)
+            found = preflight_problems(
+                spec,
+                manifest["models"],
+                manifest["acceptance_probe"],
+                needs_metrics=adapter.needs_metrics,
+            )
+            if found:
+                manifest["preflight"] = found
+                if not self.force:
+                    self.store.update_run(run.run_id, status="failed", manifest=manifest)
+                    raise PreflightError(
+                        f"{_short(spec)}: {'; '.join(found)}; nothing was measured (fix the "
+                        "server or the campaign, or pass --force to measure anyway)"
+                    )
+        self.store.update_run(run.run_id, manifest=manifest)
+        return counter
+
+    async def _warm_up(self, sender: Sender, warmups: list[Sample], clock: EngineClock) -> None:
+        """Send the warm-up requests, never stored; one the engine fails trips its health."""
+        if not warmups:
+            return
+        clock.enter("warmup")
+        for sample in warmups:
+            path, body = request_payload(sender.spec, sample, sender.extras)
+            warm = await stream(
+                sender.session, sender.url + path, body, self.clock, self.request_timeout_s
+            )
+            if engine_fault(warm.status, warm.error):
+                sender.health.trip(f"a warm-up request failed: {warm.error}")
+                break
+        clock.enter(None)
+
+    async def _open_window(
+        self,
+        client: httpx.AsyncClient,
+        base_url: str,
+        run_id: str,
+        adapter: EngineAdapter,
+        fresh: bool,
+    ) -> _Polls:
+        """Open the counters' window: the ``before`` snapshots, and the poller of the adapter's
+        poll paths. A later block continues its run's window: the server served nothing else in
+        between (it is this configuration's own), so one window spans the blocks."""
+        if fresh:
+            for source in adapter.snapshot_paths:
+                await self._snapshot(client, base_url, run_id, "before", source)
+        taken = 0 if fresh else sum(k.startswith("poll-") for k in self.store.snapshots(run_id))
+        polls = _Polls(count=[taken])
+        if adapter.poll_paths:
+            polls.task = asyncio.create_task(
+                self._poll(client, base_url, run_id, adapter, polls.count)
+            )
+        return polls
+
+    async def _close_window(
+        self,
+        client: httpx.AsyncClient,
+        base_url: str,
+        run_id: str,
+        adapter: EngineAdapter,
+        polls: _Polls,
+    ) -> None:
+        """Close the counters' window: stop the poller, drain what its last interval left, and
+        take the ``after`` snapshots."""
+        if polls.task is not None:
+            polls.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await polls.task
+            for source in adapter.poll_paths:
+                await self._snapshot(client, base_url, run_id, f"poll-{polls.count[0]:06d}", source)
+        for source in adapter.snapshot_paths:
+            await self._snapshot(client, base_url, run_id, "after", source)
+
+    async def _send(
+        self,
+        sender: Sender,
+        run: RunRecord,
+        todo: list[Sample],
+        offsets: list[float] | None,
+        conc: int,
+        clock: EngineClock,
+    ) -> float:
+        """The measured requests; their wall time on the runner's clock."""
+        if self.progress is not None:
+            self.progress.start(run.run_id, sender.spec.label, len(todo))
+        t0 = self.clock()
+        clock.enter("measured")
+        await sender.send_all(todo, offsets, conc if offsets is None else len(todo) or 1)
+        wall = self.clock() - t0
+        if self.progress is not None:
+            self.progress.finish()
+        return wall
+
+    def _segment(
+        self,
+        run: RunRecord,
+        sender: Sender,
+        planned: int,
+        wall: float,
+        rate: float | None,
+        conc: int,
+        fresh: bool,
+        block: int | None,
+    ) -> Segment:
+        """The segment's counts, said in one line."""
+        where = f" (block {block})" if block is not None else ""
+        self.log(
+            f"{run.run_id}{where}: {sender.samples} samples sent, {sender.failed} failed, "
+            f"{wall:.1f} s"
+            + (f"; {planned - sender.samples} not sent" if sender.samples < planned else "")
+        )
+        return Segment(
+            requests=sender.requests,
+            answered=sender.answered,
+            samples=sender.samples,
+            failed=sender.failed,
             wall_s=wall,
             request_rate=rate or None,
             concurrency=None if rate else conc,
             window=fresh,
             host_load=host_load(),
         )
-        where = f" (block {block})" if block is not None else ""
-        self.log(
-            f"{run.run_id}{where}: {sent_samples} samples sent, {failures} failed, {wall:.1f} s"
-            + (f"; {len(todo) - sent_samples} not sent" if sent_samples < len(todo) else "")
-        )
-        return segment
 
     async def _probe(
         self, client: httpx.AsyncClient, base_url: str, spec: RunSpec
