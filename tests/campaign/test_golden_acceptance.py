@@ -183,7 +183,8 @@ def test_the_triage_names_the_golden_file_it_compares_with() -> None:
     entry it compared with, where a plain number names the campaign."""
     from specverdict.campaign.golden import GoldenRate
     from specverdict.records.acceptance import AcceptanceSummary
-    from specverdict.verdict.judge import Arm, _triage
+    from specverdict.verdict.gates.acceptance import _triage
+    from specverdict.verdict.judge import Arm
 
     plan = build_plan(
         parse_campaign(

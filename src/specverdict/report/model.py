@@ -54,7 +54,15 @@ from specverdict.stats.proportion import wilson_interval
 from specverdict.store.base import Store
 from specverdict.suites import suite_for
 from specverdict.verdict import PairVerdict, Reason, arm_for, campaign_verdicts, compare_runs
-from specverdict.verdict.model import drafted_per_step, engine_ks, engine_note, run_engine_k
+from specverdict.verdict.model import (
+    DecompositionFigures,
+    IdentityFigures,
+    NonInferiorityFigures,
+    drafted_per_step,
+    engine_ks,
+    engine_note,
+    run_engine_k,
+)
 from specverdict.verdict.slices import groups, slice_of
 
 Health = Literal["decided on data", "vacuous", "no data", "reported only", "rule broken"]
@@ -429,7 +437,8 @@ def _supplement(store: Store, v: PairVerdict) -> tuple[SupplementSample, ...]:
         for d in v.supplement
     ]
     ident = v.reason("identity")
-    divergences: dict[str, int] = dict(ident.data.get("divergences", {})) if ident else {}
+    figures = IdentityFigures.of(ident)
+    divergences = figures.divergences if figures is not None else {}
     if divergences and v.baseline_run_ids and v.candidate_run_ids:
         base = {s.sample_id: s for s in store.samples(v.baseline_run_ids[0])}
         cand = {s.sample_id: s for s in store.samples(v.candidate_run_ids[0])}
@@ -450,19 +459,20 @@ def _supplement(store: Store, v: PairVerdict) -> tuple[SupplementSample, ...]:
 
 
 def _pair(store: Store, v: PairVerdict, base: RunSpec, cand: RunSpec) -> PairView:
-    dec = v.reason("speed.decomposition")
+    dec = DecompositionFigures.of(v.reason("speed.decomposition"))
     ni = v.reason("quality.noninferiority")
     drop = None
     # a pair without a quality signal (both arms pass nothing) has an interval as wide as its
     # ignorance: it is not drawn as if it measured a drop
     if ni is not None and ni.message.startswith("no quality signal"):
         ni = None
-    if ni is not None and all(ni.data.get(k) is not None for k in ("drop", "lower", "upper")):
+    figures = NonInferiorityFigures.of(ni)
+    if ni is not None and figures is not None:
         drop = QualityDrop(
-            drop=float(ni.data["drop"]),
-            lower=float(ni.data["lower"]),
-            upper=float(ni.data["upper"]),
-            margin=float(ni.data["margin"]),
+            drop=figures.drop,
+            lower=figures.lower,
+            upper=figures.upper,
+            margin=figures.margin,
             status=ni.status,
         )
     sliced = f" [{v.slice}]" if v.slice else ""
@@ -481,11 +491,7 @@ def _pair(store: Store, v: PairVerdict, base: RunSpec, cand: RunSpec) -> PairVie
             GateHealth(gate=r.gate, status=r.status, health=health_of(r), message=r.message)
             for r in v.reasons
         ),
-        decomposition=Decomposition(
-            speedup=float(dec.data["speedup"]),
-            mal=float(dec.data["mal"]),
-            step_cost=float(dec.data["step_cost"]),
-        )
+        decomposition=Decomposition(speedup=dec.speedup, mal=dec.mal, step_cost=dec.step_cost)
         if dec is not None
         else None,
         quality_drop=drop,

@@ -10,9 +10,16 @@ non-inferior). There is never a verdict across stages.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, Self
 
-from pydantic import BaseModel, ConfigDict, Field, computed_field, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    computed_field,
+    model_validator,
+)
 
 if TYPE_CHECKING:
     from specverdict.records.acceptance import AcceptanceSummary
@@ -42,9 +49,68 @@ class Reason(Frozen):
         return f"{self.gate}: {self.message}"
 
 
+class Figures(BaseModel):
+    """The typed view of the figures a gate writes into its reason's ``data``: the gate writes
+    them through the model, and every reader (report, policy, exports) reads the model, never
+    ``data`` by key. Other keys of ``data`` are ignored by the view."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    @classmethod
+    def of(cls, reason: Reason | None) -> Self | None:
+        """The figures of ``reason``; None when there is no reason, or it carries none (a
+        gate that could not compute them says so in its message)."""
+        if reason is None:
+            return None
+        try:
+            return cls.model_validate(reason.data)
+        except ValidationError:
+            return None
+
+
+class NonInferiorityFigures(Figures):
+    """``quality.noninferiority``: the candidate's drop in pass rate with its interval, and the
+    margin it is held to."""
+
+    drop: float
+    lower: float
+    upper: float
+    margin: float
+
+
+class DecompositionFigures(Figures):
+    """``speed.decomposition``: speed-up = mean accepted length / step cost (in baseline
+    steps)."""
+
+    speedup: float
+    mal: float
+    step_cost: float
+
+
+class IdentityFigures(Figures):
+    """``identity``: the share of greedy answers equal to the baseline's, and where each
+    divergent answer first differs (sample id -> character position)."""
+
+    share: float | None = None
+    divergences: dict[str, int] = Field(default_factory=dict)
+
+
+class DeclaredKFigures(Figures):
+    """``speculation.k``: the k declared, and the k the engine ran by its own counts."""
+
+    declared_k: float | None = None
+    engine_k: float | None = None
+
+
+class DecidingFigures(Figures):
+    """A deciding gate's p-value on the family's scale (what ``p_adopt`` takes the larger of)."""
+
+    p_value: float
+
+
 #: the gate whose reasons compare the declared k with the engine's own counts; a reason of it
-#: carries the k the engine ran as ``data["engine_k"]`` when that is another than the declared
-#: one (``data["declared_k"]``)
+#: carries the k the engine ran when that is another than the declared one
+#: (``DeclaredKFigures``)
 K_GATE = "speculation.k"
 
 
@@ -62,10 +128,9 @@ def engine_ks(reasons: Sequence[Reason]) -> tuple[float, ...]:
     when the engine drafts as declared, or gave no counts to tell."""
     found: list[float] = []
     for r in reasons:
-        if r.gate != K_GATE:
-            continue
-        k = _figure(r.data.get("engine_k"))
-        if k is not None and k != _figure(r.data.get("declared_k")) and k not in found:
+        figures = DeclaredKFigures.of(r) if r.gate == K_GATE else None
+        k = figures.engine_k if figures is not None else None
+        if k is not None and figures is not None and k != figures.declared_k and k not in found:
             found.append(k)
     return tuple(found)
 

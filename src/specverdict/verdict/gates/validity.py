@@ -1,0 +1,255 @@
+"""Validity (rule 1): pairing, failed requests, pollution, suite data, overrides, clocks and the speculation an arm declared against what its engine did."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from specverdict.campaign.model import FIXED_K_FLOOR, FIXED_K_METHODS, Gates
+from specverdict.campaign.spec import PairingError, check_pair
+from specverdict.records import RunManifest
+from specverdict.verdict.gates._common import Arm, Findings, Gate, Pair, audit_findings
+from specverdict.verdict.model import Reason
+
+
+def _recorded(
+    base: Arm, cand: Arm, field: Callable[[RunManifest], str | None]
+) -> dict[str, tuple[str, str]]:
+    """Each distinct value a manifest field took over both arms' executions, with the arm and
+    run that first recorded it (executions that recorded none are left out)."""
+    out: dict[str, tuple[str, str]] = {}
+    for name, arm in (("baseline", base), ("candidate", cand)):
+        for run_id, m in zip(arm.run_ids, arm.manifests, strict=False):
+            value = field(m)
+            if value is not None:
+                out.setdefault(value, (name, run_id))
+    return out
+
+
+def _validity(base: Arm, cand: Arm, gates: Gates) -> list[Reason]:
+    reasons: list[Reason] = []
+    try:
+        axes = check_pair(base.spec, cand.spec)
+        reasons.append(
+            Reason(
+                gate="pairing",
+                status="pass",
+                message=f"comparable: differs in speculation only ({', '.join(axes)})",
+                data={"axes": axes},
+            )
+        )
+    except PairingError as exc:
+        reasons.append(Reason(gate="pairing", status="invalid", message=str(exc)))
+    for name, arm in (("baseline", base), ("candidate", cand)):
+        n = len(arm.first)
+        failed = sum(s.status != "ok" for s in arm.first)
+        rate = failed / n if n else 1.0
+        data = {"arm": name, "failed": failed, "requests": n, "rate": rate}
+        if n == 0:
+            msg = f"{name} has no samples"
+            reasons.append(Reason(gate="failures", status="invalid", message=msg, data=data))
+        elif rate > gates.max_failure_rate:
+            msg = (
+                f"{name}: {failed} of {n} requests failed ({100 * rate:.0f}% > "
+                f"{100 * gates.max_failure_rate:.0f}% allowed)"
+            )
+            reasons.append(Reason(gate="failures", status="invalid", message=msg, data=data))
+    for name, arm in (("baseline", base), ("candidate", cand)):
+        for run_id, acc in zip(arm.run_ids, arm.acceptances or (arm.acceptance,), strict=False):
+            if acc is not None and acc.polluted:
+                reasons.append(
+                    Reason(
+                        gate="acceptance",
+                        status="invalid",
+                        message=f"{name} run {run_id}: {acc.why}"
+                        if acc.why and acc.why.startswith("restarted")
+                        else f"polluted ({name} run {run_id}): {acc.why}",
+                        data={"source": acc.source, "arm": name, "run_id": run_id},
+                    )
+                )
+    hashes = _recorded(base, cand, lambda m: m.suite_data_sha256)
+    if len(hashes) > 1:
+        shown = "; ".join(f"{n} run {r}: {h[:12]}" for h, (n, r) in hashes.items())
+        reasons.append(
+            Reason(
+                gate="pairing",
+                status="invalid",
+                message=f"the executions ran different data of suite {cand.spec.suite} under one "
+                f"version ({shown}): the samples are not the same",
+                data={"hashes": {h: r for h, (_, r) in hashes.items()}},
+            )
+        )
+    scorings = _recorded(base, cand, lambda m: m.suite_scoring)
+    if len(scorings) > 1:
+        shown = "; ".join(f"run {r}: {sc}" for sc, (_, r) in scorings.items())
+        reasons.append(
+            Reason(
+                gate="pairing",
+                status="invalid",
+                message=f"the executions were scored by different tests ({shown}): their pass "
+                "rates are not comparable; score them again with one version",
+                data={"scorings": {sc: r for sc, (_, r) in scorings.items()}},
+            )
+        )
+    reasons.extend(_clocks(base, cand))
+    reasons.extend(_actual_speculation(base, cand))
+    return reasons
+
+
+def _clocks(base: Arm, cand: Arm) -> list[Reason]:
+    """Which clock timed each execution: the host's wall clock, or the engine's modelled device
+    clock (the reference engine's ``--device-clock virtual``). Speeds on different clocks are not
+    comparable; speeds on the device clock are said to be modelled."""
+    clocks: dict[str, list[str]] = {}
+    for name, arm in (("baseline", base), ("candidate", cand)):
+        for run_id, samples in zip(arm.run_ids, arm.samples, strict=False):
+            ok = {s.clock for s in samples if s.status == "ok"}
+            if ok:
+                clock = ok.pop() if len(ok) == 1 else "mixed"
+                clocks.setdefault(clock, []).append(f"{name} run {run_id}")
+    if len(clocks) > 1 or "mixed" in clocks:
+        shown = "; ".join(f"{c}: {', '.join(runs)}" for c, runs in sorted(clocks.items()))
+        return [
+            Reason(
+                gate="pairing",
+                status="invalid",
+                message="the executions were timed on different clocks (host wall clock against "
+                f"the engine's modelled device clock; {shown}): their speeds are not comparable",
+                data={"clocks": clocks},
+            )
+        ]
+    if "device" in clocks:
+        return [
+            Reason(
+                gate="pairing",
+                status="info",
+                message="speed on the engine's modelled device clock (--device-clock virtual), "
+                "not the host's wall clock: every token is computed for real, its time is the "
+                "device model's, so the speed interval covers the modelled device's mean speed-up, "
+                "not what an A/B on real hardware (with its run-to-run drift) would measure",
+                data={"clock": "device"},
+            )
+        ]
+    return []
+
+
+def _actual_speculation(base: Arm, cand: Arm) -> list[Reason]:
+    """Declared against actual: the engine's own count of drafted tokens in each execution. A
+    baseline whose server drafted, or a candidate whose server drafted nothing, did not run
+    the configuration it is compared as (a launch flag or override lost when a container was
+    re-created, a baseline sent to a speculating server): its speed-up, if any, is drift."""
+    reasons: list[Reason] = []
+    unknown: list[str] = []
+    for name, arm in (("baseline", base), ("candidate", cand)):
+        declared = arm.spec.speculation.method != "none"
+        accs = arm.acceptances or (arm.acceptance,)
+        for run_id, acc, samples in zip(arm.run_ids, accs, arm.samples, strict=False):
+            answered = sum(s.status == "ok" for s in samples)
+            drafted = acc.drafted if acc is not None else None
+            if drafted is None or answered == 0:
+                unknown.append(f"{name} run {run_id}")
+                continue
+            assert acc is not None and acc.draft_tokens is not None
+            data = {
+                "arm": name,
+                "run_id": run_id,
+                "declared": arm.spec.speculation.label,
+                "draft_tokens": acc.draft_tokens,
+                "accepted": acc.accepted,
+                "requests": answered,
+                "source": acc.source,
+            }
+            if drafted and not declared:
+                msg = (
+                    f"baseline run {run_id} drafted {acc.draft_tokens:g} tokens "
+                    f"({acc.accepted or 0:g} accepted) in {answered} requests: the server "
+                    "speculates, so it is no baseline (a speculative flag or override it should "
+                    "not have)"
+                )
+                reasons.append(Reason(gate="speculation", status="invalid", message=msg, data=data))
+            elif declared and not drafted:
+                msg = (
+                    f"candidate run {run_id} ({arm.spec.speculation.label}) drafted 0 tokens in "
+                    f"{answered} requests: speculation is off on this server (a launch flag or "
+                    "override lost, or sent to a server without it)"
+                )
+                findings = audit_findings(arm.manifests)
+                if findings:
+                    msg += "; audits: " + "; ".join(findings)
+                reasons.append(Reason(gate="speculation", status="invalid", message=msg, data=data))
+    reasons += _declared_k(cand)
+    if not reasons:
+        checked = len(base.run_ids) + len(cand.run_ids) - len(unknown)
+        msg = f"actual speculation matches the declared one in {checked} execution(s)"
+        if unknown:
+            msg += f"; not verifiable for {', '.join(unknown)} (the engine gave no draft counts)"
+        reasons.append(
+            Reason(
+                gate="speculation",
+                status="pass" if checked else "info",
+                message=msg,
+                data={"checked": checked, "unverified": unknown},
+            )
+        )
+    return reasons
+
+
+def _declared_k(cand: Arm) -> list[Reason]:
+    """Declared against actual k, from the engine's own counts in each execution: drafted
+    tokens per verify step (draft tokens / drafts) and the per-position counters. INVALID when
+    the server drafts more per step, or counts more positions, than the declared k; when a
+    fixed-k method drafts well under k per step; and when every step drafted the same number
+    of tokens as there are position counters, below k (the server's cap is that number, as a
+    llama.cpp server started with a smaller --spec-draft-n-max shows)."""
+    sp = cand.spec.speculation
+    if sp.method == "none" or sp.k is None:
+        return []
+    k = sp.k
+    accs = cand.acceptances or (cand.acceptance,)
+    reasons = []
+    for run_id, acc in zip(cand.run_ids, accs, strict=False):
+        if acc is None or acc.polluted or not acc.drafts or not acc.draft_tokens:
+            continue
+        per_step = acc.draft_tokens / acc.drafts
+        positions = len(acc.accepted_per_pos)
+        data = {
+            "run_id": run_id,
+            "declared_k": k,
+            "per_step": per_step,
+            "positions": positions,
+            "source": acc.source,
+        }
+        what = (
+            f"candidate run {run_id} declared {sp.label} but its engine drafted "
+            f"{per_step:.2f} tokens per verify step ({acc.draft_tokens:g} in {acc.drafts:g} "
+            f"steps, {positions} per-position counters)"
+        )
+        if per_step > k + 1e-6 or positions > k:
+            why = "more than the declared k: the server runs a larger k"
+        elif positions and positions < k and abs(per_step - positions) < 0.05:
+            why = f"every step drafted {positions}: the server's draft cap is {positions}, not {k}"
+        elif (
+            sp.method in FIXED_K_METHODS
+            and cand.spec.engine.kind != "llamacpp"
+            and not sp.params
+            and per_step < FIXED_K_FLOOR * k
+        ):
+            why = f"{sp.method} drafts k tokens per step: the server runs a smaller k"
+        else:
+            continue
+        data["engine_k"] = positions or per_step
+        reasons.append(
+            Reason(
+                gate="speculation.k",
+                status="invalid",
+                message=f"{what}, {why}; declare the k the server runs, or restart it with k={k}",
+                data=data,
+            )
+        )
+    return reasons
+
+
+def _judge_validity(pair: Pair, found: Findings) -> None:
+    found.add(*_validity(pair.base, pair.cand, pair.gates))
+
+
+VALIDITY = Gate("validity", _judge_validity)
