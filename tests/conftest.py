@@ -1,4 +1,6 @@
-"""Shared fixtures: the shipped models and real reference servers on free ports."""
+"""Shared fixtures and helpers: the shipped models, real reference servers on free ports, the
+``specverdict`` command in a subprocess, and the YAML of a small campaign on the reference
+engine."""
 
 from __future__ import annotations
 
@@ -6,10 +8,12 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
+import yaml
 
 from specverdict.engines.launcher import LaunchedServer, free_port
 from specverdict.reference.config import EngineConfig, SpeculativeConfig
@@ -51,6 +55,120 @@ def specverdict_cli(
         timeout=timeout,
         env={**os.environ, **env} if env else None,
     )
+
+
+#: the shipped reference weights as a campaign's ``model``
+REFERENCE_MODEL = {"family": "specverdict-reference", "served_name": "reference-target"}
+
+
+class _Flow(dict[str, Any]):
+    """A mapping written on one line, as a campaign file writes its small sections."""
+
+
+class _CampaignDumper(yaml.SafeDumper):
+    def ignore_aliases(self, data: Any) -> bool:
+        return True  # a dict passed twice is written twice, never as an anchor
+
+    def increase_indent(self, flow: bool = False, indentless: bool = False) -> None:
+        super().increase_indent(flow, False)  # "  - item" under its key, as people write it
+
+
+_CampaignDumper.add_representer(
+    _Flow, lambda d, data: d.represent_mapping("tag:yaml.org,2002:map", data, flow_style=True)
+)
+
+
+def _plain(value: Any) -> Any:
+    """``value`` with tuples as lists (YAML sequences) and mappings as dicts."""
+    if isinstance(value, Mapping):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
+def campaign_yaml(
+    name: str,
+    *,
+    candidates: Sequence[Mapping[str, Any]] = ({"method": "mtp", "k": 2},),
+    stage: str = "function",
+    suite: str = "builtin-code@1",
+    first: int | None = 4,
+    samples: Any = None,
+    stages: Mapping[str, Mapping[str, Any]] | None = None,
+    max_tokens: int | None = 16,
+    temperature: float = 0.0,
+    seed: int | None = 0,
+    concurrency: int | Sequence[int] | None = (1,),
+    warmup: int | None = 1,
+    repeats: int | None = None,
+    baseline_repeats: int | None = 1,
+    base_url: str | None = None,
+    device_model: str | None = None,
+    device_clock: str | None = None,
+    launch_args: Sequence[str] | None = None,
+    launch: Mapping[str, Any] | None = None,
+    **sections: Any,
+) -> str:
+    """The text of a small campaign on the reference engine and its shipped weights (fp32).
+
+    By default: a baseline and ``mtp`` k=2, stage ``function`` on the first 4 samples of
+    ``builtin-code@1``, greedy sampling (seed 0) of 16 tokens, ``load: {concurrency: [1],
+    warmup: 1, baseline_repeats: 1}``. A parameter set to None leaves its key out.
+
+    - the one stage: ``stage``, ``suite`` and its ``samples`` (``{first: first}`` unless
+      ``samples`` is given); ``stages`` replaces it with every stage's settings;
+    - the engine: attached at ``base_url``, or launched with the arguments ``--device-model
+      M --device-clock C LAUNCH_ARGS`` and the other ``launch`` settings (``sessions``,
+      ``servers``, ``resources``, ...); no ``launch`` key when all of them are None;
+    - ``sections`` sets (or, with None, removes) whole top-level sections: ``baseline``,
+      ``gates``, ``slo``, ``quantization``, ``model``, ``engine``, ``sampling``, ``load``, ...
+    """
+    engine: dict[str, Any] = {"kind": "reference", "base_url": base_url}
+    settings = dict(launch or {})
+    if device_model is not None or device_clock is not None or launch_args is not None:
+        args = ["--device-model", device_model] if device_model is not None else []
+        args += ["--device-clock", device_clock] if device_clock is not None else []
+        settings = {"args": [*args, *(launch_args or ())], **settings}
+    engine["launch"] = settings or None
+    if stages is None:
+        chosen = samples if samples is not None else {"first": first} if first is not None else None
+        stages = {stage: {"suite": suite} | ({"samples": chosen} if chosen is not None else {})}
+    sampling = {"temperature": temperature, "max_tokens": max_tokens, "seed": seed}
+    load = {
+        "concurrency": concurrency,
+        "warmup": warmup,
+        "repeats": repeats,
+        "baseline_repeats": baseline_repeats,
+    }
+    doc: dict[str, Any] = {
+        "name": name,
+        "engine": engine,
+        "model": REFERENCE_MODEL,
+        "quantization": "fp32",
+        "baseline": None,
+        "candidates": candidates,
+        "stages": stages,
+        "sampling": sampling,
+        "slo": None,
+        "load": load,
+        "gates": None,
+    }
+    doc.update(sections)
+    return "".join(_section(key, value) for key, value in _plain(doc).items() if value is not None)
+
+
+def _section(key: str, value: Any) -> str:
+    """One top-level section: small mappings on one line, each candidate and stage on its own."""
+    if key == "candidates" and isinstance(value, list):
+        value = [_Flow(c) if isinstance(c, dict) else c for c in value]
+    elif key == "stages" and isinstance(value, dict):
+        value = {s: _Flow(c) if isinstance(c, dict) else c for s, c in value.items()}
+    elif isinstance(value, dict):
+        value = _Flow({k: v for k, v in value.items() if v is not None})
+        if not value:
+            return ""  # every key of the section left out: no section
+    return yaml.dump({key: value}, Dumper=_CampaignDumper, sort_keys=False, width=10**6)
 
 
 def server_cmd(port: int, *extra: str) -> list[str]:

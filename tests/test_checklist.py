@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 from specverdict.campaign import build_plan, parse_campaign
 from specverdict.run.checklist import evaluate
+from tests.conftest import specverdict_cli
 
 CAMPAIGN = """\
 name: checklist
@@ -54,23 +53,11 @@ def test_run_refuses_a_missing_item_unless_forced(tmp_path: Path) -> None:
         CAMPAIGN.format(kind="reference", base="", suite="builtin-code@1", baseline="")
     )
     db = str(tmp_path / "runs.db")
-    proc = subprocess.run(
-        [sys.executable, "-m", "specverdict", "run", str(campaign), "--db", db],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    proc = specverdict_cli("run", str(campaign), "--db", db, timeout=120)
     assert proc.returncode == 2
     (line,) = proc.stderr.strip().splitlines()
     assert "checklist item(s) missing: quality observable" in line and "--force" in line
-    listed = subprocess.run(
-        [sys.executable, "-m", "specverdict", "checklist", str(campaign), "--db", db, "--json"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    listed = specverdict_cli("checklist", str(campaign), "--db", db, "--json", timeout=120)
     assert listed.returncode == 1
     assert {i["name"] for i in json.loads(listed.stdout)["items"] if i["status"] == "missing"} == {
         "quality observable"

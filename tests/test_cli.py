@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import click
 import pytest
 from click.testing import CliRunner
 
 from specverdict.cli.main import cli
+from tests.conftest import specverdict_cli
 
 
 def all_commands(group: click.Group, prefix: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
@@ -30,12 +28,6 @@ def test_every_command_help_has_an_example(path: tuple[str, ...]) -> None:
 
 def test_unknown_command_and_bad_option_exit_2_in_one_line() -> None:
     for args in (["frobnicate"], ["runs", "show"]):
-        proc = subprocess.run(
-            [sys.executable, "-m", "specverdict", *args],
-            capture_output=True,
-            text=True,
-            check=False,
-            timeout=60,
-        )
+        proc = specverdict_cli(*args, timeout=60)
         assert proc.returncode == 2, proc.stderr
         assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr

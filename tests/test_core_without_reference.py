@@ -24,6 +24,7 @@ from specverdict.records import SampleRecord
 from specverdict.reference import extra
 from specverdict.store import SQLiteStore
 from specverdict.verdict import EXIT_CODES
+from tests.conftest import campaign_yaml
 
 REPO = Path(__file__).resolve().parent.parent
 PACKAGE = Path(specverdict.__file__).resolve().parent
@@ -49,18 +50,7 @@ class Blocked(importlib.abc.MetaPathFinder):
 sys.meta_path.insert(0, Blocked())
 """
 
-CAMPAIGN = """\
-name: no-extra
-engine: {kind: reference}
-model: {family: specverdict-reference, served_name: reference-target}
-quantization: fp32
-candidates:
-  - {method: ngram, k: 2}
-stages:
-  function: {suite: builtin-code@1, samples: {first: 4}}
-sampling: {temperature: 0.0, max_tokens: 16, seed: 0}
-load: {concurrency: [1], baseline_repeats: 1}
-"""
+CAMPAIGN = campaign_yaml("no-extra", candidates=[{"method": "ngram", "k": 2}], warmup=None)
 
 
 def blocked(code: str, cwd: Path = REPO) -> subprocess.CompletedProcess[str]:

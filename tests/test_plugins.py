@@ -17,6 +17,7 @@ from specverdict.campaign import parse_campaign
 from specverdict.errors import ConfigError
 from specverdict.plugins import ENGINES, SUITES, UnknownNameError
 from specverdict.suites import get_suite
+from tests.conftest import specverdict_cli
 
 SPECVERDICT = [sys.executable, "-m", "specverdict"]
 
@@ -97,13 +98,9 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def cli(site: Path, *args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
-    env = {
-        **os.environ,
-        "PYTHONPATH": os.pathsep.join([str(site), os.environ.get("PYTHONPATH", "")]),
-    }
-    return subprocess.run(
-        [*SPECVERDICT, *args], capture_output=True, text=True, env=env, timeout=timeout, check=False
-    )
+    """``specverdict ARGS`` with the plugin's site on the path."""
+    path = os.pathsep.join([str(site), os.environ.get("PYTHONPATH", "")])
+    return specverdict_cli(*args, timeout=timeout, env={"PYTHONPATH": path})
 
 
 def test_a_plugin_engine_and_suite_run_and_are_judged(site: Path, tmp_path: Path) -> None:

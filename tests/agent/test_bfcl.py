@@ -16,6 +16,7 @@ from specverdict.run.runner import Runner
 from specverdict.store import SQLiteStore
 from specverdict.suites.agent.bfcl import Bfcl, BfclItem, judge, openai_name
 from tests.agent.conftest import call
+from tests.conftest import campaign_yaml
 
 
 @pytest.fixture(scope="module")
@@ -193,18 +194,14 @@ def test_nested_type_and_list_value_and_missing_optional(bfcl: Bfcl) -> None:
     )
 
 
-CAMPAIGN = """\
-name: bfcl-e2e
-engine: {kind: reference}
-model: {family: specverdict-reference, served_name: reference-target}
-quantization: fp32
-candidates:
-  - {method: mtp, k: 2}
-stages:
-  function: {suite: builtin-code@1, samples: {ids: [simple_python_0, parallel_0, irrelevance_0]}}
-sampling: {temperature: 0.0, max_tokens: 24, seed: 0}
-load: {concurrency: [2], warmup: 0}
-"""
+CAMPAIGN = campaign_yaml(
+    "bfcl-e2e",
+    samples={"ids": ["simple_python_0", "parallel_0", "irrelevance_0"]},
+    max_tokens=24,
+    concurrency=[2],
+    warmup=0,
+    baseline_repeats=None,
+)
 
 
 def test_plain_runner_path_against_the_reference_engine(

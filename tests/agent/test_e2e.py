@@ -19,20 +19,9 @@ from specverdict.run.runner import request_payload
 from specverdict.sandbox import Sandbox
 from specverdict.suites.agent import AgentTasks
 from tests.agent.conftest import Script, answer, call
-from tests.conftest import Servers
+from tests.conftest import Servers, campaign_yaml
 
-CAMPAIGN = """\
-name: agent-e2e
-engine: {kind: reference}
-model: {family: specverdict-reference, served_name: reference-target}
-quantization: fp32
-candidates:
-  - {method: mtp, k: 2}
-stages:
-  function: {suite: builtin-code@1, samples: {first: 1}}
-sampling: {temperature: 0.0, max_tokens: 24, seed: 0}
-load: {concurrency: [1], warmup: 0}
-"""
+CAMPAIGN = campaign_yaml("agent-e2e", first=1, max_tokens=24, warmup=0, baseline_repeats=None)
 OUTCOMES = {
     "passed",
     "request_error",
@@ -135,19 +124,18 @@ def test_the_loop_transcript_is_accepted_by_the_reference_server(
     assert resp.prompt_tokens is not None and resp.prompt_tokens > 100
 
 
-AGENT_CAMPAIGN = """\
-name: agent-counters
-engine: {kind: reference}
-model: {family: specverdict-reference, served_name: reference-target}
-quantization: fp32
-baseline: {method: none}
-candidates:
-  - {method: mtp, k: 1}
-stages:
-  agent: {suite: synth-agent@2, samples: {first: 3}}
-sampling: {temperature: 0.0, max_tokens: 48, seed: 0}
-load: {concurrency: [2]}
-"""
+AGENT_CAMPAIGN = campaign_yaml(
+    "agent-counters",
+    baseline={"method": "none"},
+    candidates=[{"method": "mtp", "k": 1}],
+    stage="agent",
+    suite="synth-agent@2",
+    first=3,
+    max_tokens=48,
+    concurrency=[2],
+    warmup=None,
+    baseline_repeats=None,
+)
 
 
 def test_an_agent_run_counts_every_turn_so_its_acceptance_is_not_polluted(

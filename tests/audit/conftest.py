@@ -1,4 +1,4 @@
-"""Shared helpers: the CLI as a subprocess, and reference servers started for one module."""
+"""Shared helpers: reference servers started for one module, and the audit fixtures."""
 
 from __future__ import annotations
 
@@ -15,16 +15,6 @@ import httpx
 from specverdict.engines.launcher import free_port
 
 FIXTURES = Path(__file__).parent / "fixtures"
-
-
-def cli(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "specverdict", *args],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=timeout,
-    )
 
 
 @contextmanager

@@ -9,27 +9,20 @@ import pytest
 
 from specverdict.measure.results import run_results
 from specverdict.store import SQLiteStore
-from tests.audit.conftest import cli
+from tests.conftest import campaign_yaml, specverdict_cli
 
-CAMPAIGN = """\
-name: expect-e2e
-engine: {kind: reference}
-model: {family: specverdict-reference, served_name: reference-target}
-quantization: fp32
-candidates:
-  - {method: draft_model, k: 3}
-stages:
-  function: {suite: builtin-code@1, samples: {first: 4}}
-sampling: {temperature: 0.0, max_tokens: 24, seed: 0}
-load: {concurrency: [1], warmup: 1, baseline_repeats: 1}
-gates: {alpha: 0.05, margin: 0.02, min_speedup: 1.05}
-"""
+CAMPAIGN = campaign_yaml(
+    "expect-e2e",
+    candidates=[{"method": "draft_model", "k": 3}],
+    max_tokens=24,
+    gates={"alpha": 0.05, "margin": 0.02, "min_speedup": 1.05},
+)
 
 
 def expect_json(*args: str, code: int | None = 0) -> dict[str, object]:
     """``expect --json``; ``code`` 1 when the claim is not attainable, None when that depends on
     what a run measured (then the exit code must agree with the answer's ``attainable``)."""
-    proc = cli("expect", *args, "--json")
+    proc = specverdict_cli("expect", *args, "--json")
     out: dict[str, object] = json.loads(proc.stdout) if proc.stdout else {}
     expected = code if code is not None else (1 if out.get("attainable") is False else 0)
     assert proc.returncode == expected, proc.stderr
@@ -60,7 +53,7 @@ def test_costs_and_a_claim_beyond_k_plus_one() -> None:
     assert out["attainable"] is False  # needs 6.5 tokens per step, k + 1 = 4
     assert out["plausible"] is False
     assert str(out["claim_verdict"]).startswith("unattainable")
-    text = cli("expect", "--acceptance", "0.8", "--k", "3", "--claim", "4.5")
+    text = specverdict_cli("expect", "--acceptance", "0.8", "--k", "3", "--claim", "4.5")
     assert text.returncode == 1 and "not attainable at k = 3" in text.stdout
 
 
@@ -90,7 +83,7 @@ def test_per_position_and_plausibility() -> None:
     ],
 )
 def test_usage_errors_exit_2(args: list[str], expected: str) -> None:
-    proc = cli("expect", *args)
+    proc = specverdict_cli("expect", *args)
     assert proc.returncode == 2, proc.stdout + proc.stderr
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and expected in lines[0], proc.stderr
@@ -103,7 +96,7 @@ def measured(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, str]:
     campaign.write_text(CAMPAIGN)
     db = root / "runs.db"
     # --force: the built-in suite has no scorer, which the pre-flight checklist reports
-    proc = cli("run", str(campaign), "--db", str(db), "--force")
+    proc = specverdict_cli("run", str(campaign), "--db", str(db), "--force")
     assert proc.returncode == 0, proc.stderr
     runs = SQLiteStore(db).list_runs()
     cand = next(r.run_id for r in runs if r.spec.speculation.method != "none")
@@ -154,6 +147,6 @@ def test_run_errors(measured: tuple[Path, str, str]) -> None:
         (["--run", cand, "--k", "4"], "exceeds the run's k = 3"),
         (["--run", "nope"], "no run 'nope'"),
     ):
-        proc = cli("expect", *args, "--db", str(db))
+        proc = specverdict_cli("expect", *args, "--db", str(db))
         assert proc.returncode == 2, proc.stdout
         assert expected in proc.stderr and len(proc.stderr.strip().splitlines()) == 1

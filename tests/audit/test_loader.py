@@ -16,7 +16,8 @@ from specverdict.audit.inventory import inventory_checkpoint
 from specverdict.audit.loader import compare_loaded, engine_candidates, parse_loaded, read_loaded
 from specverdict.errors import ConfigError
 from specverdict.reference.weights import shipped
-from tests.audit.conftest import FIXTURES, cli, reference_server
+from tests.audit.conftest import FIXTURES, reference_server
+from tests.conftest import specverdict_cli
 
 SPEC = '{"method":"draft_model","num_speculative_tokens":2}'
 SKIPPED = {
@@ -42,7 +43,7 @@ def clean() -> Iterator[str]:
 
 
 def test_skip_fault_is_named_exactly(faulty: str) -> None:
-    proc = cli("audit", "loader", "--load-report", faulty, "--json")
+    proc = specverdict_cli("audit", "loader", "--load-report", faulty, "--json")
     assert proc.returncode == 1, proc.stderr
     audit = json.loads(proc.stdout)
     assert audit["clean"] is False
@@ -65,13 +66,15 @@ def test_skip_fault_is_named_exactly(faulty: str) -> None:
         "draft: 4 dense_mlp tensors in the checkpoint were not loaded"
     )
     # the text form ends with the verdict lines, one per model
-    text = cli("audit", "loader", "--load-report", faulty)
+    text = specverdict_cli("audit", "loader", "--load-report", faulty)
     assert text.returncode == 1
     assert text.stdout.strip().splitlines()[-1] == draft["verdict"]
 
 
 def test_clean_server_audit_is_clean(clean: str) -> None:
-    proc = cli("audit", "loader", "--load-report", f"{clean}/debug/load_report", "--json")
+    proc = specverdict_cli(
+        "audit", "loader", "--load-report", f"{clean}/debug/load_report", "--json"
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     audit = json.loads(proc.stdout)
     assert audit["clean"] is True
@@ -121,7 +124,7 @@ def test_names_list_against_the_shipped_draft(tmp_path: Path) -> None:
     names = [t.name for t in inv.tensors if not t.name.startswith("transformer.h.0.ln_")]
     listing = tmp_path / "names.txt"
     listing.write_text("# loaded by the engine\n" + "\n".join(names) + "\nlm_head.weight\n\n")
-    proc = cli(
+    proc = specverdict_cli(
         "audit", "loader", "--loaded-names", str(listing), "--checkpoint", str(shipped("draft")),
         "--role", "draft", "--json",
     )  # fmt: skip
@@ -141,7 +144,7 @@ def test_names_list_against_the_shipped_draft(tmp_path: Path) -> None:
     )
     # the same as a JSON list
     listing.write_text(json.dumps(names))
-    again = cli(
+    again = specverdict_cli(
         "audit", "loader", "--loaded-names", str(listing), "--checkpoint", str(shipped("draft"))
     )
     assert again.returncode == 1 and "4 norms tensors" in again.stdout
@@ -256,7 +259,7 @@ def test_real_vllm_capture_is_clean_and_a_dropped_name_is_found(tmp_path: Path) 
     args = [
         "--checkpoint", f"target={shipped('target')}", "--checkpoint", f"draft={shipped('draft')}",
     ]  # fmt: skip
-    proc = cli("audit", "loader", "--load-report", str(capture), *args, "--json")
+    proc = specverdict_cli("audit", "loader", "--load-report", str(capture), *args, "--json")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     audit = json.loads(proc.stdout)
     assert audit["verdicts"] == [
@@ -272,7 +275,7 @@ def test_real_vllm_capture_is_clean_and_a_dropped_name_is_found(tmp_path: Path) 
         if data["models"][0]["role"] == "draft":
             data["models"][0]["loaded"].remove("transformer.h.0.mlp.c_fc.weight")
         (broken / f.name).write_text(json.dumps(data))
-    proc = cli("audit", "loader", "--load-report", str(broken), *args)
+    proc = specverdict_cli("audit", "loader", "--load-report", str(broken), *args)
     assert proc.returncode == 1
     assert "draft: 1 dense_mlp tensor in the checkpoint was not loaded" in proc.stdout
 
@@ -300,7 +303,7 @@ def test_usage_errors_are_one_line_and_exit_2(
     names = tmp_path / "names.txt"
     names.write_text("a.weight\n")
     filled = [a.format(missing=tmp_path / "nope", names=names) for a in args]
-    proc = cli(*filled)
+    proc = specverdict_cli(*filled)
     assert proc.returncode == 2, proc.stdout + proc.stderr
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and expected in lines[0], proc.stderr

@@ -16,7 +16,7 @@ from specverdict.audit.overrides import (
     parse_manifest,
 )
 from specverdict.errors import ConfigError
-from tests.audit.conftest import cli
+from tests.conftest import specverdict_cli
 
 PATCHED = "def load():\n    # patched: load shared experts\n    return True\nFLAG=1\n"
 
@@ -116,19 +116,19 @@ def test_cli_exit_codes_and_json(tmp_path: Path) -> None:
     root = tmp_path / "root"
     sums = _tree(root)
     manifest = _manifest(tmp_path, sums)
-    proc = cli("audit", "overrides", str(manifest), "--dir", str(root), "--json")
+    proc = specverdict_cli("audit", "overrides", str(manifest), "--dir", str(root), "--json")
     assert proc.returncode == 1, proc.stderr
     audit = json.loads(proc.stdout)
     assert audit["counts"]["missing"] == 1 and audit["clean"] is False
     (root / "draft" / "tokenizer.json").write_text("")
     fixed = manifest.read_text().replace("0" * 64, hashlib.sha256(b"").hexdigest())
     manifest.write_text(fixed)
-    proc = cli(
+    proc = specverdict_cli(
         "audit", "overrides", str(manifest), "--prefix", f"sh -c 'cd {root} && exec \"$@\"' x"
     )
     # absolute /app/loader.py is not below root through a prefix: missing there
     assert proc.returncode == 1 and "missing  marker /app/loader.py" in proc.stdout
-    proc = cli("audit", "overrides", str(manifest), "--dir", str(root))
+    proc = specverdict_cli("audit", "overrides", str(manifest), "--dir", str(root))
     assert proc.returncode == 0, proc.stdout
     assert proc.stdout.strip().splitlines()[-1] == f"overrides: all 4 in place in directory {root}"
 
@@ -149,7 +149,7 @@ def test_cli_exit_codes_and_json(tmp_path: Path) -> None:
 def test_bad_manifests_exit_2(tmp_path: Path, yaml_text: str, expected: str) -> None:
     manifest = tmp_path / "m.yaml"
     manifest.write_text(yaml_text)
-    proc = cli("audit", "overrides", str(manifest), "--dir", str(tmp_path))
+    proc = specverdict_cli("audit", "overrides", str(manifest), "--dir", str(tmp_path))
     assert proc.returncode == 2
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and expected in lines[0], proc.stderr
@@ -159,5 +159,5 @@ def test_target_must_be_one_of_dir_or_prefix(tmp_path: Path) -> None:
     manifest = tmp_path / "m.yaml"
     manifest.write_text("files: {a: {marker: x}}\n")
     for extra in ([], ["--dir", str(tmp_path), "--prefix", "env"], ["--dir", str(tmp_path / "x")]):
-        proc = cli("audit", "overrides", str(manifest), *extra)
+        proc = specverdict_cli("audit", "overrides", str(manifest), *extra)
         assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1

@@ -15,19 +15,16 @@ from specverdict.engines.reference import ReferenceAdapter
 from specverdict.records import LoaderOutcome
 from specverdict.reference.weights import shipped
 from specverdict.run.preflight import loader_audit
+from tests.conftest import campaign_yaml
 
-CAMPAIGN = """\
-name: preflight
-engine: {kind: reference}
-model: {family: specverdict-reference, served_name: reference-target}
-quantization: fp32
-candidates:
-  - {method: draft_model, k: 3}
-stages:
-  function: {suite: builtin-code@1, samples: {first: 2}}
-sampling: {temperature: 0.0, max_tokens: 8, seed: 0}
-load: {concurrency: [1]}
-"""
+CAMPAIGN = campaign_yaml(
+    "preflight",
+    candidates=[{"method": "draft_model", "k": 3}],
+    first=2,
+    max_tokens=8,
+    warmup=None,
+    baseline_repeats=None,
+)
 
 
 def loaded(role: str, path: str | None, skip: str = "") -> LoadedModel:

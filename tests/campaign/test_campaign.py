@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -19,6 +17,7 @@ from specverdict.campaign import (
 )
 from specverdict.campaign.plan import Step, blocked, interleaved
 from specverdict.errors import ConfigError
+from tests.conftest import specverdict_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / "examples" / "demo.yaml"
@@ -191,24 +190,14 @@ def test_fingerprint_changes_exactly_when_an_axis_does(quant: str, k1: int, k2: 
     assert a.model_copy(update={"campaign": "other"}).fingerprint == a.fingerprint
 
 
-def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "specverdict", *args],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=60,
-    )
-
-
 def test_validate_command_exit_codes(tmp_path: Path) -> None:
-    ok = run_cli("validate", str(DEMO), "--json")
+    ok = specverdict_cli("validate", str(DEMO), "--json")
     assert ok.returncode == 0, ok.stderr
     assert '"executions": 18' in ok.stdout  # 15 runs, the 3 baselines twice
     assert '"requests": 1176' in ok.stdout  # (4 + 2) executions x (160 + 20 + 16 samples)
     bad = tmp_path / "bad.yaml"
     bad.write_text(BASE.replace("quantization: fp8", "quantisation: fp8"))
-    res = run_cli("validate", str(bad))
+    res = specverdict_cli("validate", str(bad))
     assert res.returncode == 2
     assert res.stderr.strip().splitlines() == [  # every error, each on its line
         f"specverdict: error: {bad}:1: quantization: Field required",
@@ -216,18 +205,18 @@ def test_validate_command_exit_codes(tmp_path: Path) -> None:
     ]
     upper = tmp_path / "upper.yaml"
     upper.write_text(DEMO.read_text().replace("{method: mtp, k: 2}", "{method: mtp, K: 2}", 1))
-    res = run_cli("validate", str(upper))
+    res = specverdict_cli("validate", str(upper))
     assert res.returncode == 2
     assert "candidates[1].K: unknown key (did you mean 'k'?)" in res.stderr
     typo = tmp_path / "typo.yaml"
     typo.write_text(DEMO.read_text().replace("synth-function@1", "synth-functon@1"))
-    res = run_cli("validate", str(typo))
+    res = specverdict_cli("validate", str(typo))
     assert res.returncode == 2
     assert (
         "stages.function.suite: unknown suite 'synth-functon@1'; did you mean synth-function@1?"
         in res.stderr
     )
-    missing = run_cli("validate", str(tmp_path / "nope.yaml"))
+    missing = specverdict_cli("validate", str(tmp_path / "nope.yaml"))
     assert missing.returncode == 2 and "cannot read campaign file" in missing.stderr
 
 

@@ -7,21 +7,20 @@ from pathlib import Path
 
 from specverdict.campaign import build_plan, parse_campaign
 from specverdict.campaign.plan import in_sessions, interleaved, server_key
+from tests.conftest import campaign_yaml
 
-CAMPAIGN = """\
-name: plan
-engine: {kind: reference}
-model: {family: specverdict-reference, served_name: reference-target}
-quantization: fp32
-candidates:
-  - {method: mtp, k: 2}
-  - {method: ngram, k: 3}
-stages:
-  function: {suite: synth-function@1, samples: {first: 8}}
-  prose: {suite: prose@1, samples: {first: 8}}
-sampling: {temperature: 0.0, max_tokens: 8, seed: 0}
-load: {concurrency: [2, 8]}
-"""
+CAMPAIGN = campaign_yaml(
+    "plan",
+    candidates=[{"method": "mtp", "k": 2}, {"method": "ngram", "k": 3}],
+    stages={
+        "function": {"suite": "synth-function@1", "samples": {"first": 8}},
+        "prose": {"suite": "prose@1", "samples": {"first": 8}},
+    },
+    max_tokens=8,
+    concurrency=[2, 8],
+    warmup=None,
+    baseline_repeats=None,
+)
 
 
 def test_sessions_hold_every_stage_of_a_configuration_level_and_round() -> None:

@@ -10,16 +10,13 @@ import pytest
 from specverdict.engines.launcher import free_port
 from specverdict.errors import ConfigError
 from specverdict.run.executors.cluster import reachable
-from tests.cluster.test_ray_executor import CAMPAIGN
+from tests.cluster.test_ray_executor import cluster_campaign
 from tests.conftest import specverdict_cli
 
 
 def test_an_unreachable_cluster_address_is_one_line_and_exit_2(tmp_path: Path) -> None:
     campaign = tmp_path / "c.yaml"
-    text = CAMPAIGN.format(
-        name="nowhere", candidates="  - {method: mtp, k: 2}", samples=2, max_tokens=8,
-        concurrency=1, clock="",
-    )  # fmt: skip
+    text = cluster_campaign("nowhere", samples=2, max_tokens=8, virtual=False)
     campaign.write_text(text)
     address = f"127.0.0.1:{free_port()}"  # nothing listens there
     t0 = time.monotonic()

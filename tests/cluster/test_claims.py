@@ -13,20 +13,17 @@ from specverdict.campaign import build_plan, parse_campaign
 from specverdict.records import RunRecord
 from specverdict.run.executors.claims import ClaimingRunner, holder_is_gone, take
 from specverdict.store import open_store
+from tests.conftest import campaign_yaml
 from tests.pgserver import PostgresServer
 
-CAMPAIGN = """\
-name: claims
-engine: {kind: reference, launch: {args: [--device-model, accel-8b, --device-clock, virtual]}}
-model: {family: specverdict-reference, served_name: reference-target}
-quantization: fp32
-candidates:
-  - {method: mtp, k: 2}
-stages:
-  function: {suite: synth-function@1, samples: {first: 4}}
-sampling: {temperature: 0.0, max_tokens: 24, seed: 0}
-load: {concurrency: [1], warmup: 0, baseline_repeats: 1}
-"""
+CAMPAIGN = campaign_yaml(
+    "claims",
+    device_model="accel-8b",
+    device_clock="virtual",
+    suite="synth-function@1",
+    max_tokens=24,
+    warmup=0,
+)
 
 
 def _dead_pid() -> int:

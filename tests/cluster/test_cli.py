@@ -3,27 +3,14 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
 from pathlib import Path
 
 from specverdict.campaign import build_plan, load_campaign
 from specverdict.store import RunOrigin, open_store
-from tests.conftest import SPECVERDICT
+from tests.conftest import specverdict_cli
 from tests.pgserver import PostgresServer
 
 DEMO = Path(__file__).resolve().parents[2] / "examples" / "demo.yaml"
-
-
-def cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [*SPECVERDICT, *args],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=120,
-        env={**os.environ, **(env or {})},
-    )
 
 
 def test_runs_list_reads_everyones_runs_and_filters_them(postgres: PostgresServer) -> None:
@@ -35,7 +22,7 @@ def test_runs_list_reads_everyones_runs_and_filters_them(postgres: PostgresServe
     r2 = bo.create_run(spec.model_copy(update={"campaign": "other"}), repeat=0)
     ana.close()
     bo.close()
-    every = cli("runs", "list", env={"SPECVERDICT_DB": url})
+    every = specverdict_cli("runs", "list", env={"SPECVERDICT_DB": url})
     assert every.returncode == 0, every.stderr
     assert r1.run_id in every.stdout and r2.run_id in every.stdout
     assert "ana" in every.stdout and "node-b" in every.stdout
@@ -44,13 +31,13 @@ def test_runs_list_reads_everyones_runs_and_filters_them(postgres: PostgresServe
         (["--host", "node-a"], r1, r2),
         (["--campaign", "other"], r2, r1),
     ):
-        out = cli("runs", "list", "--db", url, *flags)
+        out = specverdict_cli("runs", "list", "--db", url, *flags)
         assert out.returncode == 0, out.stderr
         assert shown.run_id in out.stdout and hidden.run_id not in out.stdout, flags
 
 
 def test_a_registry_url_of_an_unknown_kind_is_one_line(tmp_path: Path) -> None:
-    out = cli("runs", "list", "--db", "mysql://u@h/db")
+    out = specverdict_cli("runs", "list", "--db", "mysql://u@h/db")
     assert out.returncode == 2
     assert "mysql://...: not a registry this version knows" in out.stderr
     assert "postgresql://" in out.stderr
@@ -58,13 +45,15 @@ def test_a_registry_url_of_an_unknown_kind_is_one_line(tmp_path: Path) -> None:
 
 
 def test_an_unreachable_registry_is_a_clean_store_error() -> None:
-    out = cli("runs", "list", "--db", "postgresql://nobody:secret@127.0.0.1:1/none")
+    out = specverdict_cli("runs", "list", "--db", "postgresql://nobody:secret@127.0.0.1:1/none")
     assert out.returncode == 5, out.stderr
     assert "lost the database" in out.stderr and "secret" not in out.stderr
     assert "Traceback" not in out.stderr
 
 
 def test_an_address_without_the_ray_executor_is_one_line(tmp_path: Path) -> None:
-    out = cli("run", str(DEMO), "--address", "127.0.0.1:1", "--db", str(tmp_path / "r.db"))
+    out = specverdict_cli(
+        "run", str(DEMO), "--address", "127.0.0.1:1", "--db", str(tmp_path / "r.db")
+    )
     assert out.returncode == 2
     assert "--address 127.0.0.1:1: only the ray executor joins a cluster" in out.stderr

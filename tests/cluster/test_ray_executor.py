@@ -10,7 +10,9 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 from rich.console import Console
@@ -24,43 +26,39 @@ from specverdict.run.executors.cluster import Execution, RayExecutor
 from specverdict.store import Store, open_store
 from specverdict.verdict import campaign_verdicts
 from tests.cluster.conftest import LocalCluster
+from tests.conftest import campaign_yaml
 from tests.pgserver import PostgresServer
 
-CAMPAIGN = """\
-name: {name}
-engine:
-  kind: reference
-  launch:
-    args: [--device-model, accel-8b{clock}]
-    resources: {{accel: 1}}
-model: {{family: specverdict-reference, served_name: reference-target}}
-quantization: fp32
-candidates:
-{candidates}
-stages:
-  function: {{suite: synth-function@1, samples: {{first: {samples}}}}}
-sampling: {{temperature: 0.0, max_tokens: {max_tokens}, seed: 0}}
-load: {{concurrency: [{concurrency}], warmup: 0, baseline_repeats: 1}}
-"""
+MTP = ({"method": "mtp", "k": 2},)
 
 
-def plan_of(
+def cluster_campaign(
     name: str = "cluster",
-    candidates: str = "  - {method: mtp, k: 2}",
+    candidates: Sequence[Mapping[str, object]] = MTP,
     samples: int = 6,
     max_tokens: int = 48,
     concurrency: int = 1,
-    clock: str = ", --device-clock, virtual",
-) -> Plan:
-    text = CAMPAIGN.format(
-        name=name,
+    virtual: bool = True,
+    accel: int = 1,
+) -> str:
+    """Generated functions on an engine paced to accel-8b (``virtual``: on its device clock)
+    that needs ``accel`` of a node's ``accel`` resource."""
+    return campaign_yaml(
+        name,
+        device_model="accel-8b",
+        device_clock="virtual" if virtual else None,
+        launch={"resources": {"accel": accel}},
         candidates=candidates,
-        samples=samples,
+        suite="synth-function@1",
+        first=samples,
         max_tokens=max_tokens,
-        concurrency=concurrency,
-        clock=clock,
+        concurrency=[concurrency],
+        warmup=0,
     )
-    return build_plan(parse_campaign(text, Path(f"{name}.yaml")))
+
+
+def plan_of(name: str = "cluster", **kw: Any) -> Plan:
+    return build_plan(parse_campaign(cluster_campaign(name, **kw), Path(f"{name}.yaml")))
 
 
 def executions(plan: Plan) -> list[Execution]:
@@ -99,8 +97,10 @@ def test_a_campaign_on_the_cluster_gives_the_local_runners_verdicts(
     of the device, so both paths measure the same figures): outputs, scores, acceptance and the
     verdicts of the local runner (SQLite) and of the Ray executor (PostgreSQL) agree."""
     plan = plan_of(
-        candidates="  - {method: mtp, k: 2}\n  - {method: ngram, k: 4, "
-        "params: {prompt_lookup_min: 2, prompt_lookup_max: 5}}"
+        candidates=[
+            {"method": "mtp", "k": 2},
+            {"method": "ngram", "k": 4, "params": {"prompt_lookup_min": 2, "prompt_lookup_max": 5}},
+        ]
     )
     local_db = tmp_path / "local.db"
     local = open_store(local_db)
@@ -138,10 +138,7 @@ def test_a_campaign_on_the_cluster_gives_the_local_runners_verdicts(
 
 
 def test_no_node_with_the_resources_is_one_line(ray_cluster: LocalCluster, tmp_path: Path) -> None:
-    text = CAMPAIGN.format(
-        name="big", candidates="  - {method: mtp, k: 2}", samples=2, max_tokens=8,
-        concurrency=1, clock="",
-    ).replace("resources: {accel: 1}", "resources: {accel: 8}")  # fmt: skip
+    text = cluster_campaign("big", samples=2, max_tokens=8, virtual=False, accel=8)
     plan = build_plan(parse_campaign(text, Path("big.yaml")))
     db = str(tmp_path / "r.db")
     with pytest.raises(ConfigError, match=r"resources \{'accel': 8.0\}: no node .* has them"):
@@ -174,8 +171,7 @@ def test_a_node_lost_mid_run_is_resumed_on_another_node_from_the_registry(
     """The node measuring the run is removed from the cluster mid-run (its raylet and its
     actor are killed): the run resumes on the other node; no sample stored before is lost or
     stored twice, and the lost node's engine is stopped by its reaper."""
-    plan = plan_of(name="loss", candidates="  - {method: mtp, k: 2}", samples=16, max_tokens=64,
-                   concurrency=2, clock="")  # fmt: skip
+    plan = plan_of("loss", samples=16, max_tokens=64, concurrency=2, virtual=False)
     baseline = next(r for r in plan.runs if r.speculation.method == "none")
     url = postgres.database()
     store = open_store(url)
@@ -233,14 +229,7 @@ def test_a_killed_driver_is_resumed_by_a_new_one(
     second driver takes them over and finishes the campaign with every sample stored once."""
     campaign = tmp_path / "driver.yaml"
     campaign.write_text(
-        CAMPAIGN.format(
-            name="driver",
-            candidates="  - {method: mtp, k: 2}",
-            samples=12,
-            max_tokens=64,
-            concurrency=2,
-            clock="",
-        )
+        cluster_campaign("driver", samples=12, max_tokens=64, concurrency=2, virtual=False)
     )
     url = postgres.database()
     env = {

@@ -13,20 +13,17 @@ from specverdict.errors import StoreError
 from specverdict.run.executors.claims import ClaimingRunner
 from specverdict.store import open_store
 from specverdict.store.postgres import PostgresStore
+from tests.conftest import campaign_yaml
 from tests.pgserver import PostgresServer
 
-CAMPAIGN = """\
-name: dbloss
-engine: {kind: reference, launch: {args: [--device-model, accel-8b]}}
-model: {family: specverdict-reference, served_name: reference-target}
-quantization: fp32
-candidates:
-  - {method: mtp, k: 2}
-stages:
-  function: {suite: synth-function@1, samples: {first: 16}}
-sampling: {temperature: 0.0, max_tokens: 64, seed: 0}
-load: {concurrency: [1], warmup: 0, baseline_repeats: 1}
-"""
+CAMPAIGN = campaign_yaml(
+    "dbloss",
+    device_model="accel-8b",
+    suite="synth-function@1",
+    first=16,
+    max_tokens=64,
+    warmup=0,
+)
 
 
 def test_a_database_lost_mid_run_stops_cleanly_and_the_rerun_resumes(

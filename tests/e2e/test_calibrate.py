@@ -9,20 +9,21 @@ from pathlib import Path
 from typing import Any
 
 from specverdict.store import SQLiteStore
-from tests.conftest import specverdict_cli
+from tests.conftest import campaign_yaml, specverdict_cli
 
-CAMPAIGN = """\
-name: {name}
-engine: {{kind: reference, launch: {{args: ['--device-model', 'accel-8b']}}}}
-model: {{family: specverdict-reference, served_name: reference-target}}
-quantization: fp32
-candidates:
-  - {{method: mtp, k: 2}}
-stages:
-  function: {{suite: synth-function@1, samples: {{first: {first}}}}}
-sampling: {{temperature: 0.0, max_tokens: 16, seed: 0}}
-load: {{concurrency: 2, warmup: 1, baseline_repeats: {repeats}}}
-"""
+
+def campaign(name: str, first: int, repeats: int, **overrides: Any) -> str:
+    """Generated functions on an engine paced to accel-8b, the baseline executed ``repeats``
+    times; ``overrides`` as ``campaign_yaml`` takes them."""
+    return campaign_yaml(
+        name,
+        device_model="accel-8b",
+        suite="synth-function@1",
+        first=first,
+        concurrency=2,
+        baseline_repeats=repeats,
+        **overrides,
+    )
 
 
 def speed(path: Path, db: Path) -> dict[str, Any]:
@@ -34,7 +35,7 @@ def speed(path: Path, db: Path) -> dict[str, Any]:
 def test_a_calibration_is_pooled_by_its_campaign_and_by_later_ones(tmp_path: Path) -> None:
     db = tmp_path / "runs.db"
     first = tmp_path / "first.yaml"
-    first.write_text(CAMPAIGN.format(name="first", first=20, repeats=2))
+    first.write_text(campaign("first", 20, 2))
     assert specverdict_cli("run", str(first), "--db", str(db)).returncode == 0
     before = speed(first, db)["data"]["drift"]
     assert (before["df"], before["executions"]) == (1, 2)
@@ -62,7 +63,7 @@ def test_a_calibration_is_pooled_by_its_campaign_and_by_later_ones(tmp_path: Pat
     # another campaign on other prompts that runs its baseline once: the calibration alone
     # gives its drift, and the reason says it could not be checked
     later = tmp_path / "later.yaml"
-    later.write_text(CAMPAIGN.format(name="later", first=24, repeats=1))
+    later.write_text(campaign("later", 24, 1))
     assert specverdict_cli("run", str(later), "--db", str(db)).returncode == 0
     gate = speed(later, db)
     drift = gate["data"]["drift"]
@@ -73,7 +74,7 @@ def test_a_calibration_is_pooled_by_its_campaign_and_by_later_ones(tmp_path: Pat
 
 def test_calibrate_refuses_what_it_cannot_calibrate(tmp_path: Path) -> None:
     path = tmp_path / "c.yaml"
-    path.write_text(CAMPAIGN.format(name="c", first=20, repeats=2))
+    path.write_text(campaign("c", 20, 2))
     proc = specverdict_cli("calibrate", str(path), "--stage", "prose", "--db", "x.db")
     assert proc.returncode == 2 and "'prose': no such stage" in proc.stderr
     assert "stages: function" in proc.stderr
@@ -81,11 +82,14 @@ def test_calibrate_refuses_what_it_cannot_calibrate(tmp_path: Path) -> None:
     assert proc.returncode == 2 and "--executions" in proc.stderr
     blocked = tmp_path / "blocked.yaml"
     blocked.write_text(
-        CAMPAIGN.format(name="b", first=20, repeats=2)
-        .replace("{kind: reference, launch: {args: ['--device-model', 'accel-8b']}}",
-                 "{kind: reference, base_url: 'http://127.0.0.1:9'}")
-        .replace("{method: mtp, k: 2}", "{method: mtp, k: 2, base_url: 'http://127.0.0.1:10'}")
-    )  # fmt: skip
+        campaign(
+            "b",
+            20,
+            2,
+            engine={"kind": "reference", "base_url": "http://127.0.0.1:9"},
+            candidates=[{"method": "mtp", "k": 2, "base_url": "http://127.0.0.1:10"}],
+        )
+    )
     proc = specverdict_cli("calibrate", str(blocked), "--db", str(tmp_path / "b.db"))
     assert proc.returncode == 2, proc.stdout + proc.stderr
     assert "take turns in blocks" in proc.stderr

@@ -12,7 +12,7 @@ from pathlib import Path
 from specverdict.measure.steps import step_curve, step_positions
 from specverdict.records import RequestAcceptance
 from specverdict.store import SQLiteStore
-from tests.conftest import specverdict_cli
+from tests.conftest import campaign_yaml, specverdict_cli
 
 PROMPTS = {
     "short": ["def add(a, b):\n", "def is_even(n):\n", "def square(x):\n"],
@@ -26,21 +26,20 @@ PROMPTS = {
     ],
 }
 
-CAMPAIGN = """\
-name: per-step
-engine: {kind: reference}
-model: {family: specverdict-reference, served_name: reference-target}
-quantization: fp32
-candidates:
-  - {method: mtp, k: 2}
-  - {method: ngram, k: 2, params: {prompt_lookup_min: 1, prompt_lookup_max: 3}}
-stages:
-  function:
-    dataset: {path: prompts.jsonl, format: completions}
-    slices: [category]
-sampling: {temperature: 0.0, max_tokens: 24, seed: 0}
-load: {concurrency: [1], warmup: 1, baseline_repeats: 1}
-"""
+CAMPAIGN = campaign_yaml(
+    "per-step",
+    candidates=[
+        {"method": "mtp", "k": 2},
+        {"method": "ngram", "k": 2, "params": {"prompt_lookup_min": 1, "prompt_lookup_max": 3}},
+    ],
+    stages={
+        "function": {
+            "dataset": {"path": "prompts.jsonl", "format": "completions"},
+            "slices": ["category"],
+        }
+    },
+    max_tokens=24,
+)
 
 
 def test_per_step_arrays_are_stored_and_drawn_per_slice(tmp_path: Path) -> None:

@@ -12,6 +12,7 @@ setting pays on agents. The fp8/nvfp4 pair is in ``test_quantized_verdicts.py``.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import pytest
@@ -21,7 +22,7 @@ from specverdict.run.runner import Runner
 from specverdict.run.sequential import run_until_decided
 from specverdict.store import SQLiteStore
 from specverdict.verdict import PairVerdict, campaign_verdicts
-from tests.conftest import specverdict_cli
+from tests.conftest import campaign_yaml, specverdict_cli
 
 pytestmark = pytest.mark.slow
 
@@ -29,30 +30,34 @@ RELAXED = "mtp k=2 acceptance=relaxed relaxed_delta=2.0 relaxed_topk=3"
 N = 200
 
 
+GATES = {"alpha": 0.05, "margin": 0.05, "min_speedup": 1.05}
+
+
 def campaign(
     name: str,
     quantization: str,
-    candidates: str,
-    extra_args: str = "",
+    candidates: Sequence[Mapping[str, object]],
+    extra_args: Sequence[str] = (),
     device: str = "accel-2b",
     repeats: int = 2,
 ) -> str:
-    return f"""\
-name: {name}
-engine:
-  kind: reference
-  launch: {{args: ["--device-model", "{device}", "--device-clock", "virtual"{extra_args}]}}
-model: {{family: specverdict-reference, served_name: reference-target}}
-quantization: {quantization}
-baseline: {{method: none}}
-candidates:
-{candidates}
-stages:
-  function: {{suite: synth-function@1, samples: {{first: {N}}}}}
-sampling: {{temperature: 0.0, max_tokens: 160, seed: 0}}
-load: {{concurrency: [8], warmup: 2, repeats: {repeats}, baseline_repeats: 2}}
-gates: {{alpha: 0.05, margin: 0.05, min_speedup: 1.05}}
-"""
+    return campaign_yaml(
+        name,
+        device_model=device,
+        device_clock="virtual",
+        launch_args=extra_args,
+        quantization=quantization,
+        baseline={"method": "none"},
+        candidates=candidates,
+        suite="synth-function@1",
+        first=N,
+        max_tokens=160,
+        concurrency=[8],
+        warmup=2,
+        repeats=repeats,
+        baseline_repeats=2,
+        gates=GATES,
+    )
 
 
 class Measured(dict[str, PairVerdict]):
@@ -76,12 +81,15 @@ def measure(root: Path, text: str) -> Measured:
 
 @pytest.fixture(scope="module")
 def fp32(tmp_path_factory: pytest.TempPathFactory) -> Measured:
-    candidates = (
-        "  - {method: mtp, k: 2}\n"
-        "  - {method: ngram, k: 8, params: {prompt_lookup_min: 2, prompt_lookup_max: 5}}\n"
-        "  - {method: mtp, k: 2, params: {acceptance: relaxed, relaxed_topk: 3, "
-        "relaxed_delta: 2.0}}\n"
-    )
+    candidates = [
+        {"method": "mtp", "k": 2},
+        {"method": "ngram", "k": 8, "params": {"prompt_lookup_min": 2, "prompt_lookup_max": 5}},
+        {
+            "method": "mtp",
+            "k": 2,
+            "params": {"acceptance": "relaxed", "relaxed_topk": 3, "relaxed_delta": 2.0},
+        },
+    ]
     return measure(tmp_path_factory.mktemp("fp32"), campaign("e2e-fp32", "fp32", candidates))
 
 
@@ -207,22 +215,23 @@ def test_the_policy_recommends_only_what_the_verdicts_adopt(fp32: Measured) -> N
 
 @pytest.fixture(scope="module")
 def agent(tmp_path_factory: pytest.TempPathFactory) -> Measured:
-    text = """\
-name: e2e-agent
-engine:
-  kind: reference
-  launch: {args: ["--device-model", "accel-2b", "--device-clock", "virtual"]}
-model: {family: specverdict-reference, served_name: reference-target}
-quantization: fp32
-baseline: {method: none}
-candidates:
-  - {method: ngram, k: 8, params: {prompt_lookup_min: 2, prompt_lookup_max: 5}}
-stages:
-  agent: {suite: synth-agent@2, samples: {first: 24}}
-sampling: {temperature: 0.0, max_tokens: 160, seed: 0}
-load: {concurrency: [8], warmup: 2, baseline_repeats: 2}
-gates: {alpha: 0.05, margin: 0.05, min_speedup: 1.05}
-"""
+    text = campaign_yaml(
+        "e2e-agent",
+        device_model="accel-2b",
+        device_clock="virtual",
+        baseline={"method": "none"},
+        candidates=[
+            {"method": "ngram", "k": 8, "params": {"prompt_lookup_min": 2, "prompt_lookup_max": 5}}
+        ],
+        stage="agent",
+        suite="synth-agent@2",
+        first=24,
+        max_tokens=160,
+        concurrency=[8],
+        warmup=2,
+        baseline_repeats=2,
+        gates=GATES,
+    )
     return measure(tmp_path_factory.mktemp("agent"), text)
 
 
@@ -253,22 +262,20 @@ def test_an_episode_that_outgrows_the_context_is_scored_not_a_failed_request(
     vLLM's HTTP 400: the episode ends there and is scored, its run's counters still add up
     (the refused turn is no request the server finished), and its timing stays on the device
     clock. Episode 119 of the generated suite outgrows the context with the shipped models."""
-    text = """\
-name: e2e-context
-engine:
-  kind: reference
-  launch: {args: ["--device-model", "accel-2b", "--device-clock", "virtual"]}
-model: {family: specverdict-reference, served_name: reference-target}
-quantization: fp32
-baseline: {method: none}
-candidates:
-  - {method: mtp, k: 2}
-stages:
-  agent: {suite: synth-agent@2, samples: {ids: [synth-agent/eval/119, synth-agent/eval/0]}}
-sampling: {temperature: 0.0, max_tokens: 160, seed: 0}
-load: {concurrency: [2], warmup: 0}
-gates: {alpha: 0.05, margin: 0.05, min_speedup: 1.05}
-"""
+    text = campaign_yaml(
+        "e2e-context",
+        device_model="accel-2b",
+        device_clock="virtual",
+        baseline={"method": "none"},
+        stage="agent",
+        suite="synth-agent@2",
+        samples={"ids": ["synth-agent/eval/119", "synth-agent/eval/0"]},
+        max_tokens=160,
+        concurrency=[2],
+        warmup=0,
+        baseline_repeats=None,
+        gates=GATES,
+    )
     measured = measure(tmp_path, text)
     v = measured["mtp k=2"]
     assert not [r for r in v.reasons if r.status == "invalid"], v.reasons

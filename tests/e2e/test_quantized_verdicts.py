@@ -25,8 +25,8 @@ def quantized(tmp_path_factory: pytest.TempPathFactory) -> dict[str, PairVerdict
         text = campaign(
             f"e2e-{q}",
             q,
-            f"  - {{method: mtp, k: 2, draft_quantization: {q}}}\n",
-            ', "--verify-numerics", "kernel"',
+            [{"method": "mtp", "k": 2, "draft_quantization": q}],
+            ["--verify-numerics", "kernel"],
             device="accel-5b",
             repeats=1,  # its test asks the speed-up's sign, not a decision at Holm's level
         )

@@ -8,24 +8,26 @@ import json
 from pathlib import Path
 
 from specverdict.store import SQLiteStore
-from tests.conftest import Servers, specverdict_cli
+from tests.conftest import Servers, campaign_yaml, specverdict_cli
 
 PACED = ("--device-model", "accel-8b")
 MTP = json.dumps({"method": "mtp", "num_speculative_tokens": 2}, sort_keys=True)
 
-CAMPAIGN = """\
-name: paced
-engine: {{kind: reference, base_url: '{base}'}}
-model: {{family: specverdict-reference, served_name: reference-target}}
-quantization: fp32
-candidates:
-  - {{method: mtp, k: 2, base_url: '{cand}'}}
-stages:
-  function: {{suite: synth-function@1, samples: {{first: 120}}}}
-sampling: {{temperature: 0.0, max_tokens: 128, seed: 0}}
-load: {{concurrency: 4}}
-gates: {{margin: 0.05}}
-"""
+
+def paced_campaign(base: str, cand: str, first: int = 120) -> str:
+    """The baseline attached at ``base``, ``mtp`` k=2 at ``cand``, the default load settings."""
+    return campaign_yaml(
+        "paced",
+        base_url=base,
+        candidates=[{"method": "mtp", "k": 2, "base_url": cand}],
+        suite="synth-function@1",
+        first=first,
+        max_tokens=128,
+        concurrency=4,
+        warmup=None,
+        baseline_repeats=None,
+        gates={"margin": 0.05},
+    )
 
 
 def test_a_faster_lossless_candidate_is_adopted_on_the_wall_clock(
@@ -34,7 +36,7 @@ def test_a_faster_lossless_candidate_is_adopted_on_the_wall_clock(
     base = servers.get(*PACED)
     cand = servers.get(*PACED, "--speculative-config", MTP)
     campaign = tmp_path / "paced.yaml"
-    campaign.write_text(CAMPAIGN.format(base=base, cand=cand))
+    campaign.write_text(paced_campaign(base, cand))
     db = tmp_path / "runs.db"
     proc = specverdict_cli("run", str(campaign), "--db", str(db), "--force")
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
@@ -73,8 +75,8 @@ def test_resuming_one_run_of_a_blocked_campaign_resumes_its_group_in_blocks(
     from specverdict.run.runner import Runner
     from specverdict.verdict import campaign_verdicts
 
-    text = CAMPAIGN.format(base=servers.get(), cand=servers.spec(json.loads(MTP)))
-    plan = build_plan(parse_campaign(text.replace("first: 120", "first: 24"), tmp_path / "c.yaml"))
+    text = paced_campaign(servers.get(), servers.spec(json.loads(MTP)), first=24)
+    plan = build_plan(parse_campaign(text, tmp_path / "c.yaml"))
     store = SQLiteStore(tmp_path / "runs.db")
     base = plan.runs[0]
     first = Runner(store, log=lambda _: None).run_one(plan, base, 0, limit=8, block=0, block_size=8)

@@ -15,6 +15,7 @@ from typing import Any
 
 import httpx
 import pytest
+import yaml
 
 from specverdict.campaign import build_plan, parse_campaign
 from specverdict.errors import ConfigError
@@ -25,20 +26,7 @@ from specverdict.run.runner import Runner
 from specverdict.store import SQLiteStore
 from specverdict.suites import Sample
 from specverdict.suites.function.builtin import BuiltinCode
-from tests.conftest import Servers
-
-CAMPAIGN = """\
-name: e2e
-engine: {{kind: reference{engine_extra}}}
-model: {{family: specverdict-reference, served_name: reference-target}}
-quantization: fp32
-candidates:
-{candidates}
-stages:
-  function: {{suite: builtin-code@1, samples: {samples}}}
-sampling: {{temperature: 0.0, max_tokens: {max_tokens}, seed: 0}}
-load: {{concurrency: [{concurrency}], warmup: 1, baseline_repeats: 1}}
-"""
+from tests.conftest import Servers, campaign_yaml
 
 
 def campaign_text(
@@ -48,12 +36,16 @@ def campaign_text(
     concurrency: int = 1,
     engine_extra: str = "",
 ) -> str:
-    return CAMPAIGN.format(
-        candidates=candidates,
-        samples=samples,
+    """``campaign_yaml``'s campaign "e2e" on ``builtin-code@1``, its settings written as YAML:
+    ``candidates`` the list's lines, ``samples`` the selection, ``engine_extra`` more keys of
+    the engine's mapping (", base_url: ...")."""
+    return campaign_yaml(
+        "e2e",
+        engine=yaml.safe_load("{kind: reference" + engine_extra + "}"),
+        candidates=yaml.safe_load(candidates),
+        samples=yaml.safe_load(samples),
         max_tokens=max_tokens,
-        concurrency=concurrency,
-        engine_extra=engine_extra,
+        concurrency=[concurrency],
     )
 
 

@@ -13,30 +13,26 @@ from specverdict.run.runner import Runner
 from specverdict.run.sequential import run_until_decided
 from specverdict.store import SQLiteStore
 from specverdict.verdict import campaign_verdicts
-from tests.conftest import specverdict_cli
+from tests.conftest import campaign_yaml, specverdict_cli
 
-CAMPAIGN = """\
-name: sequential-e2e
-engine:
-  kind: reference
-  launch: {{args: ["--device-model", "accel-2b", "--device-clock", "virtual"]}}
-model: {{family: specverdict-reference, served_name: reference-target}}
-quantization: fp32
-candidates:
-{candidates}
-stages:
-  function: {{suite: synth-function@1, samples: {{first: {samples}}}}}
-sampling: {{temperature: 0.0, max_tokens: {max_tokens}, seed: 0}}
-load: {{concurrency: [8], warmup: 1, repeats: {repeats}, baseline_repeats: 2}}
-gates: {{alpha: 0.05, margin: 0.05, min_speedup: 1.05}}
-"""
+GATES = {"alpha": 0.05, "margin": 0.05, "min_speedup": 1.05}
 
 
-def plan_of(root: Path, samples: int, candidates: str, max_tokens: int, repeats: int) -> Path:
+def plan_of(root: Path, samples: int, max_tokens: int, repeats: int) -> Path:
+    """A baseline and ``mtp`` k=2 on generated functions, timed on accel-2b's device clock."""
     path = root / "campaign.yaml"
     path.write_text(
-        CAMPAIGN.format(
-            candidates=candidates, samples=samples, max_tokens=max_tokens, repeats=repeats
+        campaign_yaml(
+            "sequential-e2e",
+            device_model="accel-2b",
+            device_clock="virtual",
+            suite="synth-function@1",
+            first=samples,
+            max_tokens=max_tokens,
+            concurrency=[8],
+            repeats=repeats,
+            baseline_repeats=2,
+            gates=GATES,
         )
     )
     return path
@@ -51,7 +47,7 @@ def load(path: Path) -> Plan:
 
 
 def test_looks_are_recorded_segments_extend_the_runs_and_a_rerun_resumes(tmp_path: Path) -> None:
-    path = plan_of(tmp_path, 40, "  - {method: mtp, k: 2}", 48, 1)
+    path = plan_of(tmp_path, 40, 48, 1)
     plan = load(path)
     db = tmp_path / "runs.db"
     store = SQLiteStore(db)
@@ -100,7 +96,7 @@ def test_looks_are_recorded_segments_extend_the_runs_and_a_rerun_resumes(tmp_pat
 
 def test_samples_added_outside_the_looks_count_as_one_more(tmp_path: Path) -> None:
     """The campaign file's ``sequential`` makes ``run`` sequential without the flag."""
-    path = plan_of(tmp_path, 40, "  - {method: mtp, k: 2}", 32, 1)
+    path = plan_of(tmp_path, 40, 32, 1)
     path.write_text(path.read_text() + "sequential: {batch: 20, max_samples: 20}\n")
     plan = load(path)
     db = tmp_path / "runs.db"

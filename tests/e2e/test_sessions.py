@@ -22,29 +22,30 @@ from specverdict.run.runner import Runner
 from specverdict.run.sequential import run_until_decided
 from specverdict.store import SQLiteStore
 from specverdict.verdict import campaign_verdicts
-
-CAMPAIGN = """\
-name: sessions
-engine:
-  kind: reference
-  launch: {{args: ['--device-model', 'accel-8b']{launch}}}
-model: {{family: specverdict-reference, served_name: reference-target}}
-quantization: fp32
-candidates:
-  - {{method: mtp, k: 2}}
-stages:
-  function: {{suite: synth-function@1, samples: {{first: {n}}}}}
-  prose: {{suite: prose@1, samples: {{first: {n}}}}}
-sampling: {{temperature: 0.0, max_tokens: 8, seed: 0}}
-load: {{concurrency: 2, warmup: 1}}
-"""
+from tests.conftest import campaign_yaml
 
 
-def plan_of(launch: str = "", n: int = 8, virtual: bool = False) -> Plan:
-    text = CAMPAIGN.format(launch=launch, n=n)
-    if virtual:  # the device clock: no drift, so that no pair stops on futility at look 1
-        text = text.replace("'accel-8b']", "'accel-8b', '--device-clock', 'virtual']")
-    return build_plan(parse_campaign(text, Path("sessions.yaml")))
+def campaign(n: int = 8, virtual: bool = False, **launch: object) -> str:
+    """Both stages on their first ``n`` samples, on an engine paced to accel-8b (``virtual``:
+    on its device clock) launched with the settings ``launch`` (sessions, servers, ...)."""
+    return campaign_yaml(
+        "sessions",
+        device_model="accel-8b",
+        # the device clock: no drift, so that no pair stops on futility at look 1
+        device_clock="virtual" if virtual else None,
+        launch=launch,
+        stages={
+            "function": {"suite": "synth-function@1", "samples": {"first": n}},
+            "prose": {"suite": "prose@1", "samples": {"first": n}},
+        },
+        max_tokens=8,
+        concurrency=2,
+        baseline_repeats=None,
+    )
+
+
+def plan_of(n: int = 8, virtual: bool = False, **launch: object) -> Plan:
+    return build_plan(parse_campaign(campaign(n, virtual, **launch), Path("sessions.yaml")))
 
 
 def quiet(_: str) -> None:
@@ -95,7 +96,7 @@ def test_one_start_per_configuration_and_round_serves_every_stage(tmp_path: Path
 
 
 def test_a_start_per_execution_when_asked(tmp_path: Path) -> None:
-    plan = plan_of(", sessions: execution")
+    plan = plan_of(sessions="execution")
     store = SQLiteStore(tmp_path / "runs.db")
     runner = Runner(store, log=quiet, runs_dir=tmp_path / "runs")
     runner.run_plan(plan)
@@ -129,7 +130,7 @@ def test_sequential_looks_reuse_the_kept_servers(tmp_path: Path) -> None:
     """Two looks of 8 samples: with servers for every session (3), the second look starts
     nothing; with one server at a time, each look starts each session again."""
     for servers in (3, 1):
-        plan = plan_of(f", servers: {servers}", n=16, virtual=True)
+        plan = plan_of(n=16, virtual=True, servers=servers)
         store = SQLiteStore(tmp_path / f"runs-{servers}.db")
         runner = Runner(store, log=quiet, runs_dir=tmp_path / f"runs-{servers}")
         result = run_until_decided(runner, store, plan, batch=8, max_samples=16, log=quiet)
@@ -153,7 +154,7 @@ def test_the_next_session_s_server_starts_while_the_current_one_measures(tmp_pat
     """prestart with two servers: the candidate's and the second round's servers are started
     ahead, from a session folder of their own, while the previous session measures; every
     server is stopped at the end."""
-    plan = plan_of(", servers: 2, prestart: true")
+    plan = plan_of(servers=2, prestart=True)
     store = SQLiteStore(tmp_path / "runs.db")
     runner = Runner(store, log=quiet, runs_dir=tmp_path / "runs")
     runner.run_plan(plan)
@@ -181,7 +182,7 @@ def test_the_next_session_s_server_starts_while_the_current_one_measures(tmp_pat
 
 def test_prestart_needs_room_for_two_servers() -> None:
     with pytest.raises(ConfigError, match="servers is 1, expected 2 or more"):
-        plan_of(", prestart: true")
+        plan_of(prestart=True)
 
 
 LOST = """
@@ -205,7 +206,7 @@ def test_a_server_kept_up_by_a_runner_that_died_is_stopped_by_the_next(tmp_path:
     run names the server, so the next runner to enter sessions on the campaign stops it by its
     recorded pid and process identity."""
     db = tmp_path / "runs.db"
-    text = CAMPAIGN.format(launch="", n=8)
+    text = campaign()
     lost = subprocess.Popen(
         [sys.executable, "-c", LOST, text, str(db)], stdout=subprocess.PIPE, text=True
     )

@@ -3,35 +3,15 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-CAMPAIGN = """\
-name: verdict-e2e
-engine: {kind: reference}
-model: {family: specverdict-reference, served_name: reference-target}
-quantization: fp32
-candidates:
-  - {method: mtp, k: 2}
-stages:
-  function: {suite: builtin-code@1, samples: {first: 6}}
-sampling: {temperature: 0.0, max_tokens: 16, seed: 0}
-load: {concurrency: [1], warmup: 1, baseline_repeats: 1}
-gates: {alpha: 0.05, margin: 0.02, min_speedup: 1.05}
-"""
+from tests.conftest import campaign_yaml, specverdict_cli
 
-
-def cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "specverdict", *args],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=300,
-    )
+CAMPAIGN = campaign_yaml(
+    "verdict-e2e", first=6, gates={"alpha": 0.05, "margin": 0.02, "min_speedup": 1.05}
+)
 
 
 @pytest.fixture(scope="module")
@@ -40,14 +20,14 @@ def measured(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     campaign = root / "campaign.yaml"
     campaign.write_text(CAMPAIGN)
     db = root / "runs.db"
-    proc = cli("run", str(campaign), "--db", str(db), "--force")
+    proc = specverdict_cli("run", str(campaign), "--db", str(db), "--force")
     assert proc.returncode == 0, proc.stderr
     return campaign, db
 
 
 def test_reference_runs_are_never_adopted_on_quality_grounds(measured: tuple[Path, Path]) -> None:
     campaign, db = measured
-    proc = cli("verdict", str(campaign), "--db", str(db), "--json")
+    proc = specverdict_cli("verdict", str(campaign), "--db", str(db), "--json")
     out = json.loads(proc.stdout)
     assert out["schema_version"] == 1
     (v,) = out["verdicts"]
@@ -65,8 +45,13 @@ def test_reference_runs_are_never_adopted_on_quality_grounds(measured: tuple[Pat
 
 def test_fail_on_chooses_which_verdicts_fail(measured: tuple[Path, Path]) -> None:
     campaign, db = measured
-    assert cli("verdict", str(campaign), "--db", str(db), "--fail-on", "invalid").returncode == 0
-    table = cli("verdict", str(campaign), "--db", str(db), "--fail-on", "adopt,invalid")
+    assert (
+        specverdict_cli(
+            "verdict", str(campaign), "--db", str(db), "--fail-on", "invalid"
+        ).returncode
+        == 0
+    )
+    table = specverdict_cli("verdict", str(campaign), "--db", str(db), "--fail-on", "adopt,invalid")
     assert table.returncode == 0
     assert "stage function (builtin-code@1)" in table.stdout
     assert "quality.signal: no quality signal" in table.stdout
@@ -74,15 +59,17 @@ def test_fail_on_chooses_which_verdicts_fail(measured: tuple[Path, Path]) -> Non
 
 def test_compare_judges_two_stored_runs(measured: tuple[Path, Path]) -> None:
     campaign, db = measured
-    runs = json.loads(cli("verdict", str(campaign), "--db", str(db), "--json").stdout)
+    runs = json.loads(specverdict_cli("verdict", str(campaign), "--db", str(db), "--json").stdout)
     runs = runs["verdicts"][0]
     base, cand = runs["baseline_run_ids"][0], runs["candidate_run_ids"][0]
-    proc = cli("compare", base, cand, "--db", str(db), "--json")
+    proc = specverdict_cli("compare", base, cand, "--db", str(db), "--json")
     (v,) = json.loads(proc.stdout)["verdicts"]
     assert v["verdict"] == runs["verdict"]
     assert v["speedup"] == pytest.approx(runs["speedup"])
     # the same run against itself is refused as a comparison
-    same = json.loads(cli("compare", base, base, "--db", str(db), "--json").stdout)["verdicts"][0]
+    same = json.loads(specverdict_cli("compare", base, base, "--db", str(db), "--json").stdout)[
+        "verdicts"
+    ][0]
     assert same["verdict"] == "INVALID"
 
 
@@ -102,7 +89,7 @@ def test_bad_input_is_one_line_and_exit_2(
     filled = [a.format(campaign=campaign, missing=campaign.parent / "none.db") for a in args]
     if "--db" not in filled:
         filled += ["--db", str(db)]
-    proc = cli(*filled)
+    proc = specverdict_cli(*filled)
     assert proc.returncode == 2, proc.stdout + proc.stderr
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and expected in lines[0], proc.stderr

@@ -10,8 +10,6 @@ and the quality plot on real runs.
 from __future__ import annotations
 
 import sqlite3
-import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,33 +17,22 @@ import pytest
 
 from specverdict.records import Score
 from specverdict.store import SQLiteStore
+from tests.conftest import campaign_yaml, specverdict_cli
 
-CAMPAIGN = """\
-name: report-e2e
-engine: {kind: reference}
-model: {family: specverdict-reference, served_name: reference-target}
-quantization: fp32
-candidates:
-  - {method: mtp, k: [1, 2]}
-  - {method: ngram, k: 2, params: {prompt_lookup_min: 1, prompt_lookup_max: 3}}
-stages:
-  function: {suite: builtin-code@1, samples: {first: 4}}
-  side:smoke: {suite: builtin-code@1, samples: {first: 3}, speed_metric: e2e}
-sampling: {temperature: 0.0, max_tokens: 16, seed: 0}
-slo: {ttft: 60, tpot: 15}
-load: {concurrency: [1, 2], warmup: 1, baseline_repeats: 1}
-gates: {alpha: 0.05, margin: 0.1, min_speedup: 1.05}
-"""
-
-
-def cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "specverdict", *args],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=300,
-    )
+CAMPAIGN = campaign_yaml(
+    "report-e2e",
+    candidates=[
+        {"method": "mtp", "k": [1, 2]},
+        {"method": "ngram", "k": 2, "params": {"prompt_lookup_min": 1, "prompt_lookup_max": 3}},
+    ],
+    stages={
+        "function": {"suite": "builtin-code@1", "samples": {"first": 4}},
+        "side:smoke": {"suite": "builtin-code@1", "samples": {"first": 3}, "speed_metric": "e2e"},
+    },
+    slo={"ttft": 60, "tpot": 15},
+    concurrency=[1, 2],
+    gates={"alpha": 0.05, "margin": 0.1, "min_speedup": 1.05},
+)
 
 
 def text_scorer(text: str) -> Score:
@@ -70,7 +57,7 @@ def measured(tmp_path_factory: pytest.TempPathFactory) -> Measured:
     campaign = root / "campaign.yaml"
     campaign.write_text(CAMPAIGN)
     db = root / "runs.db"
-    proc = cli("run", str(campaign), "--db", str(db), "--force")
+    proc = specverdict_cli("run", str(campaign), "--db", str(db), "--force")
     assert proc.returncode == 0, proc.stderr
     scored_db = root / "scored.db"
     src, dst = sqlite3.connect(db), sqlite3.connect(scored_db)
@@ -87,8 +74,8 @@ def measured(tmp_path_factory: pytest.TempPathFactory) -> Measured:
     finally:
         store.close()
     plain, scored = root / "plain", root / "scored"
-    proc = cli("report", str(campaign), "--db", str(db), "--out", str(plain))
+    proc = specverdict_cli("report", str(campaign), "--db", str(db), "--out", str(plain))
     assert proc.returncode == 0, proc.stderr
-    proc = cli("report", str(campaign), "--db", str(scored_db), "--out", str(scored))
+    proc = specverdict_cli("report", str(campaign), "--db", str(scored_db), "--out", str(scored))
     assert proc.returncode == 0, proc.stderr
     return Measured(campaign, db, scored_db, plain, scored, proc.stdout)

@@ -23,20 +23,18 @@ from specverdict.report.model import health_of, quality_of
 from specverdict.stats import wilson_interval
 from specverdict.store import SQLiteStore
 from specverdict.verdict import PairVerdict, Reason
+from tests.conftest import campaign_yaml
 from tests.test_export import drafting_three  # noqa: F401  (the fixture)
 
-CAMPAIGN = """\
-name: synthetic
-engine: {kind: reference}
-model: {family: fam, served_name: target}
-quantization: int4
-candidates:
-  - {method: mtp, k: 2}
-stages:
-  function: {suite: builtin-code@1, samples: {first: 3}}
-sampling: {temperature: 0.0, max_tokens: 8, seed: 0}
-load: {concurrency: [1]}
-"""
+CAMPAIGN = campaign_yaml(
+    "synthetic",
+    model={"family": "fam", "served_name": "target"},
+    quantization="int4",
+    first=3,
+    max_tokens=8,
+    warmup=None,
+    baseline_repeats=None,
+)
 
 # (sample id, baseline text, candidate text, baseline passes, candidate passes)
 SAMPLES = [

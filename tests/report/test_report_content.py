@@ -21,7 +21,8 @@ from specverdict.measure.results import run_results
 from specverdict.measure.summary import tpot
 from specverdict.records import SampleRecord
 from specverdict.store import SQLiteStore
-from tests.report.conftest import Measured, cli, text_scorer
+from tests.conftest import specverdict_cli
+from tests.report.conftest import Measured, text_scorer
 
 STAGES = ("function", "side:smoke")
 #: the conftest campaign's goodput targets, in seconds
@@ -362,7 +363,9 @@ def test_run_ids_are_judged_as_compare_judges_them(measured: Measured, tmp_path:
     rows = [r for r in data["stages"][0]["rows"] if r["load"] == "concurrency=1"]
     base, *cands = (r["run_id"] for r in rows)
     out = tmp_path / "runs"
-    proc = cli("report", base, *cands[:2], "--db", str(measured.scored_db), "--out", str(out))
+    proc = specverdict_cli(
+        "report", base, *cands[:2], "--db", str(measured.scored_db), "--out", str(out)
+    )
     assert proc.returncode == 0, proc.stderr
     got = json.loads((out / "report.json").read_text())
     (stage,) = got["stages"]
@@ -390,7 +393,7 @@ def test_bad_input_is_one_line_and_exit_2(
     filled = [a.format(campaign=measured.campaign, missing=tmp_path / "none.db") for a in args]
     if "--db" not in filled:
         filled += ["--db", str(measured.db)]
-    proc = cli("report", *filled, "--out", str(tmp_path / "out"))
+    proc = specverdict_cli("report", *filled, "--out", str(tmp_path / "out"))
     assert proc.returncode == 2, proc.stdout + proc.stderr
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and expected in lines[0], proc.stderr

@@ -13,23 +13,19 @@ from specverdict.sandbox import Sandbox
 from specverdict.store import SQLiteStore
 from specverdict.suites.repository import Repository
 from specverdict.suites.repository.score import read_detail
+from tests.conftest import campaign_yaml
 
 # The campaign must name a registered suite to validate; the runner's lookup is patched to
 # return the repository suite.
-CAMPAIGN = """\
-name: repository-e2e
-engine: {kind: reference}
-model: {family: specverdict-reference, served_name: reference-target}
-quantization: fp32
-candidates:
-  - {method: ngram, k: 3, params: {prompt_lookup_min: 1}}
-stages:
-  repository:
-    suite: builtin-code@1
-    samples: {ids: [repository/fahrenheit-to-celsius, repository/truncate-width]}
-sampling: {temperature: 0.0, max_tokens: 48, seed: 0}
-load: {concurrency: [2], warmup: 1}
-"""
+CAMPAIGN = campaign_yaml(
+    "repository-e2e",
+    candidates=[{"method": "ngram", "k": 3, "params": {"prompt_lookup_min": 1}}],
+    stage="repository",
+    samples={"ids": ["repository/fahrenheit-to-celsius", "repository/truncate-width"]},
+    max_tokens=48,
+    concurrency=[2],
+    baseline_repeats=None,
+)
 
 CLASSES = {
     "resolved",

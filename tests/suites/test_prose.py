@@ -14,6 +14,7 @@ from specverdict.run.runner import Runner
 from specverdict.store import SQLiteStore
 from specverdict.suites.base import Suite
 from specverdict.suites.prose import Prose, read_prose_detail, score_answer
+from tests.conftest import campaign_yaml
 
 KINDS = {"explain", "summarize", "email", "story", "instruct"}
 
@@ -106,18 +107,7 @@ def test_text_alone_gives_no_judgement() -> None:
     assert suite.score(suite.samples()[0], "A perfectly fine answer.", []) is None
 
 
-CAMPAIGN = """\
-name: prose-e2e
-engine: {kind: reference}
-model: {family: specverdict-reference, served_name: reference-target}
-quantization: fp32
-candidates:
-  - {method: mtp, k: 2}
-stages:
-  prose: {suite: builtin-code@1, samples: {first: 4}}
-sampling: {temperature: 0.0, max_tokens: 12, seed: 0}
-load: {concurrency: [1], warmup: 1, baseline_repeats: 1}
-"""
+CAMPAIGN = campaign_yaml("prose-e2e", stage="prose", max_tokens=12)
 
 
 def test_the_suite_runs_end_to_end_against_the_reference_engine(

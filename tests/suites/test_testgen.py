@@ -17,6 +17,7 @@ from specverdict.store import SQLiteStore
 from specverdict.suites.base import Sample
 from specverdict.suites.testgen import TestGen, execution, judge_execution, read_testgen_detail
 from specverdict.suites.testgen_data import TASKS, TestgenTask
+from tests.conftest import campaign_yaml
 
 
 @pytest.fixture(scope="module")
@@ -332,18 +333,7 @@ def test_the_runner_prints_the_token_it_was_given_only_when_every_test_returned(
 
 # -- end to end -----------------------------------------------------------------------------
 
-CAMPAIGN = """\
-name: testgen-e2e
-engine: {kind: reference}
-model: {family: specverdict-reference, served_name: reference-target}
-quantization: fp32
-candidates:
-  - {method: mtp, k: 2}
-stages:
-  side:testgen: {suite: builtin-code@1, samples: {first: 3}}
-sampling: {temperature: 0.0, max_tokens: 24, seed: 0}
-load: {concurrency: [1], warmup: 1, baseline_repeats: 1}
-"""
+CAMPAIGN = campaign_yaml("testgen-e2e", stage="side:testgen", first=3, max_tokens=24)
 
 CLASSES = {
     "passed",

@@ -3,6 +3,7 @@ speculation, load and host; any prompts, stage or sampling."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from specverdict.campaign import build_plan, parse_campaign
@@ -10,19 +11,7 @@ from specverdict.campaign.plan import Plan
 from specverdict.records import RunManifest
 from specverdict.store import SQLiteStore
 from specverdict.verdict.calibration import calibration_groups, drift_identity
-
-CAMPAIGN = """\
-name: {name}
-engine: {{kind: reference, launch: {{args: {args}}}}}
-model: {{family: specverdict-reference, served_name: reference-target}}
-quantization: fp32
-candidates:
-  - {{method: mtp, k: 2}}
-stages:
-  function: {{suite: synth-function@1, samples: {{first: {first}}}}}
-sampling: {{temperature: {temperature}, max_tokens: 48, seed: 0}}
-load: {{concurrency: {conc}}}
-"""
+from tests.conftest import campaign_yaml
 
 
 def plan(
@@ -30,9 +19,19 @@ def plan(
     first: int = 24,
     conc: int = 2,
     temperature: float = 0.0,
-    args: str = "['--device-model', 'accel-8b']",
+    args: Sequence[str] = ("--device-model", "accel-8b"),
 ) -> Plan:
-    text = CAMPAIGN.format(name=name, first=first, conc=conc, temperature=temperature, args=args)
+    text = campaign_yaml(
+        name,
+        launch_args=args,
+        suite="synth-function@1",
+        first=first,
+        temperature=temperature,
+        max_tokens=48,
+        concurrency=conc,
+        warmup=None,
+        baseline_repeats=None,
+    )
     return build_plan(parse_campaign(text, Path(f"{name}.yaml")))
 
 
@@ -43,7 +42,7 @@ def test_the_identity_is_the_engine_s_not_the_workload_s() -> None:
         assert drift_identity(other.pairs[0].baseline) == drift_identity(base)
     # another load level or launch flags, or the candidate's configuration: another drift
     assert drift_identity(plan(conc=4).pairs[0].baseline) != drift_identity(base)
-    assert drift_identity(plan(args="[]").pairs[0].baseline) != drift_identity(base)
+    assert drift_identity(plan(args=()).pairs[0].baseline) != drift_identity(base)
     assert drift_identity(plan().pairs[0].candidate) != drift_identity(base)
 
 

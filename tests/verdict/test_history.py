@@ -16,22 +16,19 @@ from specverdict.stats.looks import RERUN_RESERVE, rerun_share
 from specverdict.store import SQLiteStore
 from specverdict.verdict.collect import campaign_verdicts
 from specverdict.verdict.history import earlier_looks, family_key
-
-CAMPAIGN = """\
-name: history
-engine: {{kind: reference}}
-model: {{family: f, served_name: m}}
-quantization: {quant}
-candidates:
-  - {{method: mtp, k: 2}}
-stages:
-  function: {{suite: builtin-code@1, samples: {{first: {n}}}}}
-sampling: {{temperature: 0.0, max_tokens: 64, seed: {seed}}}
-"""
+from tests.conftest import campaign_yaml
 
 
 def plan(n: int, seed: int = 0, quant: str = "bf16") -> Plan:
-    text = CAMPAIGN.format(n=n, seed=seed, quant=quant)
+    text = campaign_yaml(
+        "history",
+        model={"family": "f", "served_name": "m"},
+        quantization=quant,
+        first=n,
+        max_tokens=64,
+        seed=seed,
+        load=None,
+    )
     return build_plan(parse_campaign(text, Path("history.yaml")))
 
 

@@ -24,19 +24,18 @@ from specverdict.records import (
 from specverdict.records.acceptance import AcceptanceSummary
 from specverdict.records.audits import ModelAudit, OverrideResult, Status
 from specverdict.verdict import Arm, judge_pair
+from tests.conftest import campaign_yaml
 
-CAMPAIGN = """\
-name: judge
-engine: {kind: reference}
-model: {family: f, served_name: m}
-quantization: bf16
-candidates:
-  - {method: mtp, k: 2}
-  - {method: ngram, k: 3}
-stages:
-  function: {suite: builtin-code@1}
-sampling: {temperature: 0.0, max_tokens: 64}
-"""
+CAMPAIGN = campaign_yaml(
+    "judge",
+    model={"family": "f", "served_name": "m"},
+    quantization="bf16",
+    candidates=[{"method": "mtp", "k": 2}, {"method": "ngram", "k": 3}],
+    first=None,
+    max_tokens=64,
+    seed=None,
+    load=None,
+)
 
 
 @pytest.fixture(scope="module")

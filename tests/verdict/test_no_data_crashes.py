@@ -23,19 +23,9 @@ from specverdict.report.model import runs_report
 from specverdict.store import SQLiteStore
 from specverdict.verdict.collect import compare_runs
 from specverdict.verdict.model import SEVERITY
+from tests.conftest import campaign_yaml
 
-CAMPAIGN = """\
-name: props
-engine: {kind: reference}
-model: {family: specverdict-reference, served_name: reference-target}
-quantization: fp32
-candidates:
-  - {method: mtp, k: 2}
-stages:
-  function: {suite: builtin-code@1, samples: all}
-sampling: {temperature: 0.0, max_tokens: 32, seed: 0}
-load: {concurrency: [1]}
-"""
+CAMPAIGN = campaign_yaml("props", samples="all", max_tokens=32, warmup=None, baseline_repeats=None)
 PLAN = build_plan(parse_campaign(CAMPAIGN, Path("props.yaml")))
 BASE, CAND = PLAN.runs[0], PLAN.runs[1]
 

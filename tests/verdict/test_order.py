@@ -15,18 +15,17 @@ from specverdict.stats.looks import look_share
 from specverdict.stats.sequential import betting_noninferiority
 from specverdict.verdict import Arm, judge_pair
 from specverdict.verdict.order import betting_order, natural, order_seed
+from tests.conftest import campaign_yaml
 
-CAMPAIGN = """\
-name: order
-engine: {kind: reference}
-model: {family: f, served_name: m}
-quantization: bf16
-candidates:
-  - {method: mtp, k: 2}
-stages:
-  function: {suite: builtin-code@1}
-sampling: {temperature: 0.0, max_tokens: 64}
-"""
+CAMPAIGN = campaign_yaml(
+    "order",
+    model={"family": "f", "served_name": "m"},
+    quantization="bf16",
+    first=None,
+    max_tokens=64,
+    seed=None,
+    load=None,
+)
 GATES = Gates(alpha=0.05, margin=0.05, min_speedup=1.05)
 IDS = [f"s{i}" for i in range(400)]
 

@@ -15,21 +15,22 @@ from specverdict.measure.summary import speed_value
 from specverdict.records import SampleRecord, Score, Segment
 from specverdict.store import SQLiteStore
 from specverdict.verdict import Arm, campaign_verdicts, judge_pair
+from tests.conftest import campaign_yaml
 
-CAMPAIGN = """\
-name: metrics
-engine: {kind: reference}
-model: {family: f, served_name: m}
-quantization: bf16
-candidates:
-  - {method: mtp, k: 2}
-stages:
-  function: {suite: builtin-code@1}
-  agent: {suite: synth-agent@2}
-  prose: {suite: builtin-code@1, speed_metric: ttft}
-sampling: {temperature: 0.0, max_tokens: 64}
-load: {concurrency: [1], baseline_repeats: 2}
-"""
+CAMPAIGN = campaign_yaml(
+    "metrics",
+    model={"family": "f", "served_name": "m"},
+    quantization="bf16",
+    stages={
+        "function": {"suite": "builtin-code@1"},
+        "agent": {"suite": "synth-agent@2"},
+        "prose": {"suite": "builtin-code@1", "speed_metric": "ttft"},
+    },
+    max_tokens=64,
+    seed=None,
+    warmup=None,
+    baseline_repeats=2,
+)
 GATES = Gates(alpha=0.05, margin=0.05, min_speedup=1.05)
 TOKENS = 33
 
