@@ -9,7 +9,7 @@ answers chose the strata (discordant or concordant), so counting them would bias
 toward what selected it. The gate is :func:`specverdict.stats.stratified_drop` against the
 campaign's margin.
 
-Error budget (design note 023): the campaign keeps a share of the quality gate's alpha for
+Error budget (design note 024): the campaign keeps a share of the quality gate's alpha for
 resampling (``gates.resample_share``; 0.2 with sampling, none with greedy decoding), which the
 verdict's betting test never spends. Each resample analysis on new data (more seeds, other
 concordant samples) is one look, recorded on the candidate run (``RunManifest.resamples``), and

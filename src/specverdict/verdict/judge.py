@@ -8,9 +8,10 @@ generator. The rules (design note 005):
    have acceptance polluted by foreign traffic; the arms must have run the same suite data and
    the same overrides, and the speculation they declared. Any breach: ``INVALID``.
 2. Quality, paired by sample on the suite's pass/fail scores (samples answered on both arms).
-   Non-inferiority passes by betting (``stats.sequential``): an e-value of at least 1/(alpha/2)
-   against "worse by the margin", anytime-valid, so that adding samples and re-reading the
-   verdict cannot raise the error; exact at any n. A significant drop rejects: the score
+   Non-inferiority passes, in a fixed design of at least ``TANGO_MIN_PAIRS`` pairs, by Tango's
+   score test (design note 032); otherwise by betting (``stats.sequential``): an e-value of at
+   least 1/(alpha/2) against "worse by the margin", anytime-valid, so that adding samples and
+   re-reading the verdict cannot raise the error; exact at any n. A significant drop rejects: the score
    (Tango) interval's lower bound above 0, or exact McNemar (vacuity reported). A lossless
    method significantly better is not comparable (INVALID). No scores, or both arms at 0%: no
    quality signal, so at best ``INCONCLUSIVE``.
