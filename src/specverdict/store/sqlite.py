@@ -3,6 +3,12 @@
 Each sample is committed as soon as it is written, so a killed runner loses at most the requests
 in flight. Records are stored as their JSON next to the indexed columns that queries need; the
 JSON carries ``schema_version`` so that later readers know what they hold.
+
+The queries and writes are ``_sql.SQLStore``'s, shared with PostgreSQL. What is here is what
+only a file has: opening it (a file that is no registry, read-only media, WAL), the check after
+each write that the path still names the file written (and the recovery copy when it does not),
+the schema in SQLite's dialect, the claim as a read and a write in one transaction, and one
+runner per file by a kernel lock.
 """
 
 from __future__ import annotations
@@ -14,14 +20,11 @@ import sqlite3
 import stat
 import time
 import urllib.parse
-import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-from specverdict import __version__
-from specverdict.campaign.spec import RunSpec
 from specverdict.errors import (
     RegistryFormatError,
     RegistryLostError,
@@ -30,24 +33,10 @@ from specverdict.errors import (
     SpecverdictError,
     StoreError,
 )
-from specverdict.records import (
-    ManifestUpdate,
-    MetricsSnapshot,
-    RunManifest,
-    RunRecord,
-    RunStatus,
-    SampleRecord,
-    Score,
-)
-from specverdict.store.base import (
-    RunOrigin,
-    UnreadableRecordError,
-    Warnings,
-    iter_filters,
-    read_attempts,
-    read_record,
-    sample_key_taken,
-)
+from specverdict.store._sql import Execute, SQLStore
+from specverdict.store.base import RunOrigin
+
+T = TypeVar("T")
 
 MIGRATIONS: tuple[tuple[str, str], ...] = (
     (
@@ -154,7 +143,7 @@ def _count(n: int, noun: str) -> str:
     return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
-class SQLiteStore:
+class SQLiteStore(SQLStore):
     """``Store`` on a SQLite file (``:memory:`` for tests).
 
     A file that is not writable, or in a folder that is not (read-only media), is opened
@@ -163,11 +152,17 @@ class SQLiteStore:
     would go on writing to a deleted or replaced file, and every sample would be lost with it.
     """
 
+    MIGRATIONS = MIGRATIONS
+    PLACEHOLDER = "?"
+    # One writer at a time holds the whole file (``BEGIN IMMEDIATE``): no row lock is needed,
+    # text orders by bytes already (BINARY), and no write is retried.
+    MIGRATIONS_TABLE = (
+        "CREATE TABLE IF NOT EXISTS schema_migrations "
+        "(name TEXT PRIMARY KEY, applied_at REAL NOT NULL)"
+    )
+
     def __init__(self, path: Path | str, origin: RunOrigin | None = None) -> None:
-        self.path = str(path)
-        self.origin_here = origin or RunOrigin.here()
-        #: one line on stderr for each record a reading command skips
-        self.warn: Callable[[str], None] = Warnings()
+        super().__init__(str(path), origin)
         self.read_only = False
         self._identity: tuple[int, int] | None = None
         self._lost: RegistryLostError | None = None
@@ -450,104 +445,20 @@ class SQLiteStore:
                 fh.truncate()
                 fcntl.flock(fh, fcntl.LOCK_UN)
 
-    def _not_newer(self, done: set[str]) -> None:
-        known = {name for name, _ in MIGRATIONS}
-        if done - known:
-            raise StoreError(
-                f"run registry {self.path} was written by a newer specverdict (schema "
-                f"{', '.join(sorted(done - known))} unknown to {__version__}): upgrade "
-                "specverdict, or give this campaign another --db"
-            )
-
     def migrate(self) -> list[str]:
-        """Apply pending migrations, each in its own transaction; return the names applied."""
+        """Apply pending migrations, each in its own write transaction; return the names
+        applied. A registry written by a newer specverdict is refused first, outside a write:
+        a file SQLite cannot read is then a ``RegistryFormatError``, not a failed write."""
         if self.read_only:
             return []  # checked at open: nothing is pending
-        self._db.execute(
-            "CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at REAL NOT NULL)"
-        )
+        self._db.execute(self.MIGRATIONS_TABLE)
         self._not_newer({row[0] for row in self._db.execute("SELECT name FROM schema_migrations")})
-        applied = []
-        for name, sql in MIGRATIONS:
-            # Read what is applied inside the write transaction: another process opening the
-            # same new registry at the same moment (a `runs list` while a `run` starts) waits
-            # for the lock, then finds the migration done instead of applying it twice.
-            with self._tx() as db:
-                done = {row[0] for row in db.execute("SELECT name FROM schema_migrations")}
-                if name in done:
-                    continue
-                for statement in filter(str.strip, sql.split(";")):
-                    db.execute(statement)
-                db.execute("INSERT INTO schema_migrations VALUES (?, ?)", (name, time.time()))
-            applied.append(name)
-        return applied
+        return super().migrate()
 
-    def close(self) -> None:
-        self._db.close()
+    def _lock_migrations(self, execute: Execute) -> None:
+        """Nothing more: ``BEGIN IMMEDIATE`` holds the whole file until the migration ends."""
 
-    # --- runs ------------------------------------------------------------------------------
-
-    def create_run(
-        self, spec: RunSpec, repeat: int, manifest: RunManifest | None = None
-    ) -> RunRecord:
-        run = RunRecord(
-            run_id=uuid.uuid4().hex[:12],
-            fingerprint=spec.fingerprint,
-            spec=spec,
-            repeat=repeat,
-            status="running",
-            created_at=time.time(),
-            manifest=manifest or RunManifest(),
-        )
-        self._write_run(run, insert=True)
-        return run
-
-    def _write_run(self, run: RunRecord, insert: bool = False) -> None:
-        with self._tx() as db:
-            if insert:
-                db.execute(
-                    "INSERT INTO runs VALUES (?, ?, ?, ?, ?, ?)",
-                    (
-                        run.run_id,
-                        run.fingerprint,
-                        run.repeat,
-                        run.status,
-                        run.created_at,
-                        run.model_dump_json(),
-                    ),
-                )
-                db.execute(
-                    "INSERT INTO run_origins VALUES (?, ?, ?, ?)",
-                    (run.run_id, run.spec.campaign, self.origin_here.user, self.origin_here.host),
-                )
-            else:
-                cur = db.execute(
-                    "UPDATE runs SET status = ?, record = ? WHERE run_id = ?",
-                    (run.status, run.model_dump_json(), run.run_id),
-                )
-                if cur.rowcount != 1:
-                    raise KeyError(f"no run {run.run_id!r}")
-
-    def update_run(
-        self,
-        run_id: str,
-        *,
-        status: RunStatus | None = None,
-        manifest: ManifestUpdate | None = None,
-    ) -> RunRecord:
-        run = self.get_run(run_id)
-        changes: dict[str, Any] = {}
-        if status is not None:
-            changes["status"] = status
-            if status != "running":
-                changes["finished_at"] = time.time()
-        if manifest is not None:
-            changes["manifest"] = run.manifest.updated(manifest)
-        updated = RunRecord.model_validate({**run.model_dump(), **changes})
-        self._write_run(updated)
-        return updated
-
-    def _rows(self, sql: str, params: Any = ()) -> list[Any]:
+    def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         """A read; a file SQLite can no longer read (damaged, I/O) is one line, not a
         traceback."""
         try:
@@ -555,50 +466,19 @@ class SQLiteStore:
         except sqlite3.DatabaseError as exc:
             raise self._unreadable(exc) from None
 
-    def _run(self, run_id: str, text: str) -> RunRecord:
-        return read_record(RunRecord, text, self.path, f"run {run_id}")
+    def _write(self, op: Callable[[Execute], T], *, atomic: bool = True) -> T:
+        """``op`` in one ``_tx``, atomic or not: every write is a transaction here, as the
+        file is checked at each."""
+        with self._tx() as db:
+            return op(Execute(db, self.PLACEHOLDER))
 
-    def get_run(self, run_id: str) -> RunRecord:
-        """The run, or an ``UnreadableRecordError`` naming it and the field that does not
-        parse: a run asked for by id, or updated, is never skipped."""
-        rows = self._rows("SELECT record FROM runs WHERE run_id = ?", (run_id,))
-        if not rows:
-            raise KeyError(f"no run {run_id!r}")
-        return self._run(run_id, rows[0][0])
-
-    def list_runs(
-        self, *, campaign: str | None = None, user: str | None = None, host: str | None = None
-    ) -> list[RunRecord]:
-        """Stored runs, oldest first; each filter given keeps the runs that match it. A run
-        whose record does not parse is left out, with a warning naming it and the field."""
-        filters = list(iter_filters(campaign, user, host))
-        where = " AND ".join(f"o.{column} = ?" for column, _ in filters)
-        rows = self._rows(
-            "SELECT r.run_id, r.record FROM runs r LEFT JOIN run_origins o "
-            "ON o.run_id = r.run_id"
-            + (f" WHERE {where}" if where else "")
-            + " ORDER BY r.created_at, r.run_id",
-            [value for _, value in filters],
-        )
-        out = []
-        for run_id, text in rows:
-            try:
-                out.append(self._run(run_id, text))
-            except UnreadableRecordError as exc:
-                self.warn(f"{exc}; the run is left out")
-        return out
-
-    def origin(self, run_id: str) -> RunOrigin:
-        rows = self._rows(
-            "SELECT o.user_name, o.host, r.run_id FROM runs r LEFT JOIN run_origins o "
-            "ON o.run_id = r.run_id WHERE r.run_id = ?",
-            (run_id,),
-        )
-        if not rows:
-            raise KeyError(f"no run {run_id!r}")
-        return RunOrigin(user=rows[0][0] or "", host=rows[0][1] or "")
+    def close(self) -> None:
+        self._db.close()
 
     def claim(self, fingerprint: str, repeat: int, holder: str, ttl_s: float) -> str:
+        """Read the claim, then take it unless another holder's is unexpired: both in one
+        write transaction, which holds the file (so no other process claims in between). The
+        lease is timed by this host's clock, the one every process on the file shares."""
         now = time.time()
         with self._tx() as db:
             row = db.execute(
@@ -612,107 +492,3 @@ class SQLiteStore:
                 (fingerprint, repeat, holder, now + ttl_s),
             )
         return holder
-
-    def release(self, fingerprint: str, repeat: int, holder: str) -> None:
-        with self._tx() as db:
-            db.execute(
-                "DELETE FROM claims WHERE fingerprint = ? AND repeat = ? AND holder = ?",
-                (fingerprint, repeat, holder),
-            )
-
-    def resumable(self, fingerprint: str, repeat: int) -> RunRecord | None:
-        """The newest unfinished execution of this fingerprint and repeat, if any: one that
-        does not parse is an ``UnreadableRecordError`` (the runner would extend it)."""
-        rows = self._rows(
-            "SELECT run_id, record FROM runs WHERE fingerprint = ? AND repeat = ? "
-            "AND status != 'completed' ORDER BY created_at DESC LIMIT 1",
-            (fingerprint, repeat),
-        )
-        return self._run(rows[0][0], rows[0][1]) if rows else None
-
-    # --- samples and snapshots -------------------------------------------------------------
-
-    def add_sample(self, sample: SampleRecord) -> None:
-        """Store one attempt of a sample, once: the identical record again is a no-op, other
-        content under the same (run, sample, attempt) is a ``SampleExistsError``."""
-        with self._tx() as db:
-            cur = db.execute(
-                "INSERT INTO samples VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
-                (
-                    sample.run_id,
-                    sample.sample_id,
-                    sample.attempt,
-                    sample.status,
-                    sample.model_dump_json(),
-                ),
-            )
-            if cur.rowcount == 1:
-                return
-            row = db.execute(
-                "SELECT record FROM samples WHERE run_id = ? AND sample_id = ? AND attempt = ?",
-                (sample.run_id, sample.sample_id, sample.attempt),
-            ).fetchone()
-        sample_key_taken(sample, row[0], self.path)
-
-    def add_score(self, run_id: str, sample_id: str, attempt: int, score: Score) -> None:
-        """Attach (or replace) the suite's score of a stored sample."""
-        with self._tx() as db:
-            db.execute(
-                "INSERT OR REPLACE INTO scores VALUES (?, ?, ?, ?)",
-                (run_id, sample_id, attempt, score.model_dump_json()),
-            )
-
-    def samples(self, run_id: str) -> list[SampleRecord]:
-        """A run's samples, one per sample id: its last attempt (a retry supersedes a failed
-        attempt; the earlier attempts stay in ``attempts``), with its score (a score stored
-        apart wins over an inline one)."""
-        latest: dict[str, SampleRecord] = {}
-        for sample in self.attempts(run_id):
-            latest[sample.sample_id] = sample  # ordered by attempt within a sample id
-        return list(latest.values())
-
-    def attempts(self, run_id: str) -> list[SampleRecord]:
-        """Every stored attempt of every sample of a run, by sample id and attempt. An attempt
-        whose record does not parse is left out, a score that does not parse is dropped (the
-        sample is unscored, and scored again by the next run), each with a warning naming it."""
-        rows = self._rows(
-            "SELECT s.sample_id, s.attempt, s.record, c.record FROM samples s LEFT JOIN scores c "
-            "ON c.run_id = s.run_id AND c.sample_id = s.sample_id AND c.attempt = s.attempt "
-            "WHERE s.run_id = ? ORDER BY s.sample_id, s.attempt",
-            (run_id,),
-        )
-        return read_attempts(self.path, run_id, rows, self.warn)
-
-    def delete_run(self, run_id: str) -> None:
-        """Remove a run with its samples, scores and snapshots."""
-        with self._tx() as db:  # samples, their scores and snapshots go by ON DELETE CASCADE
-            cur = db.execute("DELETE FROM runs WHERE run_id = ?", (run_id,))
-            if cur.rowcount != 1:
-                raise KeyError(f"no run {run_id!r}")
-
-    def add_snapshot(self, snapshot: MetricsSnapshot) -> None:
-        with self._tx() as db:
-            db.execute(
-                "INSERT OR REPLACE INTO metric_snapshots (run_id, phase, source, taken_at, text) "
-                "VALUES (?, ?, ?, ?, ?)",
-                (
-                    snapshot.run_id,
-                    snapshot.phase,
-                    snapshot.source,
-                    snapshot.taken_at,
-                    snapshot.text,
-                ),
-            )
-
-    def snapshots(self, run_id: str) -> dict[str, MetricsSnapshot]:
-        """Every snapshot of a run by ``MetricsSnapshot.key``, polls in the order taken."""
-        rows = self._rows(
-            "SELECT phase, source, taken_at, text FROM metric_snapshots WHERE run_id = ? "
-            "ORDER BY taken_at",
-            (run_id,),
-        )
-        snaps = (
-            MetricsSnapshot(run_id=run_id, phase=p, source=src, taken_at=t, text=x)
-            for p, src, t, x in rows
-        )
-        return {s.key: s for s in snaps}
