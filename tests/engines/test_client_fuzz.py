@@ -9,7 +9,7 @@ import json
 from collections.abc import AsyncIterator
 
 import httpx
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from specverdict.engines.client import StreamedResponse, stream
@@ -73,8 +73,14 @@ def replay(pieces: list[bytes]) -> StreamedResponse:
     return asyncio.run(main())
 
 
+ANSWER = b'data: {"choices": [{"text": "hi"}]}\n\n'
+
+
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(lines, max_size=8), st.lists(st.integers(min_value=0, max_value=400), max_size=4))
+# each branch below is taken on every run, whatever the generated inputs are
+@example([ANSWER, b"data: [DONE]\n\n"], [10])  # an answer, its first line cut in two reads
+@example([ANSWER], [])  # the stream ends without [DONE]: a failure with its reason
 def test_any_bytes_give_an_answer_or_a_failure_with_its_reason(
     parts: list[bytes], cuts: list[int]
 ) -> None:

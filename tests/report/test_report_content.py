@@ -224,6 +224,7 @@ def test_one_section_per_stage_and_every_row_fully_labelled(measured: Measured) 
 
 def test_every_plot_is_drawn_with_an_accessible_name(measured: Measured) -> None:
     html, _, data = load(measured.scored)
+    assert data["stages"]  # the checks below ran
     for stage, sec in zip(data["stages"], sections(html).values(), strict=True):
         figures = re.findall(
             r'<figure class="plot[^"]*" id="([^"]+)" data-kind="([^"]+)">(.*?)</figure>', sec, re.S

@@ -260,7 +260,9 @@ def test_bfcl_files_of_the_real_wheel_import_as_the_bfcl_suite_asks_them(tmp_pat
         for stem in CATEGORIES.values():
             path = tmp_path / f"BFCL_v4_{stem}.json"
             path.write_bytes(z.read(f"bfcl_eval/data/BFCL_v4_{stem}.json"))
-            for sid, row in load_rows(path, "bfcl"):
+            rows = load_rows(path, "bfcl")
+            assert rows, stem  # the checks below ran
+            for sid, row in rows:
                 sample = suite[sid]
                 assert row.category == stem
                 assert row.messages is not None and sample.messages is not None

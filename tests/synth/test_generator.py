@@ -83,9 +83,12 @@ def test_planted_bugs_are_caught_by_the_tests() -> None:
 
 def test_held_out_combinations_are_never_drawn_for_training() -> None:
     rng = random.Random(11)
+    combos = 0
     for _ in range(3000):
         inst = make_instance(rng.choice(list(FAMILIES)), rng, "train")
         assert inst is None or not (inst.combo and held_out(inst.combo))
+        combos += inst is not None and bool(inst.combo)
+    assert combos  # training instances with a combination were drawn and checked
 
 
 def test_evaluation_includes_held_out_combinations(
