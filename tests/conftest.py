@@ -1,6 +1,6 @@
 """Shared fixtures and helpers: the shipped models, real reference servers on free ports, the
-``specverdict`` command in a subprocess, and the YAML of a small campaign on the reference
-engine."""
+``specverdict`` command in a subprocess, the YAML of a small campaign on the reference engine,
+and the sandbox."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import subprocess
 import sys
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 import yaml
@@ -19,6 +19,7 @@ from specverdict.engines.launcher import LaunchedServer, free_port
 from specverdict.reference.config import EngineConfig, SpeculativeConfig
 from specverdict.reference.engine import EngineCore
 from specverdict.reference.weights import shipped
+from specverdict.sandbox import LocalSandbox, SandboxUnavailableError
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -173,6 +174,28 @@ def _section(key: str, value: Any) -> str:
 
 def server_cmd(port: int, *extra: str) -> list[str]:
     return [sys.executable, "-m", "specverdict.reference.server.cli", "--port", str(port), *extra]
+
+
+def sandbox_unavailable(mode: str, exc: Exception) -> str:
+    """Why the sandbox did not start, and what to do about it."""
+    return (
+        f"the sandbox cannot start ({mode} mode): {exc}. It is supported on Linux and the "
+        "tests that run code need it: the namespaces mode needs unprivileged user namespaces "
+        "(sysctl user.max_user_namespaces > 0; on Ubuntu "
+        "kernel.apparmor_restrict_unprivileged_userns=0; in Docker a seccomp profile that allows "
+        "unshare), the subreaper mode a Python interpreter the sandbox can start "
+        "(docs/sandbox.md)"
+    )
+
+
+def local_sandbox(mode: Literal["auto", "namespaces", "subreaper"] = "auto") -> LocalSandbox:
+    """A started ``LocalSandbox``; one that cannot start fails the test, saying why, and never
+    skips it: on this project's platform a sandbox that does not start is a broken machine."""
+    try:
+        return LocalSandbox(mode=mode)
+    except SandboxUnavailableError as exc:
+        why = sandbox_unavailable(mode, exc)
+    pytest.fail(why, pytrace=False)  # outside the handler: the reason alone, once
 
 
 class Servers:

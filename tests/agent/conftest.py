@@ -15,15 +15,14 @@ from typing import Any
 import pytest
 
 from specverdict.engines.client import StreamedResponse
-from specverdict.sandbox import LocalSandbox, Sandbox, SandboxUnavailableError
+from specverdict.sandbox import Sandbox
+from tests.conftest import local_sandbox
 
 
 @pytest.fixture(scope="session")
 def sandbox() -> Sandbox:
-    try:
-        return LocalSandbox()
-    except SandboxUnavailableError as exc:
-        pytest.skip(f"no sandbox here: {exc}")
+    """The project's sandbox; one that cannot start fails every test that needs it."""
+    return local_sandbox()
 
 
 def call(name: str, args: dict[str, Any] | str, index: int = 0) -> dict[str, Any]:

@@ -4,16 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from specverdict.sandbox import LocalSandbox, Sandbox, SandboxUnavailableError
+from specverdict.sandbox import Sandbox
 from specverdict.suites.repository import Repository
+from tests.conftest import local_sandbox
 
 
 @pytest.fixture(scope="session")
 def sandbox() -> Sandbox:
-    try:
-        return LocalSandbox()
-    except SandboxUnavailableError as exc:
-        pytest.skip(f"no sandbox here: {exc}")
+    """The project's sandbox; one that cannot start fails every test that needs it."""
+    return local_sandbox()
 
 
 @pytest.fixture(scope="session")

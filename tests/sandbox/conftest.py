@@ -9,6 +9,7 @@ from collections.abc import Iterator
 import pytest
 
 from specverdict.sandbox import Limits, LocalSandbox, SandboxUnavailableError
+from tests.conftest import sandbox_unavailable
 
 #: Small limits keep the hostile programs fast on two shared cores.
 SMALL = Limits(wall_s=2.0, cpu_s=1, address_space_mb=256, nproc=8, output_bytes=64 * 1024)
@@ -46,14 +47,16 @@ _sandboxes: dict[str, LocalSandbox | str] = {}
 
 
 def get_sandbox(mode: str) -> LocalSandbox:
+    """The session's sandbox of ``mode``; both modes work on Linux, so a mode that cannot start
+    fails each test that asks for it (tried once, its reason kept), never skips it."""
     if mode not in _sandboxes:
         try:
             _sandboxes[mode] = LocalSandbox(mode=mode)  # type: ignore[arg-type]
         except SandboxUnavailableError as exc:
-            _sandboxes[mode] = str(exc)
+            _sandboxes[mode] = sandbox_unavailable(mode, exc)
     got = _sandboxes[mode]
     if isinstance(got, str):
-        pytest.skip(f"{mode} mode unavailable here: {got}")
+        pytest.fail(got, pytrace=False)
     return got
 
 

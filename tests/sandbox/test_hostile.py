@@ -21,7 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from specverdict.sandbox import Execution, LocalSandbox, SandboxUnavailableError
+from specverdict.sandbox import Execution, LocalSandbox
+from tests.conftest import local_sandbox
 from tests.sandbox.conftest import SMALL, wait_until_gone
 
 
@@ -312,10 +313,7 @@ def test_killing_itself_is_killed(sandbox: LocalSandbox) -> None:
 def test_parent_environment_is_invisible(mode_name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     secret = f"sbx-secret-{secrets.token_hex(8)}"
     monkeypatch.setenv("SPECVERDICT_SANDBOX_SECRET", secret)
-    try:
-        sb = LocalSandbox(mode=mode_name)  # type: ignore[arg-type]
-    except SandboxUnavailableError as exc:
-        pytest.skip(str(exc))
+    sb = local_sandbox(mode_name)  # type: ignore[arg-type]
     program = (
         "import os\nprint(dict(os.environ))\n"
         "for pid in ['self', '1', str(os.getppid())] + os.listdir('/proc'):\n"
