@@ -24,7 +24,7 @@ from specverdict.stats import wilson_interval
 from specverdict.store import SQLiteStore
 from specverdict.verdict import PairVerdict, Reason
 from tests.conftest import campaign_yaml
-from tests.test_export import drafting_three  # noqa: F401  (the fixture)
+from tests.report.test_export import drafting_three  # noqa: F401  (the fixture)
 
 CAMPAIGN = campaign_yaml(
     "synthetic",

@@ -1,5 +1,6 @@
-"""Fixtures for the suite tests: the project's sandbox and a HumanEval suite whose ground-truth
-cache lives in a temporary directory for the whole session (built once, shared by the tests)."""
+"""Fixtures for the suite tests (agent/, repository/ and synth/ included): the project's sandbox,
+one for the session, and a HumanEval suite whose ground-truth cache lives in a temporary
+directory for the whole session (built once, shared by the tests)."""
 
 from __future__ import annotations
 

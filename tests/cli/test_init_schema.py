@@ -16,7 +16,7 @@ from specverdict.cli.main import cli
 from specverdict.plugins import ENGINES
 from tests.conftest import specverdict_cli
 
-DOCS = Path(__file__).resolve().parents[1] / "docs" / "campaign.md"
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "campaign.md"
 
 
 def invoke(*args: str) -> str:

@@ -14,7 +14,7 @@ from specverdict.suites.agent import AgentTasks, Episode
 from specverdict.suites.agent.loop import PARSE_ERROR_MESSAGE
 from specverdict.suites.agent.suite import SYSTEM_PROMPT
 from specverdict.suites.agent.workspace import TOOLS
-from tests.agent.conftest import Script, answer, call
+from tests.suites.agent.conftest import Script, answer, call
 
 BUGGY = (
     "def sum_to(n):\n    total = 0\n    for i in range(n):\n        total += i\n    return total\n"

@@ -18,8 +18,8 @@ from specverdict.run.episodes import make_chat, run_episode
 from specverdict.run.runner import request_payload
 from specverdict.sandbox import Sandbox
 from specverdict.suites.agent import AgentTasks
-from tests.agent.conftest import Script, answer, call
 from tests.conftest import Servers, campaign_yaml
+from tests.suites.agent.conftest import Script, answer, call
 
 CAMPAIGN = campaign_yaml("agent-e2e", first=1, max_tokens=24, warmup=0, baseline_repeats=None)
 OUTCOMES = {

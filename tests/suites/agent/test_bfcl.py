@@ -15,8 +15,8 @@ from specverdict.errors import ConfigError
 from specverdict.run.runner import Runner
 from specverdict.store import SQLiteStore
 from specverdict.suites.agent.bfcl import Bfcl, BfclItem, judge, openai_name
-from tests.agent.conftest import call
 from tests.conftest import campaign_yaml
+from tests.suites.agent.conftest import call
 
 
 @pytest.fixture(scope="module")

@@ -10,8 +10,8 @@ import pytest
 from specverdict.engines.launcher import free_port
 from specverdict.errors import ConfigError
 from specverdict.run.executors.cluster import reachable
-from tests.cluster.test_ray_executor import cluster_campaign
 from tests.conftest import specverdict_cli
+from tests.run.executors.test_ray_executor import cluster_campaign
 
 
 def test_an_unreachable_cluster_address_is_one_line_and_exit_2(tmp_path: Path) -> None:

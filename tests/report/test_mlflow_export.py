@@ -11,7 +11,7 @@ from specverdict.cli.main import cli
 from specverdict.measure.results import run_results
 from specverdict.records import RunRecord
 from specverdict.store import SQLiteStore
-from tests.test_export import DEMO, drafting_three, registry  # noqa: F401  (the fixtures)
+from tests.report.test_export import DEMO, drafting_three, registry  # noqa: F401  (the fixtures)
 
 mlflow = pytest.importorskip(
     "mlflow", reason="the mlflow extra is not installed: pip install -e '.[mlflow]'"

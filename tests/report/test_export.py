@@ -20,7 +20,7 @@ from specverdict.store import SQLiteStore
 from specverdict.suites import suite_for
 from tests.conftest import specverdict_cli
 
-DEMO = Path(__file__).resolve().parents[1] / "examples" / "demo.yaml"
+DEMO = Path(__file__).resolve().parents[2] / "examples" / "demo.yaml"
 
 
 def _samples(run_id: str) -> list[SampleRecord]:

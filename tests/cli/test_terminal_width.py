@@ -14,7 +14,7 @@ from specverdict.cli.verdict import render
 from specverdict.verdict import judge_pair
 from tests.verdict.test_judge import GATES, arm, noisy, samples, twice
 
-DEMO = Path(__file__).resolve().parents[1] / "examples" / "demo.yaml"
+DEMO = Path(__file__).resolve().parents[2] / "examples" / "demo.yaml"
 
 
 def console80() -> Console:

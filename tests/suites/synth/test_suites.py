@@ -10,7 +10,7 @@ from specverdict.records import Score
 from specverdict.sandbox import Sandbox
 from specverdict.suites.registry import get_suite
 from specverdict.suites.synth.suites import SynthAgent, SynthFunction, SynthRepository
-from tests.agent.conftest import Script, answer, call
+from tests.suites.agent.conftest import Script, answer, call
 
 
 @pytest.fixture(scope="module")

@@ -13,7 +13,7 @@ from specverdict.suites.agent.loop import Episode
 from specverdict.suites.agent.schema import validate
 from specverdict.suites.agent.workspace import SCHEMAS, Workspace, confine
 from specverdict.suites.base import Sample
-from tests.agent.conftest import answer, call
+from tests.suites.agent.conftest import answer, call
 
 
 def test_schema_subset() -> None:

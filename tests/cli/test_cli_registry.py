@@ -14,7 +14,7 @@ from specverdict.records import SampleRecord
 from specverdict.store import SQLiteStore
 from tests.conftest import specverdict_cli
 
-DEMO = Path(__file__).resolve().parents[1] / "examples" / "demo.yaml"
+DEMO = Path(__file__).resolve().parents[2] / "examples" / "demo.yaml"
 
 
 @pytest.fixture

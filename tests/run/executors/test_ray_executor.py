@@ -25,9 +25,9 @@ from specverdict.run.executors.claims import ClaimingRunner
 from specverdict.run.executors.cluster import Execution, RayExecutor
 from specverdict.store import Store, open_store
 from specverdict.verdict import campaign_verdicts
-from tests.cluster.conftest import LocalCluster
 from tests.conftest import campaign_yaml
 from tests.pgserver import PostgresServer
+from tests.run.executors.conftest import LocalCluster
 
 MTP = ({"method": "mtp", "k": 2},)
 

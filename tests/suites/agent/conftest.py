@@ -1,4 +1,4 @@
-"""Fixtures for the agent stage: the project's sandbox and a scripted model.
+"""Helpers for the agent stage: a scripted model (the sandbox is tests/suites/conftest.py's).
 
 The scripted model stands in for a server only in the agent loop's unit tests: it answers each
 turn from a fixed script and keeps every conversation it was sent, so that tests can check the
@@ -12,17 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import pytest
-
 from specverdict.engines.client import StreamedResponse
-from specverdict.sandbox import Sandbox
-from tests.conftest import local_sandbox
-
-
-@pytest.fixture(scope="session")
-def sandbox() -> Sandbox:
-    """The project's sandbox; one that cannot start fails every test that needs it."""
-    return local_sandbox()
 
 
 def call(name: str, args: dict[str, Any] | str, index: int = 0) -> dict[str, Any]:

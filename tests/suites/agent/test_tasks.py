@@ -10,7 +10,7 @@ from specverdict.records import Score
 from specverdict.sandbox import Sandbox
 from specverdict.suites.agent import AgentTasks
 from specverdict.suites.agent.tasks import TASKS, AgentTask
-from tests.agent.conftest import Script, answer, call
+from tests.suites.agent.conftest import Script, answer, call
 
 
 @pytest.fixture(scope="module")
