@@ -88,12 +88,13 @@ def imported_names(path: Path) -> set[str]:
 
 
 def core_files() -> list[Path]:
-    """Every module of the package but the reference engine's own (and ``__main__``); the
+    """Every module of the package but the reference engine's own, the lab's (the trainer and
+    the suites' generator: outside the harness, with the train extra) and ``__main__``; the
     suites' data trees (fixture programs under ``data/``) are data, not modules."""
     return [
         p
         for p in sorted(PACKAGE.rglob("*.py"))
-        if p.relative_to(PACKAGE).parts[0] != "reference"
+        if p.relative_to(PACKAGE).parts[0] not in ("reference", "lab")
         and p.name != "__main__.py"
         and "data" not in p.relative_to(PACKAGE).parts
     ]

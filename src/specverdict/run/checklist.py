@@ -37,37 +37,66 @@ def has_scorer(suite: Suite) -> bool:
 
 
 def evaluate(plan: Plan, store: Store | None = None) -> list[Item]:
+    """The checklist of a campaign, item by item (see the module docstring)."""
     c = plan.campaign
-    items: list[Item] = []
-    stages = sorted(c.stages)
-    items.append(Item("stage chosen", "ok", f"stages: {', '.join(stages)}; each judged alone"))
+    unscored, mixed = _suite_problems(plan)
+    g = c.gates
+    explicit = "gates" in c.model_fields_set
+    return [
+        Item("stage chosen", "ok", f"stages: {', '.join(sorted(c.stages))}; each judged alone"),
+        _baseline(plan, store),
+        Item(
+            "quality observable",
+            "missing" if unscored else "ok",
+            "no quality breakdown for: " + "; ".join(unscored)
+            if unscored
+            else "every stage's suite scores its outputs with a failure breakdown",
+        ),
+        _engine_can_run(plan),
+        _acceptance_recordable(c.engine.kind),
+        Item(
+            "quality drops kept out",
+            "ok",
+            f"{'' if explicit else 'default '}gates: non-inferiority margin {100 * g.margin:g} pp "
+            f"at alpha {g.alpha:g}; a significant drop rejects however fast",
+        ),
+        Item(
+            "workloads not mixed",
+            "missing" if mixed else "ok",
+            "; ".join(mixed) if mixed else "one suite per stage, each of its own stage's kind",
+        ),
+        Item("claims are not expectations", "ok", _claims(plan, store)),
+        _audits(plan),
+    ]
 
+
+def _baseline(plan: Plan, store: Store | None) -> Item:
+    c = plan.campaign
     if c.baseline is None:
-        items.append(
-            Item("baseline", "missing", "the campaign has no baseline (baseline: null): no pairs")
+        return Item(
+            "baseline", "missing", "the campaign has no baseline (baseline: null): no pairs"
         )
-    else:
-        done: set[str] = set()
-        if store is not None:
-            done = {r.fingerprint for r in store.list_runs() if r.status == "completed"}
-        base_specs = {p.baseline.fingerprint: p.baseline for p in plan.pairs}
-        stored = [f for f in base_specs if f in done]
-        same = f"same engine ({c.engine.kind}) and quantization ({c.quantization}) by construction"
-        if base_specs and len(stored) == len(base_specs):
-            items.append(Item("baseline", "ok", f"{len(stored)} baseline run(s) stored; {same}"))
-        else:
-            items.append(
-                Item(
-                    "baseline",
-                    "unknown",
-                    f"{len(stored)} of {len(base_specs)} baseline run(s) stored yet (a run "
-                    f"measures them first); {same}",
-                )
-            )
+    done: set[str] = set()
+    if store is not None:
+        done = {r.fingerprint for r in store.list_runs() if r.status == "completed"}
+    base_specs = {p.baseline.fingerprint: p.baseline for p in plan.pairs}
+    stored = [f for f in base_specs if f in done]
+    same = f"same engine ({c.engine.kind}) and quantization ({c.quantization}) by construction"
+    if base_specs and len(stored) == len(base_specs):
+        return Item("baseline", "ok", f"{len(stored)} baseline run(s) stored; {same}")
+    return Item(
+        "baseline",
+        "unknown",
+        f"{len(stored)} of {len(base_specs)} baseline run(s) stored yet (a run measures them "
+        f"first); {same}",
+    )
 
+
+def _suite_problems(plan: Plan) -> tuple[list[str], list[str]]:
+    """The stages whose suite scores nothing, and those running another stage's kind of suite."""
     unscored, mixed = [], []
     first = {r.stage: r for r in reversed(plan.runs)}
-    for stage in c.stages:
+    for stage in plan.campaign.stages:
         spec = first[stage]
         try:
             suite = suite_for(spec)
@@ -78,87 +107,58 @@ def evaluate(plan: Plan, store: Store | None = None) -> list[Item]:
             unscored.append(f"{stage} ({spec.suite} has no scorer)")
         if not stage.startswith("side:") and suite.stage != stage:
             mixed.append(f"stage {stage} runs {spec.suite}, a {suite.stage} suite")
-    items.append(
-        Item(
-            "quality observable",
-            "missing" if unscored else "ok",
-            "no quality breakdown for: " + "; ".join(unscored)
-            if unscored
-            else "every stage's suite scores its outputs with a failure breakdown",
-        )
-    )
+    return unscored, mixed
 
+
+def _engine_can_run(plan: Plan) -> Item:
     problems = feasibility(plan).errors
-    items.append(
-        Item(
-            "engine can run it",
-            "missing" if problems else "ok",
-            "; ".join(problems)
-            if problems
-            else f"every run's method, options and load are ones {c.engine.kind} can run",
-        )
+    return Item(
+        "engine can run it",
+        "missing" if problems else "ok",
+        "; ".join(problems)
+        if problems
+        else f"every run's method, options and load are ones {plan.campaign.engine.kind} can run",
     )
 
-    adapter = adapter_for(c.engine.kind)
+
+def _acceptance_recordable(kind: str) -> Item:
+    adapter = adapter_for(kind)
     if adapter.acceptance_recordable == "none":
         own = [k for k in ENGINES.names() if adapter_for(k).acceptance_recordable == "probed"]
-        items.append(
-            Item(
-                "acceptance recordable",
-                "missing",
-                f"engine kind {c.engine.kind} exposes no acceptance: use the engine's own "
-                f"kind ({', '.join(own)})",
-            )
+        return Item(
+            "acceptance recordable",
+            "missing",
+            f"engine kind {kind} exposes no acceptance: use the engine's own kind "
+            f"({', '.join(own)})",
         )
-    elif adapter.acceptance_recordable == "fixed":
-        items.append(Item("acceptance recordable", "ok", "per-request metrics and counters"))
-    else:
-        items.append(
-            Item(
-                "acceptance recordable",
-                "unknown",
-                f"{c.engine.kind}: the source is probed at the start of each run and recorded; "
-                "runs without one are reported without acceptance",
-            )
-        )
+    if adapter.acceptance_recordable == "fixed":
+        return Item("acceptance recordable", "ok", "per-request metrics and counters")
+    return Item(
+        "acceptance recordable",
+        "unknown",
+        f"{kind}: the source is probed at the start of each run and recorded; runs without one "
+        "are reported without acceptance",
+    )
 
-    g = c.gates
-    explicit = "gates" in c.model_fields_set
-    items.append(
-        Item(
-            "quality drops kept out",
-            "ok",
-            f"{'' if explicit else 'default '}gates: non-inferiority margin {100 * g.margin:g} pp "
-            f"at alpha {g.alpha:g}; a significant drop rejects however fast",
-        )
-    )
-    items.append(
-        Item(
-            "workloads not mixed",
-            "missing" if mixed else "ok",
-            "; ".join(mixed) if mixed else "one suite per stage, each of its own stage's kind",
-        )
-    )
-    items.append(Item("claims are not expectations", "ok", _claims(plan, store)))
+
+def _audits(plan: Plan) -> Item:
+    c = plan.campaign
     audits = []
     if c.audits.loader is not None or c.engine.kind == "reference":
         audits.append("loader")
     if c.audits.overrides is not None:
         audits.append("overrides")
-    items.append(
-        Item(
-            "audits configured",
-            "ok" if len(audits) == 2 else "unknown",
-            f"configured: {', '.join(audits) or 'none'}"
-            + (
-                ""
-                if len(audits) == 2
-                else "; unaudited paths can fail silently (a skipped "
-                "draft tensor, overrides lost with a container)"
-            ),
-        )
+    return Item(
+        "audits configured",
+        "ok" if len(audits) == 2 else "unknown",
+        f"configured: {', '.join(audits) or 'none'}"
+        + (
+            ""
+            if len(audits) == 2
+            else "; unaudited paths can fail silently (a skipped draft tensor, overrides lost "
+            "with a container)"
+        ),
     )
-    return items
 
 
 def _claims(plan: Plan, store: Store | None) -> str:

@@ -156,32 +156,7 @@ def episode_record(
 ) -> SampleRecord:
     """The stored record of a finished episode (see the module docstring)."""
     responses = episode.responses
-    arrivals: list[float] = []
-    turns: list[dict[str, Any]] = []
-    offset = 0.0
-    e2e: float | None = None
-    per_turn: list[dict[str, Any] | None] = []
-    for resp in responses:
-        arrivals.extend(offset + a for a in resp.chunk_arrivals_s)
-        if resp.e2e_s is not None:
-            e2e = offset + resp.e2e_s
-        acc = acceptance_of(resp.extras) if resp.status == "ok" else None
-        if resp.status == "ok":
-            per_turn.append(acc)
-        turns.append(
-            {
-                "status": resp.status,
-                "ttft_s": resp.ttft_s,
-                "e2e_s": resp.e2e_s,
-                "done_s": resp.done_s,
-                "prompt_tokens": resp.prompt_tokens,
-                "completion_tokens": resp.completion_tokens,
-                "finish_reason": resp.finish_reason,
-                "tool_calls": len(merge_deltas(resp.tool_calls)),
-                "acceptance": acc,
-            }
-        )
-        offset += resp.done_s if resp.done_s is not None else (resp.e2e_s or 0.0)
+    turns, arrivals, e2e, per_turn = _turns(responses, acceptance_of)
     # a turn refused because the conversation outgrew the context ends the episode; it is no
     # failed request (the episode is scored, and fails unless its tests already pass)
     failed = next(
@@ -214,6 +189,41 @@ def episode_record(
             },
         },
     )
+
+
+def _turns(
+    responses: Sequence[StreamedResponse], acceptance_of: AcceptanceOf
+) -> tuple[list[dict[str, Any]], list[float], float | None, list[dict[str, Any] | None]]:
+    """The episode's turns laid end to end on engine time: each turn's timings, tokens and
+    acceptance, the chunk arrivals from the first request, the end-to-end time of the last
+    answered turn, and the acceptance of each answered turn."""
+    arrivals: list[float] = []
+    turns: list[dict[str, Any]] = []
+    offset = 0.0
+    e2e: float | None = None
+    per_turn: list[dict[str, Any] | None] = []
+    for resp in responses:
+        arrivals.extend(offset + a for a in resp.chunk_arrivals_s)
+        if resp.e2e_s is not None:
+            e2e = offset + resp.e2e_s
+        acc = acceptance_of(resp.extras) if resp.status == "ok" else None
+        if resp.status == "ok":
+            per_turn.append(acc)
+        turns.append(
+            {
+                "status": resp.status,
+                "ttft_s": resp.ttft_s,
+                "e2e_s": resp.e2e_s,
+                "done_s": resp.done_s,
+                "prompt_tokens": resp.prompt_tokens,
+                "completion_tokens": resp.completion_tokens,
+                "finish_reason": resp.finish_reason,
+                "tool_calls": len(merge_deltas(resp.tool_calls)),
+                "acceptance": acc,
+            }
+        )
+        offset += resp.done_s if resp.done_s is not None else (resp.e2e_s or 0.0)
+    return turns, arrivals, e2e, per_turn
 
 
 def requests_of(record: SampleRecord) -> tuple[int, int]:

@@ -25,7 +25,7 @@ import time
 from dataclasses import dataclass, field
 
 from specverdict.campaign.model import Ids
-from specverdict.campaign.plan import Plan
+from specverdict.campaign.plan import Pair, Plan
 from specverdict.campaign.spec import RunSpec
 from specverdict.errors import ConfigError
 from specverdict.records import RunRecord
@@ -34,7 +34,7 @@ from specverdict.run.runner import Runner
 from specverdict.stats import ResampledDrop, stratified_drop
 from specverdict.stats.looks import LookShare, look_share, rerun_share
 from specverdict.store.base import Store
-from specverdict.verdict import arm_for, arm_from_runs, judge_pair
+from specverdict.verdict import Arm, PairVerdict, arm_for, arm_from_runs, judge_pair
 from specverdict.verdict.history import earlier_looks
 
 
@@ -92,7 +92,70 @@ def resample(
     seeds: int,
     concordant: int,
 ) -> ResampleResult:
-    """Re-run the pair's discordant samples and ``concordant`` concordant ones ``seeds`` times."""
+    """Re-run the pair's discordant samples and ``concordant`` concordant ones ``seeds`` times.
+
+    The steps: the request checked against the campaign's budget (``_budget``), the pair's
+    verdict read as ``verdict`` reads it (``_inconclusive``: only an undecided pair is
+    resampled), the samples drawn (``_strata``), re-run (``_rerun``), and the stratified drop
+    judged at the look's share of the reserve, the look recorded on the candidate's run."""
+    cand_run = store.get_run(cand_run.run_id)  # its recorded looks as they stand now
+    pair, reserve, look = _budget(plan, cand_run, seeds, concordant)
+    base_arm, cand_arm, verdict = _inconclusive(store, plan, pair, cand_run)
+    discordant, rest, ids = _strata(pair, base_arm, cand_arm, verdict, concordant)
+    evidence, run_ids, notes = _rerun(
+        runner, store, plan, pair, cand_run, ids, set(discordant), seeds
+    )
+    gates = plan.campaign.gates
+    level = gates.alpha * reserve * look.share
+    gate = stratified_drop(
+        [e.drop for e in evidence if e.discordant],
+        [e.drop for e in evidence if not e.discordant],
+        len(rest),
+        gates.margin,
+        alpha=level,
+    )
+    notes.append(
+        f"look {look.index} of {look.declared} (gates.resample_looks): interval at "
+        f"{100 * (1 - level):.2f}%, {100 * look.share:.0f}% of the {100 * reserve:.0f}% of "
+        "alpha kept for resampling"
+    )
+    record = ResampleLook(
+        index=look.index,
+        seeds=seeds,
+        concordant=concordant,
+        alpha=level,
+        decision=gate.decision,
+        at=time.time(),
+    )
+    _record(store, cand_run, record)
+    return ResampleResult(
+        baseline=pair.baseline.speculation.label,
+        candidate=pair.candidate.speculation.label,
+        stage=pair.candidate.stage,
+        seeds=seeds,
+        evidence=evidence,
+        gate=gate,
+        run_ids=run_ids,
+        look=look,
+        alpha=level,
+        notes=tuple(notes),
+    )
+
+
+def _record(store: Store, cand_run: RunRecord, record: ResampleLook) -> None:
+    """The look on the candidate's run (the same look read again replaces itself)."""
+    taken = [r for r in cand_run.manifest.resamples if r.index != record.index]
+    store.update_run(
+        cand_run.run_id,
+        manifest={"resamples": sorted([*taken, record], key=lambda r: r.index)},
+    )
+
+
+def _budget(
+    plan: Plan, cand_run: RunRecord, seeds: int, concordant: int
+) -> tuple[Pair, float, LookShare]:
+    """The candidate's pair, the share of alpha the campaign keeps for resampling, and the look
+    these re-runs are; a request the budget does not allow is a one-line error."""
     if seeds < 1:
         raise ConfigError(f"--seeds {seeds}: expected at least 1")
     if concordant < 1:
@@ -100,7 +163,6 @@ def resample(
             f"--concordant {concordant}: expected at least 1 (the concordant samples stand for "
             "the rest of the suite)"
         )
-    cand_run = store.get_run(cand_run.run_id)  # its recorded looks as they stand now
     pair = next((p for p in plan.pairs if p.candidate.fingerprint == cand_run.fingerprint), None)
     if pair is None:
         raise ConfigError(
@@ -122,9 +184,18 @@ def resample(
             f"{gates.resample_looks} look(s) of {gates.resample_looks} taken "
             "(gates.resample_looks); more seeds would be another look at the same hypothesis"
         )
+    return pair, reserve, look
+
+
+def _inconclusive(
+    store: Store, plan: Plan, pair: Pair, cand_run: RunRecord
+) -> tuple[Arm, Arm, PairVerdict]:
+    """The pair's arms and verdict, judged as ``verdict`` judges it (a fixed design at the look
+    its re-runs make it); a decided pair, or one without scores, is refused: a second look at a
+    decided pair would spend error the verdict has already used."""
+    gates = plan.campaign.gates
     base_arm = arm_for(store, pair.baseline)
     cand_arm = arm_from_runs(store, [cand_run])
-    # judged as ``verdict`` judges it: a fixed design at the look its re-runs make it
     earlier = earlier_looks(store.list_runs(), pair.candidate, [cand_run.run_id])
     verdict = judge_pair(
         base_arm,
@@ -136,8 +207,6 @@ def resample(
     if base_arm is None or cand_arm is None:
         raise ConfigError(f"run {cand_run.run_id}: the pair has no completed baseline run")
     if verdict.verdict != "INCONCLUSIVE":
-        # a second look at a decided pair is a second test of the same hypothesis: it would
-        # spend error the verdict has already used
         raise ConfigError(
             f"run {cand_run.run_id}: the pair's verdict is {verdict.verdict}; resample is for "
             "INCONCLUSIVE pairs only"
@@ -146,7 +215,15 @@ def resample(
         raise ConfigError(
             f"nothing to resample: suite {pair.candidate.suite} has no scores for this pair"
         )
-    # answered on both arms, as the verdict pairs them: a failed request is no quality evidence
+    return base_arm, cand_arm, verdict
+
+
+def _strata(
+    pair: Pair, base_arm: Arm, cand_arm: Arm, verdict: PairVerdict, concordant: int
+) -> tuple[list[str], list[str], list[str]]:
+    """The discordant samples, the concordant rest, and the ids re-run: every discordant one
+    and ``concordant`` of the rest drawn with the candidate's seed. Paired as the verdict pairs
+    them: answered on both arms (a failed request is no quality evidence)."""
     base_by = {s.sample_id: s for s in base_arm.first if s.status == "ok"}
     cand_by = {s.sample_id: s for s in cand_arm.first if s.status == "ok"}
     paired = sorted(base_by.keys() & cand_by.keys())
@@ -157,13 +234,23 @@ def resample(
     ids = discordant + drawn
     if not ids:
         raise ConfigError("nothing to resample: the pair has no paired samples")
-    notes = []
-    if pair.candidate.sampling.temperature == 0.0:
-        notes.append(
-            "temperature 0: other seeds repeat the same greedy answers, so the re-runs only "
-            "reveal nondeterminism; resampling is meant for sampled decoding"
-        )
-    # re-runs only: the original answers chose the strata
+    return discordant, rest, ids
+
+
+def _rerun(
+    runner: Runner,
+    store: Store,
+    plan: Plan,
+    pair: Pair,
+    cand_run: RunRecord,
+    ids: list[str],
+    discordant: set[str],
+    seeds: int,
+) -> tuple[tuple[SampleEvidence, ...], tuple[str, ...], list[str]]:
+    """Each arm re-run on ``ids`` with ``seeds`` new seeds: per sample, the passes and answers
+    of the re-runs only (the original answers chose the strata), the re-runs' ids, and notes on
+    what was left out."""
+    base_seed = pair.candidate.sampling.seed or 0
     passes = {i: [0, 0] for i in ids}
     counts = {i: [0, 0] for i in ids}
     run_ids = []
@@ -181,6 +268,12 @@ def resample(
                     continue
                 passes[s.sample_id][arm] += s.passed
                 counts[s.sample_id][arm] += 1
+    notes = []
+    if pair.candidate.sampling.temperature == 0.0:
+        notes.append(
+            "temperature 0: other seeds repeat the same greedy answers, so the re-runs only "
+            "reveal nondeterminism; resampling is meant for sampled decoding"
+        )
     if failed:
         notes.append(f"{failed} re-run requests failed and were left out of the evidence")
     unanswered = [i for i in ids if 0 in counts[i]]
@@ -190,47 +283,8 @@ def resample(
             f"which can bias the estimate: {', '.join(unanswered[:5])}"
         )
     evidence = tuple(
-        SampleEvidence(
-            i, i in set(discordant), passes[i][0], counts[i][0], passes[i][1], counts[i][1]
-        )
+        SampleEvidence(i, i in discordant, passes[i][0], counts[i][0], passes[i][1], counts[i][1])
         for i in ids
         if 0 not in counts[i]
     )
-    level = gates.alpha * reserve * look.share
-    gate = stratified_drop(
-        [e.drop for e in evidence if e.discordant],
-        [e.drop for e in evidence if not e.discordant],
-        len(rest),
-        gates.margin,
-        alpha=level,
-    )
-    notes.append(
-        f"look {look.index} of {look.declared} (gates.resample_looks): interval at "
-        f"{100 * (1 - level):.2f}%, {100 * look.share:.0f}% of the {100 * reserve:.0f}% of "
-        "alpha kept for resampling"
-    )
-    taken = [r for r in cand_run.manifest.resamples if r.index != look.index]
-    record = ResampleLook(
-        index=look.index,
-        seeds=seeds,
-        concordant=concordant,
-        alpha=level,
-        decision=gate.decision,
-        at=time.time(),
-    )
-    store.update_run(
-        cand_run.run_id,
-        manifest={"resamples": sorted([*taken, record], key=lambda r: r.index)},
-    )
-    return ResampleResult(
-        baseline=pair.baseline.speculation.label,
-        candidate=pair.candidate.speculation.label,
-        stage=pair.candidate.stage,
-        seeds=seeds,
-        evidence=evidence,
-        gate=gate,
-        run_ids=tuple(run_ids),
-        look=look,
-        alpha=level,
-        notes=tuple(notes),
-    )
+    return evidence, tuple(run_ids), notes

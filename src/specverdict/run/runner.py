@@ -949,60 +949,107 @@ class Runner:
         run_dir: Path,
         clock: EngineClock,
     ) -> LaunchedServer:
-        """The launched server that serves this execution: its configuration and round's
-        session when one is up (no start: the span begins where its last use ended), else a
-        new start, kept as a session when sessions are on (the most recently used one
-        stopped first when ``engine.launch.servers`` are up)."""
+        """The launched server that serves this execution: one started ahead for it, else its
+        configuration and round's session when one is up (no start: the span begins where its
+        last use ended), else a new start, kept as a session when sessions are on."""
         key = (server_key(spec), spec.load.label, repeat)
         ahead = self._take_prestart(key, spec, adapter, run, clock)
         if ahead is not None:
             return ahead
         session = self._sessions.get(key) if self._keep else None
         if session is not None and session.server.running():
-            self._sessions.move_to_end(key)
-            clock.resume(session.idle_since)
-            pid = session.server.process.pid if session.server.process else None
-            self.store.update_run(
-                run.run_id,
-                manifest={
-                    "launch_command": session.command,
-                    "engine_logs": [
-                        *run.manifest.engine_logs,
-                        *([str(session.log_path)] if session.log_path else []),
-                    ],
-                    "engine_pid": pid,
-                    "engine_identity": process_identity(pid) if pid is not None else None,
-                    "session": session.session_id,
-                    "sessions": _served_by(run, session.session_id),
-                    "speculative_args": adapter.speculative_args(spec, str(session.directory)),
-                },
-            )
-            session.runs.append(run.run_id)
-            return session.server
+            return self._reuse(key, session, spec, adapter, run, clock)
         if session is not None:  # its server died: a new start
             del self._sessions[key]
             self._end_session(session)
-        # room: the most recently used server goes. Sequential looks visit the sessions in
-        # the same cycle every look, and with fewer servers than sessions the least recently
-        # used one is always the next needed (every use a start); evicting the newest keeps
-        # the others for the next look
+        self._make_room()
+        session_id = secrets.token_hex(6)
+        if self._keep:
+            run_dir = self._session_dir(session_id, spec, adapter, run)
+        server, command, log_path = self._start(
+            plan, spec, adapter, run, run_dir, clock, session_id
+        )
+        if self._keep:
+            self._sessions[key] = _Session(
+                server=server,
+                session_id=session_id,
+                directory=run_dir,
+                temporary=self.runs_dir is None,
+                command=tuple(command),
+                log_path=log_path,
+                runs=[run.run_id],
+            )
+        return server
+
+    def _reuse(
+        self,
+        key: tuple[str, str, int],
+        session: _Session,
+        spec: RunSpec,
+        adapter: EngineAdapter,
+        run: RunRecord,
+        clock: EngineClock,
+    ) -> LaunchedServer:
+        """Serve the execution from its session's running server, recorded in its manifest."""
+        self._sessions.move_to_end(key)
+        clock.resume(session.idle_since)
+        pid = session.server.process.pid if session.server.process else None
+        self.store.update_run(
+            run.run_id,
+            manifest={
+                "launch_command": session.command,
+                "engine_logs": [
+                    *run.manifest.engine_logs,
+                    *([str(session.log_path)] if session.log_path else []),
+                ],
+                "engine_pid": pid,
+                "engine_identity": process_identity(pid) if pid is not None else None,
+                "session": session.session_id,
+                "sessions": _served_by(run, session.session_id),
+                "speculative_args": adapter.speculative_args(spec, str(session.directory)),
+            },
+        )
+        session.runs.append(run.run_id)
+        return session.server
+
+    def _make_room(self) -> None:
+        """Room for one more kept server: the most recently used one goes. Sequential looks
+        visit the sessions in the same cycle every look, and with fewer servers than sessions
+        the least recently used one is always the next needed (every use a start); evicting
+        the newest keeps the others for the next look."""
         while self._keep and len(self._sessions) >= self._keep:
             _, newest = self._sessions.popitem(last=True)
             self._end_session(newest)
+
+    def _session_dir(
+        self, session_id: str, spec: RunSpec, adapter: EngineAdapter, run: RunRecord
+    ) -> Path:
+        """A kept server's files and log in a folder of its own, not one execution's: it
+        serves others, of other stages."""
+        if self.runs_dir is None:
+            run_dir = Path(tempfile.mkdtemp(prefix=f"specverdict-session-{session_id}-"))
+        else:
+            run_dir = self.runs_dir / "sessions" / session_id
+            run_dir.mkdir(parents=True, exist_ok=True)
+        self.store.update_run(
+            run.run_id, manifest={"speculative_args": adapter.speculative_args(spec, str(run_dir))}
+        )
+        return run_dir
+
+    def _start(
+        self,
+        plan: Plan,
+        spec: RunSpec,
+        adapter: EngineAdapter,
+        run: RunRecord,
+        run_dir: Path,
+        clock: EngineClock,
+        session_id: str,
+    ) -> tuple[LaunchedServer, list[str], Path | None]:
+        """Start the execution's server (its launch files written first), recorded in its
+        manifest with the pid and identity that let a later runner stop it if this one is
+        killed; a start that fails fails the run, its start-up time counted."""
         engine = plan.campaign.engine
-        session_id = secrets.token_hex(6)
-        if self._keep:
-            # a kept server's files and log in a folder of its own, not one execution's: it
-            # serves others, of other stages
-            if self.runs_dir is None:
-                run_dir = Path(tempfile.mkdtemp(prefix=f"specverdict-session-{session_id}-"))
-            else:
-                run_dir = self.runs_dir / "sessions" / session_id
-                run_dir.mkdir(parents=True, exist_ok=True)
-            self.store.update_run(
-                run.run_id,
-                manifest={"speculative_args": adapter.speculative_args(spec, str(run_dir))},
-            )
         port = free_port()
         files = adapter.launch_files(spec)
         for name, text in files.items():
@@ -1012,11 +1059,8 @@ class Runner:
         command = adapter.launch_command(
             spec, engine.launch, port, plan.campaign.model.path, run_dir
         )
-        launch = engine.launch
-        log_path = None
-        if self.runs_dir is not None:
-            log_path = run_dir / f"engine-{int(time.time())}.log"
-        server = _server(command, port, launch, log_path)
+        log_path = run_dir / f"engine-{int(time.time())}.log" if self.runs_dir is not None else None
+        server = _server(command, port, engine.launch, log_path)
         self.store.update_run(
             run.run_id,
             manifest={
@@ -1040,22 +1084,11 @@ class Runner:
             if self.runs_dir is None:
                 shutil.rmtree(run_dir, ignore_errors=True)
             raise
-        # Recorded so that an engine orphaned by a killed runner can be found and stopped.
         pid = server.process.pid if server.process else None
         identity = process_identity(pid) if pid is not None else None
         self.store.update_run(run.run_id, manifest={"engine_pid": pid, "engine_identity": identity})
         clock.ready()
-        if self._keep:
-            self._sessions[key] = _Session(
-                server=server,
-                session_id=session_id,
-                directory=run_dir,
-                temporary=self.runs_dir is None,
-                command=tuple(command),
-                log_path=log_path,
-                runs=[run.run_id],
-            )
-        return server
+        return server, command, log_path
 
     def _account(self, run_id: str, clock: EngineClock) -> ManifestUpdate:
         """The manifest write of the run's engine time with this segment's added (nothing when

@@ -174,102 +174,129 @@ def run_until_decided(
             ]
             if not open_pairs:
                 break
-            specs: dict[str, tuple[RunSpec, int]] = {}
-            for p in open_pairs:
-                n = _stage_size(designs[p.candidate.fingerprint], index)
-                for spec in (p.baseline, p.candidate):
-                    prev = specs.get(spec.fingerprint, (spec, 0))[1]
-                    specs[spec.fingerprint] = (spec, max(prev, n))
+            sizes = _look_sizes(open_pairs, designs, index)
             log(
                 f"look {index}: {len(open_pairs)} pair(s) open, "
-                + ", ".join(
-                    sorted({f"{s.stage} to {n} samples" for s, n in specs.values()}, key=str)
-                )
+                + ", ".join(sorted({f"{s.stage} to {n} samples" for s, n in sizes.values()}))
             )
-            order = [s for s in chosen if s.fingerprint in specs]
-            if plan.campaign.blocked():  # the look's samples in blocks, the arms taking turns
-                steps = blocked(
-                    order,
-                    plan.repeats_of,
-                    lambda s: plan.campaign.block_size(s.load.level),
-                    lambda s, n_of=specs: n_of[s.fingerprint][1],  # type: ignore[misc]
-                )
-                for step in steps:
-                    assert isinstance(step, Step)
-                    e = step.execution
-                    records.append(
-                        runner.run_one(
-                            plan,
-                            e.spec,
-                            e.repeat,
-                            order=(e.repeat, e.position),
-                            limit=step.limit,
-                            block=step.block,
-                            block_size=plan.campaign.block_size(e.spec.load.level),
-                        )
-                    )
-            else:
-                # a launched configuration's executions of a round share one server start
-                # (engine.launch.sessions), kept up over looks as engine.launch.servers allows
-                for item in runner.schedule(plan, order):
-                    assert isinstance(item, Execution)
-                    n = specs[item.spec.fingerprint][1]
-                    records.append(
-                        runner.run_one(
-                            plan,
-                            item.spec,
-                            item.repeat,
-                            order=(item.repeat, item.position),
-                            limit=n,
-                        )
-                    )
-            at = clock()
-            for p in open_pairs:
-                design = designs[p.candidate.fingerprint]
-                look = Look(
-                    index=index,
-                    samples=_stage_size(design, index),
-                    baseline_run_ids=tuple(r.run_id for r in _completed(store, p.baseline)),
-                    candidate_run_ids=tuple(r.run_id for r in _completed(store, p.candidate)),
-                    at=at,
-                )
-                designs[p.candidate.fingerprint] = _write(
-                    store, p.candidate, design.model_copy(update={"taken": (*design.taken, look)})
-                )
-            verdicts = [v for v in campaign_verdicts(store, plan) if v.slice is None]
-            by_pair = dict(
-                zip((p.candidate.fingerprint for p in plan.pairs), verdicts, strict=True)
-            )
-            for p in open_pairs:
-                design = designs[p.candidate.fingerprint]
-                v = by_pair[p.candidate.fingerprint]
-                stopped = None
-                if v.verdict in SETTLED:
-                    stopped = f"{v.verdict} at look {index}"
-                elif v.reason("sequential.futility") is not None:
-                    stopped = f"INCONCLUSIVE at look {index}: more samples cannot settle it"
-                elif index >= design.looks:
-                    stopped = (
-                        f"INCONCLUSIVE at the last declared look ({design.max_samples} samples)"
-                    )
-                taken = (
-                    *design.taken[:-1],
-                    design.taken[-1].model_copy(update={"verdict": v.verdict}),
-                )
-                designs[p.candidate.fingerprint] = _write(
-                    store,
-                    p.candidate,
-                    design.model_copy(update={"taken": taken, "stopped": stopped}),
-                )
-                if stopped is not None:
-                    log(
-                        f"look {index}: {p.candidate.speculation.label}, {p.candidate.stage}, "
-                        f"{p.candidate.load.label}: {stopped}, {design.taken[-1].samples} samples"
-                    )
+            records += _run_look(runner, plan, [s for s in chosen if s.fingerprint in sizes], sizes)
+            _record_look(store, open_pairs, designs, index, clock())
+            verdicts = _settle(store, plan, open_pairs, designs, index, log)
     if not verdicts:  # nothing left to run: every pair was settled before
         verdicts = [v for v in campaign_verdicts(store, plan) if v.slice is None]
     progress = [PairProgress(p, designs[p.candidate.fingerprint]) for p in pairs]
     return SequentialResult(progress, records, verdicts)
+
+
+def _look_sizes(
+    open_pairs: list[Pair], designs: dict[str, SequentialDesign], index: int
+) -> dict[str, tuple[RunSpec, int]]:
+    """The samples each run of the open pairs reaches at this look (a baseline shared by
+    several pairs: the most any of them asks)."""
+    sizes: dict[str, tuple[RunSpec, int]] = {}
+    for p in open_pairs:
+        n = _stage_size(designs[p.candidate.fingerprint], index)
+        for spec in (p.baseline, p.candidate):
+            prev = sizes.get(spec.fingerprint, (spec, 0))[1]
+            sizes[spec.fingerprint] = (spec, max(prev, n))
+    return sizes
+
+
+def _run_look(
+    runner: Runner, plan: Plan, order: list[RunSpec], sizes: dict[str, tuple[RunSpec, int]]
+) -> list[RunRecord]:
+    """Extend every open run to its size at this look, in the campaign's interleaved order:
+    in blocks, the arms taking turns; else a launched configuration's executions of a round
+    share one server start (engine.launch.sessions), kept up over looks as
+    engine.launch.servers allows."""
+    records: list[RunRecord] = []
+    if plan.campaign.blocked():
+        steps = blocked(
+            order,
+            plan.repeats_of,
+            lambda s: plan.campaign.block_size(s.load.level),
+            lambda s: sizes[s.fingerprint][1],
+        )
+        for step in steps:
+            assert isinstance(step, Step)
+            e = step.execution
+            records.append(
+                runner.run_one(
+                    plan,
+                    e.spec,
+                    e.repeat,
+                    order=(e.repeat, e.position),
+                    limit=step.limit,
+                    block=step.block,
+                    block_size=plan.campaign.block_size(e.spec.load.level),
+                )
+            )
+        return records
+    for item in runner.schedule(plan, order):
+        assert isinstance(item, Execution)
+        n = sizes[item.spec.fingerprint][1]
+        records.append(
+            runner.run_one(
+                plan, item.spec, item.repeat, order=(item.repeat, item.position), limit=n
+            )
+        )
+    return records
+
+
+def _record_look(
+    store: Store,
+    open_pairs: list[Pair],
+    designs: dict[str, SequentialDesign],
+    index: int,
+    at: float,
+) -> None:
+    """Each open pair's look, with the executions it reads, written to its design."""
+    for p in open_pairs:
+        design = designs[p.candidate.fingerprint]
+        look = Look(
+            index=index,
+            samples=_stage_size(design, index),
+            baseline_run_ids=tuple(r.run_id for r in _completed(store, p.baseline)),
+            candidate_run_ids=tuple(r.run_id for r in _completed(store, p.candidate)),
+            at=at,
+        )
+        designs[p.candidate.fingerprint] = _write(
+            store, p.candidate, design.model_copy(update={"taken": (*design.taken, look)})
+        )
+
+
+def _settle(
+    store: Store,
+    plan: Plan,
+    open_pairs: list[Pair],
+    designs: dict[str, SequentialDesign],
+    index: int,
+    log: Log,
+) -> list[PairVerdict]:
+    """The campaign's verdicts at this look; each open pair's written to its look, and the
+    pair stopped when settled, futile, or at its last declared look."""
+    verdicts = [v for v in campaign_verdicts(store, plan) if v.slice is None]
+    by_pair = dict(zip((p.candidate.fingerprint for p in plan.pairs), verdicts, strict=True))
+    for p in open_pairs:
+        design = designs[p.candidate.fingerprint]
+        v = by_pair[p.candidate.fingerprint]
+        stopped = None
+        if v.verdict in SETTLED:
+            stopped = f"{v.verdict} at look {index}"
+        elif v.reason("sequential.futility") is not None:
+            stopped = f"INCONCLUSIVE at look {index}: more samples cannot settle it"
+        elif index >= design.looks:
+            stopped = f"INCONCLUSIVE at the last declared look ({design.max_samples} samples)"
+        taken = (*design.taken[:-1], design.taken[-1].model_copy(update={"verdict": v.verdict}))
+        designs[p.candidate.fingerprint] = _write(
+            store, p.candidate, design.model_copy(update={"taken": taken, "stopped": stopped})
+        )
+        if stopped is not None:
+            log(
+                f"look {index}: {p.candidate.speculation.label}, {p.candidate.stage}, "
+                f"{p.candidate.load.label}: {stopped}, {design.taken[-1].samples} samples"
+            )
+    return verdicts
 
 
 def _write(store: Store, spec: RunSpec, design: SequentialDesign) -> SequentialDesign:
