@@ -17,7 +17,7 @@ import os
 import socket
 import time
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -294,6 +294,25 @@ class _Flight:
     losses: int = 0
 
 
+@dataclass
+class _Dispatch:
+    """The driver's state while it hands executions out: what waits, what is in flight on which
+    node, the claims' heartbeat and the hand-outs' holder names."""
+
+    queue: deque[Execution]
+    beat: Heartbeat
+    holder: str
+    ttl: float
+    totals: dict[tuple[str, int], int]
+    progress: ClusterProgress
+    user: str = field(default_factory=lambda: RunOrigin.here().user)
+    nodes: dict[str, _Node] = field(default_factory=dict)
+    flights: dict[Any, _Flight] = field(default_factory=dict)
+    losses: dict[tuple[str, int], int] = field(default_factory=dict)
+    handouts: Iterator[int] = field(default_factory=lambda: itertools.count(1))
+    actor_cls: Any = None  #: the node actor's Ray class, made once
+
+
 #: how long the driver waits for a cluster's address to accept a connection before it says so
 CONNECT_TIMEOUT_S = 10.0
 
@@ -352,9 +371,10 @@ class RayExecutor:
         return ray
 
     def run(self, plan: Plan, executions: Sequence[Execution]) -> list[RunRecord]:
+        """Measure ``executions`` on the cluster's nodes, one actor per node with the engine's
+        resources, each execution claimed before it is handed out; until every one landed, or
+        no node can take the rest."""
         ray = self._connect()
-        from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
-
         launch = plan.campaign.engine.launch
         need = dict(launch.resources) if launch is not None else {}
         if not eligible_nodes(ray.nodes(), need):
@@ -363,100 +383,113 @@ class RayExecutor:
                 f"offer {_offers(ray.nodes())}); start nodes with --resources, or change "
                 "launch.resources"
             )
-        actor_cls = ray.remote(max_restarts=0, max_task_retries=0)(NodeActor)
-        options = split_resources(need)
-        user = RunOrigin.here().user
-        nodes: dict[str, _Node] = {}
-
-        def refresh_nodes() -> None:
-            alive = set(eligible_nodes(ray.nodes(), need))
-            for node_id in list(nodes):
-                if node_id not in alive and not nodes[node_id].busy:
-                    ray.kill(nodes.pop(node_id).actor, no_restart=True)
-            for node_id in alive - set(nodes):
-                actor = actor_cls.options(
-                    **options,
-                    scheduling_strategy=NodeAffinitySchedulingStrategy(node_id, soft=False),
-                ).remote(
-                    self.location,
-                    str(self.runs_dir.resolve()),
-                    user,
-                    self.retry_failed,
-                    self.request_timeout_s,
-                )
-                nodes[node_id] = _Node(actor=actor, ready=actor.node.remote())
-
-        totals = {e.key: len(suite_for(e.spec).select(e.spec.samples)) for e in executions}
-        queue = deque(executions)
-        flights: dict[Any, _Flight] = {}
-        losses: dict[tuple[str, int], int] = {}
         ttl = claim_ttl_s()
-        beat = Heartbeat(self.location, ttl)
-        holder = new_holder("ray")
-        handouts = itertools.count(1)
-        progress = ClusterProgress(self.store, self.console, plan.campaign.name)
-        last_refresh = 0.0
-        no_node_since: float | None = None
+        d = _Dispatch(
+            queue=deque(executions),
+            beat=Heartbeat(self.location, ttl),
+            holder=new_holder("ray"),
+            ttl=ttl,
+            totals={e.key: len(suite_for(e.spec).select(e.spec.samples)) for e in executions},
+            progress=ClusterProgress(self.store, self.console, plan.campaign.name),
+        )
         try:
-            while queue or flights:
-                if time.monotonic() - last_refresh > NODE_REFRESH_S:
-                    refresh_nodes()
-                    last_refresh = time.monotonic()
-                idle = [n for n, node in nodes.items() if node.placed and not node.busy]
-                blocked = 0
-                while idle and queue and blocked < len(queue):
-                    e = queue.popleft()
-                    # each hand-out its own holder name: the fencing token of the actor's
-                    # writes, so that an actor taken for lost cannot write after a new one
-                    flight_holder = f"{holder}/{next(handouts)}"
-                    now = take(self.store, e.spec.fingerprint, e.repeat, flight_holder, ttl)
-                    if now != flight_holder:  # another executor measures it: come back to it
-                        queue.append(e)
-                        blocked += 1
-                        continue
-                    node_id = idle.pop(0)
-                    beat.hold(e.spec.fingerprint, e.repeat, flight_holder)
-                    nodes[node_id].busy = True
-                    ref = nodes[node_id].actor.run.remote(plan, e, flight_holder, ttl)
-                    flights[ref] = _Flight(node=node_id, execution=e, holder=flight_holder)
-                    where = self.hosts.get(node_id, "") + f" node {node_id[:8]}"
-                    progress.start(e, totals[e.key], where.strip())
-                if not nodes and not flights:
-                    no_node_since = no_node_since or time.monotonic()
-                    if time.monotonic() - no_node_since > NO_NODE_WAIT_S:
-                        raise EngineError(
-                            f"no node of the Ray cluster has {need} any more; {len(queue)} "
-                            "execution(s) not measured: add nodes and run the same command "
-                            "again to resume"
-                        )
-                else:
-                    no_node_since = None
-                readiness = {n.ready: k for k, n in nodes.items() if not n.placed}
-                waiting = [*flights, *readiness]
-                if not waiting:
-                    time.sleep(1.0)  # pacing: nothing to wait on but other executors' claims
-                    continue
-                done, _ = ray.wait(waiting, num_returns=1, timeout=1.0)
-                for ref in done:
-                    if ref in readiness:
-                        self._placed(ray, nodes, readiness[ref], ref)
-                    else:
-                        self._landed(ray, nodes, flights.pop(ref), ref, queue, losses, beat)
-                progress.refresh([f.execution.key for f in flights.values()])
+            self._dispatch(ray, plan, need, d)
         except KeyboardInterrupt:
             raise UserInterruptError(
-                f"interrupted with {len(flights)} run(s) in flight on the cluster and "
-                f"{len(queue)} waiting: every stored sample is kept; run the same command again "
-                "to resume (it sends only what is missing)"
+                f"interrupted with {len(d.flights)} run(s) in flight on the cluster and "
+                f"{len(d.queue)} waiting: every stored sample is kept; run the same command "
+                "again to resume (it sends only what is missing)"
             ) from None
         finally:
-            progress.close()
-            beat.close()
-            for f in flights.values():
+            d.progress.close()
+            d.beat.close()
+            for f in d.flights.values():
                 self.store.release(f.execution.spec.fingerprint, f.execution.repeat, f.holder)
-            for node in nodes.values():
+            for node in d.nodes.values():
                 ray.kill(node.actor, no_restart=True)
         return self._records(executions)
+
+    def _dispatch(self, ray: Any, plan: Plan, need: dict[str, float], d: _Dispatch) -> None:
+        """Hand executions to idle placed nodes and collect what lands, refreshing the nodes
+        every ``NODE_REFRESH_S``; an error once no node has the resources for
+        ``NO_NODE_WAIT_S``."""
+        last_refresh = 0.0
+        no_node_since: float | None = None
+        while d.queue or d.flights:
+            if time.monotonic() - last_refresh > NODE_REFRESH_S:
+                self._refresh(ray, need, d)
+                last_refresh = time.monotonic()
+            self._hand_out(plan, d)
+            if not d.nodes and not d.flights:
+                no_node_since = no_node_since or time.monotonic()
+                if time.monotonic() - no_node_since > NO_NODE_WAIT_S:
+                    raise EngineError(
+                        f"no node of the Ray cluster has {need} any more; {len(d.queue)} "
+                        "execution(s) not measured: add nodes and run the same command again "
+                        "to resume"
+                    )
+            else:
+                no_node_since = None
+            readiness = {n.ready: k for k, n in d.nodes.items() if not n.placed}
+            waiting = [*d.flights, *readiness]
+            if not waiting:
+                time.sleep(1.0)  # pacing: nothing to wait on but other executors' claims
+                continue
+            done, _ = ray.wait(waiting, num_returns=1, timeout=1.0)
+            for ref in done:
+                if ref in readiness:
+                    self._placed(ray, d.nodes, readiness[ref], ref)
+                else:
+                    flight = d.flights.pop(ref)
+                    self._landed(ray, d.nodes, flight, ref, d.queue, d.losses, d.beat)
+            d.progress.refresh([f.execution.key for f in d.flights.values()])
+
+    def _refresh(self, ray: Any, need: dict[str, float], d: _Dispatch) -> None:
+        """One actor per node that has the resources: new nodes get one, gone idle ones lose
+        theirs."""
+        from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+        alive = set(eligible_nodes(ray.nodes(), need))
+        for node_id in list(d.nodes):
+            if node_id not in alive and not d.nodes[node_id].busy:
+                ray.kill(d.nodes.pop(node_id).actor, no_restart=True)
+        if d.actor_cls is None:
+            d.actor_cls = ray.remote(max_restarts=0, max_task_retries=0)(NodeActor)
+        for node_id in alive - set(d.nodes):
+            actor = d.actor_cls.options(
+                **split_resources(need),
+                scheduling_strategy=NodeAffinitySchedulingStrategy(node_id, soft=False),
+            ).remote(
+                self.location,
+                str(self.runs_dir.resolve()),
+                d.user,
+                self.retry_failed,
+                self.request_timeout_s,
+            )
+            d.nodes[node_id] = _Node(actor=actor, ready=actor.node.remote())
+
+    def _hand_out(self, plan: Plan, d: _Dispatch) -> None:
+        """Give each idle placed node the next execution this executor can claim; one another
+        executor measures goes back to the queue."""
+        idle = [n for n, node in d.nodes.items() if node.placed and not node.busy]
+        blocked = 0
+        while idle and d.queue and blocked < len(d.queue):
+            e = d.queue.popleft()
+            # each hand-out its own holder name: the fencing token of the actor's writes, so
+            # that an actor taken for lost cannot write after a new one
+            flight_holder = f"{d.holder}/{next(d.handouts)}"
+            now = take(self.store, e.spec.fingerprint, e.repeat, flight_holder, d.ttl)
+            if now != flight_holder:  # another executor measures it: come back to it
+                d.queue.append(e)
+                blocked += 1
+                continue
+            node_id = idle.pop(0)
+            d.beat.hold(e.spec.fingerprint, e.repeat, flight_holder)
+            d.nodes[node_id].busy = True
+            ref = d.nodes[node_id].actor.run.remote(plan, e, flight_holder, d.ttl)
+            d.flights[ref] = _Flight(node=node_id, execution=e, holder=flight_holder)
+            where = self.hosts.get(node_id, "") + f" node {node_id[:8]}"
+            d.progress.start(e, d.totals[e.key], where.strip())
 
     def _placed(self, ray: Any, nodes: dict[str, _Node], node_id: str, ref: Any) -> None:
         try:
