@@ -28,7 +28,7 @@ from specverdict.records import MetricsSnapshot, RequestAcceptance, SampleRecord
 from specverdict.reference.export import CPU_HEAD_SIZES, export_hf
 from specverdict.reference.server import cli
 from specverdict.reference.weights import shipped
-from specverdict.run.runner import to_record
+from specverdict.run.segment import to_record
 from specverdict.suites.base import Sample
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "vllm-0.32.0-cpu"

@@ -15,7 +15,7 @@ from specverdict.engines.client import StreamedResponse
 from specverdict.engines.reference import ReferenceAdapter
 from specverdict.records import SampleRecord
 from specverdict.run.episodes import make_chat, run_episode
-from specverdict.run.runner import request_payload
+from specverdict.run.segment import request_payload
 from specverdict.sandbox import Sandbox
 from specverdict.suites.agent import AgentTasks
 from tests.conftest import Servers, campaign_yaml
