@@ -75,8 +75,8 @@ promtool: | $(BIN)/python
 # runs everything in this process (pytest -n 0).
 PYTEST_WORKERS ?= 3
 # Branch coverage of the package in the test processes (commands and engines the tests start as
-# subprocesses are not traced): the run fails under the floor, which the tree meets (README).
-COVERAGE_FLOOR ?= 50
+# subprocesses are not traced): the run fails under the floor; the tree measured 84.4% (README).
+COVERAGE_FLOOR ?= 84
 pytest: $(DEV_STAMP) chromium postgresql promtool
 	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadfile --durations=15 \
 	    --cov --cov-report=term --cov-fail-under=$(COVERAGE_FLOOR)
