@@ -1,4 +1,4 @@
-"""Error rates of the verdict rules, by simulation (STATISTICS.md section 8).
+"""Error rates of the verdict rules, by simulation (docs/statistics.md section 8).
 
 Every row simulates many pairs from a known truth through ``judge_pair`` and ``family_control``
 (the code behind ``specverdict verdict``) and counts how often the verdict is wrong, against the

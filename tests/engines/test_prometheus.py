@@ -44,7 +44,7 @@ def test_counters_are_summed_over_engines_and_created_samples_ignored() -> None:
     assert c.requests == 5.0
     assert c.acceptance_rate == pytest.approx(18 / 45)
     assert c.mean_accepted_length == pytest.approx(1 + 18 / 15)
-    # MAL = 1 + sum of per-position rates (STATISTICS.md section 5)
+    # MAL = 1 + sum of per-position rates (docs/statistics.md section 5)
     assert c.mean_accepted_length == pytest.approx(
         1 + sum(a / c.drafts for a in c.accepted_per_pos)
     )

@@ -168,7 +168,7 @@ def test_too_few_samples_to_ever_pass_is_undecidable() -> None:
 
 
 def test_zero_discordance_sample_size_is_exact() -> None:
-    # STATISTICS.md: with ψ = 0, n ≈ z²(1 − m)/m; for Tango's interval it is exact.
+    # docs/statistics.md: with ψ = 0, n ≈ z²(1 − m)/m; for Tango's interval it is exact.
     needed = approximate_sample_size(0.0, 0.0, 0.02)
     assert needed == noninferiority_sample_size(0, 0, 100, 0.02) == 189
     assert paired_noninferiority(needed - 1, 0, 0, 0, margin=0.02).decision == "inconclusive"

@@ -4,7 +4,7 @@ A lossless candidate (as good as the baseline) has, per paired sample, the same 
 passing where the baseline fails as of failing where it passes; the concordant rest is the
 nuisance. Its chance of a quality REJECT is a sum over the trinomial outcomes (b, c, n - b - c),
 exactly, for every n up to 30 and p over a grid: no simulation. Tango's score interval is
-asymptotic, so its exact size is what must be checked (STATISTICS.md section 8, small samples).
+asymptotic, so its exact size is what must be checked (docs/statistics.md section 8, small samples).
 """
 
 from __future__ import annotations
