@@ -61,11 +61,11 @@ def package_imports(graph: grimp.ImportGraph) -> dict[str, set[str]]:
         here = top_of(module)
         if not here:
             continue
+        found = out.setdefault(here, set())
         for target in graph.find_modules_directly_imported_by(module):
             there = top_of(target)
             if there and there != here:
-                out.setdefault(here, set()).add(there)
-            out.setdefault(here, set())
+                found.add(there)
     return out
 
 

@@ -272,7 +272,7 @@ class _Stop:
 class _Polls:
     """The poller of one segment's counters' window and its count of polls taken."""
 
-    count: list[int]
+    count: int
     task: asyncio.Task[None] | None = None
 
 
@@ -1348,11 +1348,9 @@ class Runner:
             for source in adapter.snapshot_paths:
                 await self._snapshot(client, base_url, run_id, "before", source)
         taken = 0 if fresh else sum(k.startswith("poll-") for k in self.store.snapshots(run_id))
-        polls = _Polls(count=[taken])
+        polls = _Polls(count=taken)
         if adapter.poll_paths:
-            polls.task = asyncio.create_task(
-                self._poll(client, base_url, run_id, adapter, polls.count)
-            )
+            polls.task = asyncio.create_task(self._poll(client, base_url, run_id, adapter, polls))
         return polls
 
     async def _close_window(
@@ -1370,7 +1368,7 @@ class Runner:
             with contextlib.suppress(asyncio.CancelledError):
                 await polls.task
             for source in adapter.poll_paths:
-                await self._snapshot(client, base_url, run_id, f"poll-{polls.count[0]:06d}", source)
+                await self._snapshot(client, base_url, run_id, f"poll-{polls.count:06d}", source)
         for source in adapter.snapshot_paths:
             await self._snapshot(client, base_url, run_id, "after", source)
 
@@ -1494,15 +1492,15 @@ class Runner:
         base_url: str,
         run_id: str,
         adapter: EngineAdapter,
-        polls: list[int],
+        polls: _Polls,
     ) -> None:
         """Read drain-on-read endpoints (TRT-LLM's iteration stats) while requests run;
-        ``polls[0]`` counts the polls taken, so that the caller's final drain comes next."""
+        ``polls.count`` counts the polls taken, so that the caller's final drain comes next."""
         while True:
             await asyncio.sleep(adapter.poll_interval_s)
             for source in adapter.poll_paths:
-                await self._snapshot(client, base_url, run_id, f"poll-{polls[0]:06d}", source)
-            polls[0] += 1
+                await self._snapshot(client, base_url, run_id, f"poll-{polls.count:06d}", source)
+            polls.count += 1
 
     async def _snapshot(
         self,

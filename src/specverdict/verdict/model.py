@@ -129,8 +129,10 @@ def engine_ks(reasons: Sequence[Reason]) -> tuple[float, ...]:
     found: list[float] = []
     for r in reasons:
         figures = DeclaredKFigures.of(r) if r.gate == K_GATE else None
-        k = figures.engine_k if figures is not None else None
-        if k is not None and figures is not None and k != figures.declared_k and k not in found:
+        if figures is None or figures.engine_k is None:
+            continue
+        k = figures.engine_k
+        if k != figures.declared_k and k not in found:
             found.append(k)
     return tuple(found)
 
