@@ -1,4 +1,4 @@
-"""Registries for the extension points: engine adapters, suites, sandboxes, stores.
+"""Registries for the extension points: engine adapters, suites, sandboxes, stores, outputs.
 
 Each registry knows its built-in entries by name and the import path that provides each one
 (``"module:attribute"``); nothing is imported until it is asked for, so listing the names costs
@@ -20,7 +20,7 @@ import difflib
 import importlib
 from collections.abc import Mapping
 from importlib.metadata import EntryPoint, entry_points
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from specverdict.errors import ConfigError
 
@@ -149,4 +149,21 @@ STORES: Registry[type] = Registry(
     },
 )
 
-REGISTRIES: tuple[Registry[type], ...] = (ENGINES, SUITES, SANDBOXES, STORES)
+#: outputs (``report.outputs.FileOutput`` or ``TrackingOutput`` values) by name: the reports,
+#: the request-row and result exports, and the tracking servers runs are logged to
+OUTPUTS: Registry[object] = Registry(
+    "output",
+    "specverdict.outputs",
+    {
+        "html": "specverdict.report.html:OUTPUT",
+        "markdown": "specverdict.report.markdown:OUTPUT",
+        "json": "specverdict.report.outputs:REPORT_JSON",
+        "jsonl": "specverdict.report.export:JSONL",
+        "csv": "specverdict.report.export:CSV",
+        "parquet": "specverdict.report.export:PARQUET",
+        "result": "specverdict.report.export:RESULT",
+        "mlflow": "specverdict.report.mlflow:OUTPUT",
+    },
+)
+
+REGISTRIES: tuple[Registry[Any], ...] = (ENGINES, SUITES, SANDBOXES, STORES, OUTPUTS)

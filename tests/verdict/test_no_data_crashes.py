@@ -163,6 +163,6 @@ def test_any_stored_runs_give_a_verdict_with_reasons_and_a_report(
             assert math.isfinite(verdict.speedup)
         data = runs_report(store, [runs["base"].run_id, runs["cand"].run_id], gates)
         files = write_report_files(data, Path(tmp) / "report")
-        assert files.html.read_text().startswith("<!doctype html>")
-        assert verdict.verdict in files.markdown.read_text()
+        assert files["html"].read_text().startswith("<!doctype html>")
+        assert verdict.verdict in files["markdown"].read_text()
         store.close()

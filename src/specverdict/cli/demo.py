@@ -175,4 +175,4 @@ def _run_campaign(console: Console, campaign: Path, plan: Plan, where: Path) -> 
     files = write_report_files(data, where)
     for table in verdict_tables(data):
         console.print(table)
-    console.print(f"report: {files.html}", soft_wrap=True)  # a path to copy, never folded
+    console.print(f"report: {files['html']}", soft_wrap=True)  # a path to copy, never folded

@@ -4,8 +4,8 @@ result document per run."""
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
+from typing import Any
 
 import click
 from pydantic import ValidationError
@@ -16,24 +16,36 @@ from specverdict.cli.inputs import output_file
 from specverdict.cli.runs import DB_OPTION, find_run, open_registry
 from specverdict.errors import SpecverdictError
 from specverdict.measure.results import run_acceptance, run_results
+from specverdict.plugins import OUTPUTS
 from specverdict.records import RunRecord, SampleRecord
 from specverdict.records.acceptance import AcceptanceSummary
-from specverdict.report.export import (
-    PARQUET_PACKAGE,
-    request_row,
-    rows_csv,
-    rows_jsonl,
-    run_result,
-    write_parquet,
+from specverdict.report.export import PARQUET_PACKAGE, RunResult, request_row, run_result
+from specverdict.report.outputs import (
+    FileOutput,
+    TrackingOutput,
+    file_output,
+    rendered,
+    tracking_output,
 )
 from specverdict.store import Store
 from specverdict.suites import suite_for
 
-FORMATS = ("jsonl", "csv", "parquet", "result")
-#: the URI schemes of MLflow's tracking stores (a plain path is a file store)
-MLFLOW_SCHEMES = frozenset(
-    {"http", "https", "file", "sqlite", "postgresql", "mysql", "mssql", "databricks", "uc"}
-)
+
+class OutputName(click.ParamType[FileOutput[Any]]):
+    """A registered output that writes request rows or a run's result (``report.outputs``),
+    checked when given: listing the formats imports no output module."""
+
+    name = "format"
+
+    def convert(
+        self, value: object, param: click.Parameter | None, ctx: click.Context | None
+    ) -> FileOutput[Any]:
+        if isinstance(value, FileOutput):
+            return value
+        try:
+            return file_output(str(value), "rows", "result")
+        except SpecverdictError as exc:
+            self.fail(str(exc), param, ctx)
 
 
 def parse_slo(text: str | None) -> dict[str, float] | None:
@@ -63,24 +75,28 @@ def parse_slo(text: str | None) -> dict[str, float] | None:
         ) from None
 
 
-def _write(text: str, out: Path | None) -> None:
+def _write(data: bytes, out: Path | None) -> None:
     if out is None:
-        click.echo(text, nl=False)
+        click.echo(data, nl=False)
         return
     try:
-        out.write_text(text, encoding="utf-8")
+        out.write_bytes(data)
     except OSError as exc:
         raise click.UsageError(f"--out {out}: cannot write: {exc.strerror}") from None
 
 
 def _results(
-    store: Store, runs: list[RunRecord], out: Path | None, slo_s: dict[str, float] | None
+    store: Store,
+    runs: list[RunRecord],
+    out: Path | None,
+    slo_s: dict[str, float] | None,
+    output: FileOutput[RunResult],
 ) -> None:
     """One result document per run: to --out FILE (or stdout) for one run, else into --out DIR."""
     docs = {r.run_id: run_result(run_results(store, r.run_id, slo_s)) for r in runs}
     if len(docs) == 1:
         (doc,) = docs.values()
-        _write(doc.model_dump_json(indent=2) + "\n", out)
+        _write(rendered(output, doc), out)
         return
     if out is None or (out.exists() and not out.is_dir()):
         raise click.UsageError(
@@ -94,7 +110,7 @@ def _results(
             f"--out {out}: cannot create the directory: {exc.strerror}"
         ) from None
     for run_id, doc in docs.items():
-        _write(doc.model_dump_json(indent=2) + "\n", out / f"{run_id}.json")
+        _write(rendered(output, doc), out / f"{run_id}{output.filename}")
     click.echo(f"wrote {len(docs)} run results to {out}", err=True)
 
 
@@ -155,12 +171,13 @@ def _chosen_runs(
 @DB_OPTION
 @click.option(
     "--format",
-    "fmt",
-    type=click.Choice(FORMATS),
+    "output",
+    type=OutputName(),
     default="jsonl",
     show_default=True,
     help="jsonl, csv or parquet: one row per request; result: one JSON document per run "
-    f"(spec, manifest, summary, acceptance). parquet needs {PARQUET_PACKAGE}",
+    f"(spec, manifest, summary, acceptance); or a plugin's output. parquet needs "
+    f"{PARQUET_PACKAGE}",
 )
 @click.option(
     "--out",
@@ -187,7 +204,7 @@ def export(
     every: bool,
     text: bool,
     db: Path,
-    fmt: str,
+    output: FileOutput[Any],
     out: Path | None,
     all_attempts: bool,
     slo: str | None,
@@ -199,14 +216,15 @@ def export(
     """
     slo_s = parse_slo(slo)
     output_file(out, "--out")
-    if fmt == "parquet" and out is None:
-        raise click.UsageError("--format parquet writes a binary file: give --out FILE")
-    if out is not None and out.parent != Path() and not out.parent.is_dir() and fmt != "result":
+    if not output.text and out is None:
+        raise click.UsageError(f"--format {output.name} writes a binary file: give --out FILE")
+    rows_out = output.reads == "rows"
+    if out is not None and out.parent != Path() and not out.parent.is_dir() and rows_out:
         raise click.UsageError(f"--out {out}: no directory {out.parent}")
     store = open_registry(db)
     runs = _chosen_runs(store, run_ids, campaign, every)
-    if fmt == "result":
-        _results(store, runs, out, slo_s)
+    if not rows_out:
+        _results(store, runs, out, slo_s, output)
         return
     rows = []
     for r in runs:
@@ -215,48 +233,64 @@ def export(
         acc = _acceptance(store, r, samples)  # the k the engine ran, once per run
         for s in store.attempts(r.run_id) if all_attempts else samples:
             rows.append(request_row(s, slo_s, r, prompts.get(s.sample_id), text, acc))
-    if fmt == "parquet":
-        assert out is not None
-        write_parquet(rows, out)
-    else:
-        _write(rows_jsonl(rows) if fmt == "jsonl" else rows_csv(rows), out)
+    _write(rendered(output, rows), out)
     if out is not None:
         click.echo(f"wrote {len(rows)} requests of {len(runs)} run(s) to {out}", err=True)
 
 
-@click.group("export")
+class TrackingGroup(click.Group):
+    """``export NAME``: one command per registered tracking output (``report.outputs``), built
+    when asked for; the list reads the registry, so a plugin's output is a command too."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return [name for name in OUTPUTS.names() if isinstance(_loaded(name), TrackingOutput)]
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in OUTPUTS.names():
+            return None
+        try:
+            output = tracking_output(cmd_name)
+        except SpecverdictError as exc:
+            raise click.UsageError(str(exc)) from None
+        return _tracking_command(output)
+
+
+def _loaded(name: str) -> object:
+    try:
+        return OUTPUTS.get(name)
+    except SpecverdictError:  # a broken plugin is refused when it is named, not when listed
+        return None
+
+
+def _tracking_command(output: TrackingOutput) -> click.Command:
+    example = (
+        f"specverdict export {output.name} examples/demo.yaml --db .specverdict/runs.db "
+        "--tracking-uri URI"
+    )
+    about = f"Log a campaign's stored runs to {output.description}.\n\nExample: {example}"
+
+    @click.command(output.name, help=about)
+    @click.argument("campaign", type=click.Path(path_type=Path, dir_okay=False))
+    @DB_OPTION
+    @click.option("--tracking-uri", required=True, help=output.uri_help)
+    def send(campaign: Path, db: Path, tracking_uri: str) -> None:
+        problem = output.check_uri(tracking_uri)
+        if problem is not None:
+            raise click.UsageError(f"--tracking-uri {tracking_uri!r}: {problem}")
+        plan = build_plan(load_campaign(campaign))
+        logged, skipped = output.send(open_registry(db), plan, tracking_uri)
+        click.echo(
+            f"logged {logged} run(s) of {plan.campaign.name} to {tracking_uri}"
+            + (f" ({skipped} already there)" if skipped else "")
+        )
+
+    return send
+
+
+@click.group("export", cls=TrackingGroup)
 def export_group() -> None:
-    """Export a campaign's stored runs to another tool.
-
-    Example: specverdict export mlflow examples/demo.yaml --tracking-uri http://127.0.0.1:5000
-    """
-
-
-@export_group.command("mlflow")
-@click.argument("campaign", type=click.Path(path_type=Path, dir_okay=False))
-@DB_OPTION
-@click.option(
-    "--tracking-uri",
-    required=True,
-    help="the MLflow tracking server or store (http://..., sqlite:///..., file:///...)",
-)
-def mlflow(campaign: Path, db: Path, tracking_uri: str) -> None:
-    """Log a campaign's stored runs to MLflow: one experiment per campaign, one MLflow run per
-    execution (params, summary and acceptance metrics, verdict tags). Needs the mlflow extra.
+    """Export a campaign's stored runs to another tool's tracking server: one command per
+    output that logs runs (mlflow, and any a plugin registers).
 
     Example: specverdict export mlflow examples/demo.yaml --db .specverdict/runs.db --tracking-uri sqlite:///mlflow.db
     """
-    from specverdict.report.mlflow import export_to_mlflow
-
-    scheme = re.match(r"^([A-Za-z][A-Za-z0-9+.-]*)://", tracking_uri)
-    if not tracking_uri.strip() or (scheme and scheme.group(1).split("+")[0] not in MLFLOW_SCHEMES):
-        raise click.UsageError(
-            f"--tracking-uri {tracking_uri!r}: expected http(s)://..., sqlite:///..., "
-            "file:///..., postgresql://..., databricks or a folder"
-        )
-    plan = build_plan(load_campaign(campaign))
-    logged, skipped = export_to_mlflow(open_registry(db), plan, tracking_uri)
-    click.echo(
-        f"logged {logged} run(s) of {plan.campaign.name} to {tracking_uri}"
-        + (f" ({skipped} already there)" if skipped else "")
-    )

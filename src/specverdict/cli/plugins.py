@@ -11,7 +11,7 @@ from specverdict.plugins import REGISTRIES
 
 @click.command()
 def plugins() -> None:
-    """List the engine kinds, suites, sandboxes and stores this installation knows.
+    """List the engine kinds, suites, sandboxes, stores and outputs this installation knows.
 
     Entries other than specverdict's own come from installed packages that register them under
     the entry-point groups shown (see docs/plugins.md).

@@ -14,7 +14,9 @@ from specverdict.campaign import build_plan, load_campaign
 from specverdict.campaign.model import Gates
 from specverdict.cli.runs import DB_OPTION, find_run, open_registry
 from specverdict.cli.verdict import verdict_table
+from specverdict.errors import SpecverdictError
 from specverdict.report import ReportData, campaign_report, runs_report, write_report_files
+from specverdict.report.outputs import file_output
 
 
 def verdict_tables(data: ReportData) -> list[Table]:
@@ -37,6 +39,14 @@ def _is_campaign(args: Sequence[str]) -> bool:
     required=True,
     help="folder for index.html, report.md and report.json (created)",
 )
+@click.option(
+    "--format",
+    "formats",
+    multiple=True,
+    metavar="NAME",
+    help="write only these outputs (repeatable; default every report output: html, markdown, "
+    "json, and any a plugin registers; specverdict plugins lists them)",
+)
 @click.option("--alpha", type=float, default=None, help="run ids only (default 0.05)")
 @click.option("--margin", type=float, default=None, help="run ids only (default 0.02)")
 @click.option("--min-speedup", type=float, default=None, help="run ids only (default 1.05)")
@@ -47,6 +57,7 @@ def report(
     alpha: float | None,
     margin: float | None,
     min_speedup: float | None,
+    formats: tuple[str, ...],
 ) -> None:
     """Write the report of a campaign file, or of stored runs (a baseline run id then its
     candidates, judged as `compare` does): index.html (self-contained, with plots), report.md
@@ -54,6 +65,11 @@ def report(
 
     Example: specverdict report examples/demo.yaml --db reports/demo/runs.db --out reports/demo
     """
+    for name in formats:
+        try:
+            file_output(name, "report")
+        except SpecverdictError as exc:
+            raise click.UsageError(f"--format {name}: {exc}") from None
     if out.exists() and not out.is_dir():
         raise click.UsageError(f"--out {out}: not a folder")
     if isinstance(db, Path) and not db.exists():
@@ -88,11 +104,13 @@ def report(
     finally:
         store.close()
     try:
-        files = write_report_files(data, out)
+        files = write_report_files(data, out, formats or None)
     except OSError as exc:
         raise click.UsageError(f"--out {out}: cannot write: {exc.strerror or exc}") from None
     console = Console()
     for table in verdict_tables(data):
         console.print(table)
-    console.print(f"report: {files.html}", highlight=False)
-    console.print(f"        {files.markdown}, {files.json}", highlight=False)
+    first, *rest = files.values()
+    console.print(f"report: {first}", highlight=False)
+    if rest:
+        console.print(f"        {', '.join(map(str, rest))}", highlight=False)

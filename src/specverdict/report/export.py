@@ -21,7 +21,6 @@ import io
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from itertools import pairwise
-from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
@@ -41,9 +40,8 @@ from specverdict.records import (
     SampleStatus,
 )
 from specverdict.records.acceptance import AcceptanceSummary
+from specverdict.report.outputs import FileOutput
 from specverdict.verdict.model import drafted_per_step, run_engine_k
-
-RowFormat = Literal["jsonl", "csv", "parquet"]
 
 
 class _Frozen(BaseModel):
@@ -246,7 +244,7 @@ def read_csv_rows(text: str) -> list[RequestRow]:
 PARQUET_PACKAGE = "pyarrow"
 
 
-def write_parquet(rows: Sequence[RequestRow], path: Path) -> None:
+def parquet_bytes(rows: Sequence[RequestRow]) -> bytes:
     """Parquet through pyarrow when it is installed (it is not a dependency of specverdict)."""
     try:
         import pyarrow as pa  # type: ignore[import-not-found, unused-ignore]
@@ -257,7 +255,9 @@ def write_parquet(rows: Sequence[RequestRow], path: Path) -> None:
             f"pip install {PARQUET_PACKAGE} (or use --format jsonl or csv)"
         ) from None
     table = pa.Table.from_pylist([row.model_dump() for row in rows])
-    pq.write_table(table, str(path))
+    sink = pa.BufferOutputStream()
+    pq.write_table(table, sink)
+    return bytes(sink.getvalue().to_pybytes())
 
 
 class RunResult(_Frozen):
@@ -313,3 +313,30 @@ def run_result(results: RunResults) -> RunResult:
         engine_k=run_engine_k(results.acceptance),
         drafted_per_step=drafted_per_step(results.acceptance),
     )
+
+
+JSONL: FileOutput[Sequence[RequestRow]] = FileOutput(
+    "jsonl",
+    "rows",
+    ".jsonl",
+    "one JSON object per request",
+    lambda rows: rows_jsonl(rows).encode("utf-8"),
+)
+CSV: FileOutput[Sequence[RequestRow]] = FileOutput(
+    "csv", "rows", ".csv", "one CSV row per request", lambda rows: rows_csv(rows).encode("utf-8")
+)
+PARQUET: FileOutput[Sequence[RequestRow]] = FileOutput(
+    "parquet",
+    "rows",
+    ".parquet",
+    f"one Parquet row per request (needs {PARQUET_PACKAGE})",
+    parquet_bytes,
+    text=False,
+)
+RESULT: FileOutput[RunResult] = FileOutput(
+    "result",
+    "result",
+    ".json",
+    "one JSON document per run: spec, manifest, summary, acceptance",
+    lambda doc: (doc.model_dump_json(indent=2) + "\n").encode("utf-8"),
+)

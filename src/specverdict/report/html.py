@@ -18,6 +18,7 @@ from markupsafe import Markup
 from specverdict.measure.summary import SPEED_METRIC_WORDS
 from specverdict.records import RunManifest
 from specverdict.report.model import ReportData, RunRow, StageReport
+from specverdict.report.outputs import FileOutput
 from specverdict.report.plots import Figure, slug, stage_figures
 
 VERDICT_SYMBOL = {"ADOPT": "✔", "REJECT": "✖", "INCONCLUSIVE": "?", "INVALID": "⚠"}
@@ -504,3 +505,13 @@ def _matrix(stage: StageReport) -> dict[str, Any]:
 
 def _figures(stage: StageReport, data: ReportData) -> list[Figure]:
     return stage_figures(stage, data.gates)
+
+
+#: ``index.html``: self-contained, with the plots
+OUTPUT: FileOutput[ReportData] = FileOutput(
+    "html",
+    "report",
+    "index.html",
+    "self-contained HTML, with plots",
+    lambda data: render_html(data).encode("utf-8"),
+)

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from specverdict.measure.summary import SPEED_METRIC_WORDS
 from specverdict.report.html import manifest_highlights, slo_text
 from specverdict.report.model import ReportData, RunRow, StageReport
+from specverdict.report.outputs import FileOutput
 from specverdict.report.plots import stage_figures
 
 
@@ -201,3 +202,13 @@ def render_markdown(data: ReportData) -> str:
     for stage in data.stages:
         lines += _stage(stage, data)
     return "\n".join(lines)
+
+
+#: ``report.md``: the verdict tables and each run's configuration, for a pull request or a wiki
+OUTPUT: FileOutput[ReportData] = FileOutput(
+    "markdown",
+    "report",
+    "report.md",
+    "Markdown: the verdict tables and each run's configuration",
+    lambda data: render_markdown(data).encode("utf-8"),
+)

@@ -11,12 +11,14 @@ running another k than the declared one. An execution already logged (same ``spe
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
 from specverdict.campaign import Plan
 from specverdict.errors import ConfigError, ExtraMissingError
 from specverdict.measure.results import run_results
+from specverdict.report.outputs import TrackingOutput
 from specverdict.store.base import Store
 from specverdict.verdict import PairVerdict, campaign_verdicts
 from specverdict.verdict.model import drafted_per_step, k_text, run_engine_k
@@ -148,3 +150,31 @@ def export_to_mlflow(store: Store, plan: Plan, tracking_uri: str) -> tuple[int, 
         first = str(exc.message).splitlines()[0] if str(exc.message) else type(exc).__name__
         raise ConfigError(f"--tracking-uri {tracking_uri}: {first}") from None
     return done, len(runs) - done
+
+
+#: the URI schemes of MLflow's tracking stores (a plain path is a file store)
+SCHEMES = frozenset(
+    {"http", "https", "file", "sqlite", "postgresql", "mysql", "mssql", "databricks", "uc"}
+)
+
+
+def uri_problem(tracking_uri: str) -> str | None:
+    """Why MLflow cannot take ``tracking_uri`` (an empty one, an unknown scheme), else None."""
+    scheme = re.match(r"^([A-Za-z][A-Za-z0-9+.-]*)://", tracking_uri)
+    if not tracking_uri.strip() or (scheme and scheme.group(1).split("+")[0] not in SCHEMES):
+        return (
+            "expected http(s)://..., sqlite:///..., file:///..., postgresql://..., databricks "
+            "or a folder"
+        )
+    return None
+
+
+#: one MLflow experiment per campaign, one MLflow run per stored execution
+OUTPUT = TrackingOutput(
+    "mlflow",
+    "MLflow: one experiment per campaign, one MLflow run per execution (params, summary and "
+    f"acceptance metrics, verdict tags). Needs the mlflow extra: {INSTALL}",
+    export_to_mlflow,
+    uri_help="the MLflow tracking server or store (http://..., sqlite:///..., file:///...)",
+    check_uri=uri_problem,
+)
