@@ -40,7 +40,7 @@ import numpy as np
 from specverdict.campaign import build_plan, parse_campaign
 from specverdict.campaign.model import Gates
 from specverdict.campaign.spec import RunSpec
-from specverdict.records import BlockDesign, RunManifest, SampleRecord, Score
+from specverdict.records import BlockDesign, RunManifest, SampleExtra, SampleRecord, Score
 from specverdict.records.acceptance import AcceptanceSummary
 from specverdict.records.manifest import SequentialDesign
 from specverdict.run.sequential import look_batch
@@ -932,7 +932,7 @@ def _blocked_arm(spec: RunSpec, run_id: str, tpots: np.ndarray, size: int) -> Ar
     passed = np.ones(n, dtype=bool)
     finish = np.ones(n, dtype=bool)
     records = tuple(
-        r.model_copy(update={"extra": {"block": i // size}})
+        r.model_copy(update={"extra": SampleExtra(block=i // size)})
         for i, r in enumerate(_records(run_id, tpots, passed, finish))
     )
     manifest = RunManifest(blocks=BlockDesign(size=size))

@@ -16,7 +16,7 @@ EDGES = {
     "suites/": "what a model or a dataset wrote: OpenAI messages, tool calls, dataset rows",
     "lab/": "the trainer's and the generator's JSON records (outside the harness)",
     "campaign/spec.py": "user-supplied engine and method parameters, passed through as given",
-    "records/core.py": "a sample's stored extras and raw acceptance fields, as the engine sent",
+    "records/core.py": "a schema-1 manifest upgraded as stored; an open extra's JSON form",
     "records/acceptance.py": "the engine's own acceptance fields kept raw beside the canonical",
     "records/manifest.py": "an engine's acceptance probe, stored as it answered",
     "run/segment.py": "the request body sent to the engine (engine-specific extras merged in)",

@@ -16,7 +16,7 @@ for run in st.list_runs():
     for s in st.samples(run.run_id):
         r = ev[s.sample_id]
         gold = r["gold"]
-        calls = s.extra.get("tool_calls") or []
+        calls = list(s.extra.tool_calls)
         edits = [json.loads(x["arguments"]) for x in calls if x["name"] == "replace_in_file"]
         kinds = []
         for e in edits:

@@ -396,7 +396,7 @@ def test_a_server_that_doubles_its_token_counts_is_not_believed(tmp_path: Path) 
     for run in runs.values():
         assert run.manifest.token_counter and "tokenize endpoint" in run.manifest.token_counter
     counted = {
-        m: {s.sample_id: s.extra["counted_tokens"] for s in store.samples(r.run_id)}
+        m: {s.sample_id: s.extra.counted_tokens for s in store.samples(r.run_id)}
         for m, r in runs.items()
     }
     assert counted["mtp"] == counted["none"]  # lossless: the same texts, the same counts
@@ -541,4 +541,4 @@ def test_an_agent_run_stops_after_consecutive_faults_episodes_not_fewer(tmp_path
     (run,) = store.list_runs()
     stored = store.samples(run.run_id)
     assert len(stored) == CONSECUTIVE_FAULTS
-    assert all(s.status != "ok" and "episode" in s.extra for s in stored)
+    assert all(s.status != "ok" and s.extra.episode is not None for s in stored)

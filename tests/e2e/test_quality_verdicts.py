@@ -285,7 +285,7 @@ def test_an_episode_that_outgrows_the_context_is_scored_not_a_failed_request(
             (sample,) = [s for s in store.samples(run.run_id) if s.sample_id.endswith("/119")]
             assert sample.status == "ok" and sample.score is not None, sample.error
             assert sample.score.outcome == "context_overflow"
-            assert sample.extra["episode"]["end"] == "context"
+            assert sample.extra.episode is not None and sample.extra.episode.end == "context"
             assert sample.clock == "device"
     finally:
         store.close()

@@ -62,7 +62,7 @@ def test_a_faster_lossless_candidate_is_adopted_on_the_wall_clock(
     for run in store.list_runs():
         assert run.manifest.blocks is not None and run.manifest.blocks.size == 8
         assert len(run.manifest.segments) == 15
-        blocks = {s.sample_id: s.extra["block"] for s in store.samples(run.run_id)}
+        blocks = {s.sample_id: s.extra.block for s in store.samples(run.run_id)}
         assert sorted(set(blocks.values())) == list(range(15))
 
 
@@ -83,7 +83,9 @@ def test_resuming_one_run_of_a_blocked_campaign_resumes_its_group_in_blocks(
     resumed = Runner(store, log=lambda _: None).resume(plan, first.run_id)
     assert resumed.run_id == first.run_id
     for run in store.list_runs():
-        blocks = sorted(s.extra["block"] for s in store.samples(run.run_id))
+        blocks = sorted(
+            -1 if s.extra.block is None else s.extra.block for s in store.samples(run.run_id)
+        )
         assert blocks == [j for j in range(3) for _ in range(8)], run.spec.label
     (v,) = campaign_verdicts(store, plan)
     speed = v.reason("speed.tpot")

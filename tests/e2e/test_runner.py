@@ -340,7 +340,9 @@ def test_an_agent_suite_runs_episodes_through_the_runner(
     records = store.samples(run.run_id)
     assert len(records) == 2
     for r in records:
-        assert r.status == "ok" and "episode" in r.extra  # one sample, one multi-turn episode
+        assert (
+            r.status == "ok" and r.extra.episode is not None
+        )  # one sample, one multi-turn episode
         assert r.score is not None and r.score.outcome  # scored as the episode ended
         assert r.acceptance is not None  # summed over the episode's turns
 

@@ -209,15 +209,17 @@ def test_own_answer_conversations_run_on_the_reference_engine(work: Path) -> Non
         samples = {s.sample_id: s for s in store.samples(record.run_id)}
         assert set(samples) == {"81", "161", "401", "481"}  # one sample a conversation
         two = samples["81"]
-        turns = two.extra["episode"]["turn_timings"]
+        assert two.extra.episode is not None
+        turns = two.extra.episode.turn_timings
         assert two.status == "ok" and len(turns) == 2
         first, second = turns
         # the second turn's context holds the first turn's prompt and the model's answer
-        assert second["prompt_tokens"] > first["prompt_tokens"] + first["completion_tokens"]
+        assert second.prompt_tokens > first.prompt_tokens + first.completion_tokens
         # the sample's figures are the turns' sums, its stream the turns laid end to end
-        assert two.completion_tokens == first["completion_tokens"] + second["completion_tokens"]
-        assert two.prompt_tokens == first["prompt_tokens"] + second["prompt_tokens"]
-        assert two.e2e_s is not None and two.e2e_s >= first["e2e_s"] + second["e2e_s"] - 1e-9
-        assert len(samples["161"].extra["episode"]["turn_timings"]) == 1
+        assert two.completion_tokens == first.completion_tokens + second.completion_tokens
+        assert two.prompt_tokens == first.prompt_tokens + second.prompt_tokens
+        assert two.e2e_s is not None and two.e2e_s >= first.e2e_s + second.e2e_s - 1e-9
+        one = samples["161"].extra.episode
+        assert one is not None and len(one.turn_timings) == 1
         if record.spec.speculation.method != "none":
             assert two.acceptance is not None and two.acceptance["num_draft_tokens"] > 0

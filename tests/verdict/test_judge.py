@@ -18,6 +18,7 @@ from specverdict.records import (
     OverrideAudit,
     OverridesOutcome,
     RunManifest,
+    SampleExtra,
     SampleRecord,
     Score,
 )
@@ -673,7 +674,8 @@ def test_speeds_on_different_clocks_are_not_paired_and_the_device_clock_is_said(
 
     def on_device(records: tuple[SampleRecord, ...]) -> tuple[SampleRecord, ...]:
         return tuple(
-            r.model_copy(update={"extra": {**r.extra, "clock": "device"}}) for r in records
+            r.model_copy(update={"extra": r.extra.model_copy(update={"clock": "device"})})
+            for r in records
         )
 
     host = arm(specs["none"], samples("b", noisy(n, 0.02, 1)))
@@ -715,7 +717,7 @@ def test_an_undecided_speed_gate_says_what_would_decide_it(specs: dict[str, RunS
 
     def blocked(spec: RunSpec, run_id: str, tpots: list[float]) -> Arm:
         run = tuple(
-            s.model_copy(update={"extra": {"block": i // 8}})
+            s.model_copy(update={"extra": SampleExtra(block=i // 8)})
             for i, s in enumerate(samples(run_id, tpots))
         )
         manifest = RunManifest(blocks=BlockDesign(size=8))
@@ -754,7 +756,9 @@ def counted(records: tuple[SampleRecord, ...], factor: float) -> tuple[SampleRec
     return tuple(
         r.model_copy(
             update={
-                "extra": {**r.extra, "counted_tokens": round((r.completion_tokens or 0) / factor)}
+                "extra": r.extra.model_copy(
+                    update={"counted_tokens": round((r.completion_tokens or 0) / factor)}
+                )
             }
         )
         for r in records

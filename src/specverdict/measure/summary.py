@@ -50,10 +50,8 @@ def percentile(values: Sequence[float], q: float) -> float | None:
 
 def counted_tokens(sample: SampleRecord) -> int | None:
     """The harness's count of the sample's output tokens (``engines.tokens``), if it has one."""
-    counted = sample.extra.get("counted_tokens") if sample.extra else None
-    if isinstance(counted, int) and not isinstance(counted, bool) and counted >= 0:
-        return counted
-    return None
+    counted = sample.extra.counted_tokens
+    return counted if counted is not None and counted >= 0 else None
 
 
 def output_tokens(sample: SampleRecord) -> int | None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, JsonValue, model_validator
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, field_serializer, model_validator
 
 from specverdict.campaign.spec import RunSpec
 from specverdict.records.manifest import RunManifest
@@ -103,6 +103,61 @@ class Score(Record):
     detail: str | None = None
 
 
+class Extra(BaseModel):
+    """Typed, frozen, and open: the fields the harness reads are declared; any other key a
+    record carries (an older specverdict's, a plugin suite's) is kept as it was stored. Stored
+    without the fields left at their defaults, so a record's JSON has only what it observed."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+
+    def stored(self) -> dict[str, Any]:
+        return self.model_dump(mode="json", exclude_defaults=True)
+
+
+class TurnTiming(Extra):
+    """One request of an episode, on the episode's engine time (``run.episodes``)."""
+
+    status: SampleStatus | None = None
+    ttft_s: float | None = None
+    e2e_s: float | None = None
+    done_s: float | None = None
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    finish_reason: str | None = None
+    tool_calls: int = 0
+    acceptance: dict[str, JsonValue] | None = None
+
+
+class EpisodeExtra(Extra):
+    """A multi-turn sample's episode: how it ended, its turns' timings, its wall time; a suite's
+    own counts (``suites.agent.episode_detail``) ride along as further keys."""
+
+    end: str | None = None
+    wall_s: float | None = None
+    turn_timings: tuple[TurnTiming, ...] = ()
+    changed: dict[str, str] = Field(default_factory=dict)
+
+
+class SampleExtra(Extra):
+    """What a sample records beside its request's figures, written by the runner."""
+
+    tool_calls: tuple[dict[str, JsonValue], ...] = Field(
+        default=(), description="the answer's tool calls, as the engine streamed them"
+    )
+    clock: Literal["device"] | None = Field(
+        default=None, description='"device" when timed on the engine\'s modelled device clock'
+    )
+    device_span_s: tuple[float, float] | None = Field(
+        default=None, description="(arrival, end) of the sample on the device clock"
+    )
+    reconnects: int | None = Field(default=None, description="closed connections sent again")
+    block: int | None = Field(default=None, description="the block of a blocked design it ran in")
+    counted_tokens: int | None = Field(
+        default=None, description="output tokens counted by the tokenizer (speed figures)"
+    )
+    episode: EpisodeExtra | None = Field(default=None, description="a multi-turn sample's episode")
+
+
 class SampleRecord(Record):
     schema_version: int = SCHEMA_VERSION
     run_id: str
@@ -126,7 +181,13 @@ class SampleRecord(Record):
     score: Score | None = Field(
         default=None, description="the suite's score of the output; None when it has no scorer"
     )
-    extra: dict[str, Any] = Field(default_factory=dict, description="tool calls, token ids, ...")
+    extra: SampleExtra = Field(
+        default_factory=SampleExtra, description="tool calls, clock, block, episode, ..."
+    )
+
+    @field_serializer("extra")
+    def _extra(self, extra: SampleExtra) -> dict[str, Any]:
+        return extra.stored()
 
     @property
     def passed(self) -> bool:
@@ -138,15 +199,12 @@ class SampleRecord(Record):
     def clock(self) -> str:
         """``"device"`` when every time of the sample is on the engine's modelled device clock
         (the reference engine's ``--device-clock virtual``), else ``"host"``."""
-        return "device" if self.extra.get("clock") == "device" else "host"
+        return "device" if self.extra.clock == "device" else "host"
 
     @property
     def device_span_s(self) -> tuple[float, float] | None:
         """(arrival, end) of the sample on the device clock, when the engine sent them."""
-        span = self.extra.get("device_span_s")
-        if isinstance(span, list | tuple) and len(span) == 2:
-            return float(span[0]), float(span[1])
-        return None
+        return self.extra.device_span_s
 
 
 def snapshot_key(phase: str, source: str = "/metrics") -> str:

@@ -34,7 +34,7 @@ class ExecutionOrder(_Frozen):
 class BlockDesign(_Frozen):
     """The execution took turns with the other configurations of its stage and load level in
     blocks of ``size`` requests (``load.blocks``); each sample records its block in
-    ``extra["block"]``, and the speed gate's units are the blocks."""
+    ``extra.block``, and the speed gate's units are the blocks."""
 
     size: int = Field(ge=2)
     order: Literal["ABBA"] = "ABBA"

@@ -155,7 +155,7 @@ def request_row(
             acc_error = str(exc)
     score = sample.score
     spec = run.spec if run is not None else None
-    block = sample.extra.get("block") if sample.extra else None
+    block = sample.extra.block
     server = run.manifest.server if run is not None else None
     return RequestRow(
         run_id=sample.run_id,

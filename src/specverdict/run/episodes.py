@@ -45,6 +45,7 @@ import httpx
 from specverdict.engines.client import StreamedResponse, device_clock_extra, stream
 from specverdict.records import SampleRecord, Score
 from specverdict.records.acceptance import PER_STEP_KEYS, canonical_acceptance
+from specverdict.records.core import EpisodeExtra, SampleExtra, TurnTiming
 from specverdict.records.failures import context_overflow
 from specverdict.suites.agent.calls import merge_deltas
 from specverdict.suites.agent.loop import Chat, Episode
@@ -178,27 +179,27 @@ def episode_record(
         error=failed.error if failed else (None if responses else "the episode sent no request"),
         acceptance=sum_acceptance(per_turn),
         score=score,
-        extra={
+        extra=SampleExtra(
             **device_clock_extra(responses),
-            "tool_calls": calls,
-            "episode": {
+            tool_calls=tuple(calls),
+            episode=EpisodeExtra(
                 **episode_detail(episode),
-                "wall_s": wall_s,
-                "turn_timings": turns,
-                "changed": episode.changed,
-            },
-        },
+                wall_s=wall_s,
+                turn_timings=tuple(turns),
+                changed=episode.changed,
+            ),
+        ),
     )
 
 
 def _turns(
     responses: Sequence[StreamedResponse], acceptance_of: AcceptanceOf
-) -> tuple[list[dict[str, Any]], list[float], float | None, list[dict[str, Any] | None]]:
+) -> tuple[list[TurnTiming], list[float], float | None, list[dict[str, Any] | None]]:
     """The episode's turns laid end to end on engine time: each turn's timings, tokens and
     acceptance, the chunk arrivals from the first request, the end-to-end time of the last
     answered turn, and the acceptance of each answered turn."""
     arrivals: list[float] = []
-    turns: list[dict[str, Any]] = []
+    turns: list[TurnTiming] = []
     offset = 0.0
     e2e: float | None = None
     per_turn: list[dict[str, Any] | None] = []
@@ -210,17 +211,17 @@ def _turns(
         if resp.status == "ok":
             per_turn.append(acc)
         turns.append(
-            {
-                "status": resp.status,
-                "ttft_s": resp.ttft_s,
-                "e2e_s": resp.e2e_s,
-                "done_s": resp.done_s,
-                "prompt_tokens": resp.prompt_tokens,
-                "completion_tokens": resp.completion_tokens,
-                "finish_reason": resp.finish_reason,
-                "tool_calls": len(merge_deltas(resp.tool_calls)),
-                "acceptance": acc,
-            }
+            TurnTiming(
+                status=resp.status,
+                ttft_s=resp.ttft_s,
+                e2e_s=resp.e2e_s,
+                done_s=resp.done_s,
+                prompt_tokens=resp.prompt_tokens,
+                completion_tokens=resp.completion_tokens,
+                finish_reason=resp.finish_reason,
+                tool_calls=len(merge_deltas(resp.tool_calls)),
+                acceptance=acc,
+            )
         )
         offset += resp.done_s if resp.done_s is not None else (resp.e2e_s or 0.0)
     return turns, arrivals, e2e, per_turn
@@ -228,11 +229,11 @@ def _turns(
 
 def requests_of(record: SampleRecord) -> tuple[int, int]:
     """(requests sent, requests the server answered) for one stored sample: an episode's turns
-    (``extra["episode"]["turn_timings"]``, written by ``episode_record``), else the one request.
+    (``extra.episode.turn_timings``, written by ``episode_record``), else the one request.
     A failed request (the last of a failed episode, or a turn refused because the conversation
     outgrew the context) is not one the server finished, and its counters do not count it."""
-    episode = record.extra.get("episode") if record.extra else None
-    turns = episode.get("turn_timings") if isinstance(episode, dict) else None
-    if isinstance(turns, list) and turns:
-        return len(turns), sum(isinstance(t, dict) and t.get("status") == "ok" for t in turns)
+    episode = record.extra.episode
+    if episode is not None and episode.turn_timings:
+        turns = episode.turn_timings
+        return len(turns), sum(t.status == "ok" for t in turns)
     return 1, int(record.status == "ok")

@@ -1234,7 +1234,7 @@ class Runner:
         ``attempts``: the attempt number of a retried sample (0 when absent). Stops sending when
         ``health`` trips; the samples not sent stay missing, for a resume. ``campaign``: its
         audits run before the first segment's requests. ``block``: recorded on each sample
-        (``extra["block"]``); ``fresh`` False: a later block of a run already warmed up and
+        (``extra.block``); ``fresh`` False: a later block of a run already warmed up and
         audited, which skips both. ``clock``: where the warm-up and measured requests' time is
         noted (``EngineClock``)."""
         clock = clock or EngineClock()

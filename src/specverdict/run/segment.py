@@ -25,7 +25,7 @@ from specverdict.campaign.spec import RunSpec
 from specverdict.engines.base import EngineAdapter
 from specverdict.engines.client import StreamedResponse, device_clock_extra, stream
 from specverdict.engines.tokens import TokenCounter
-from specverdict.records import SampleRecord
+from specverdict.records import SampleExtra, SampleRecord
 from specverdict.records.failures import HARNESS_ERROR
 from specverdict.run.episodes import requests_of, run_episode
 from specverdict.run.health import Health
@@ -73,11 +73,11 @@ def to_record(
         chunk_arrivals_s=resp.chunk_arrivals_s,
         error=resp.error,
         acceptance=acceptance,
-        extra={
-            **({"tool_calls": list(resp.tool_calls)} if resp.tool_calls else {}),
+        extra=SampleExtra(
+            tool_calls=tuple(resp.tool_calls),
+            reconnects=resp.reconnects or None,
             **device_clock_extra([resp]),
-            **({"reconnects": resp.reconnects} if resp.reconnects else {}),
-        },
+        ),
     )
 
 
@@ -176,7 +176,8 @@ class Sender:
             if sample.id in self.attempts:
                 record = record.model_copy(update={"attempt": attempt})
         if self.block is not None:
-            record = record.model_copy(update={"extra": {**record.extra, "block": self.block}})
+            extra = record.extra.model_copy(update={"block": self.block})
+            record = record.model_copy(update={"extra": extra})
         return record
 
     async def _episode(self, sample: Sample, path: str, body: dict[str, Any]) -> SampleRecord:
@@ -211,7 +212,8 @@ class Sender:
         counted = await self.counter.count(self.client, record.text)
         if counted is None:
             return record
-        return record.model_copy(update={"extra": {**record.extra, "counted_tokens": counted}})
+        extra = record.extra.model_copy(update={"counted_tokens": counted})
+        return record.model_copy(update={"extra": extra})
 
     async def _store(self, record: SampleRecord) -> None:
         await asyncio.get_running_loop().run_in_executor(self.writer, self.write, record)

@@ -106,7 +106,7 @@ class Suite(ABC):
             record.text,
             record.finish_reason,
             record.completion_tokens,
-            record.extra.get("tool_calls", []),
+            record.extra.tool_calls,
         ]
         return hashlib.sha256(json.dumps(what, sort_keys=True).encode()).hexdigest()
 
@@ -140,7 +140,7 @@ class Suite(ABC):
     def score_records(self, items: Sequence[tuple[Sample, SampleRecord]]) -> list[Score | None]:
         """Judge stored samples: suites that need the finish reason or token counts override
         this; the default judges the text and tool calls with ``score_batch``."""
-        return self.score_batch([(s, r.text, r.extra.get("tool_calls", [])) for s, r in items])
+        return self.score_batch([(s, r.text, r.extra.tool_calls) for s, r in items])
 
     def select(self, selection: Samples) -> list[Sample]:
         """Apply a campaign's sample selection; unknown ids are an error naming them."""

@@ -222,7 +222,7 @@ def test_plain_runner_path_against_the_reference_engine(
     # the reference model answers in text: no decodable call, except where none is wanted
     irrelevance = records["irrelevance_0"].score
     assert irrelevance is not None
-    assert irrelevance.passed is (not records["irrelevance_0"].extra.get("tool_calls"))
+    assert irrelevance.passed is (not records["irrelevance_0"].extra.tool_calls)
     for sid in ("simple_python_0", "parallel_0"):
         score = records[sid].score
         assert score is not None

@@ -74,16 +74,17 @@ def test_episodes_against_the_reference_engine_are_classified(
         assert record.status == "ok", record.error
         assert record.score is not None and record.score.outcome in OUTCOMES
         detail = json.loads(record.score.detail or "{}")
-        turns = record.extra["episode"]["turn_timings"]
+        assert record.extra.episode is not None
+        turns = record.extra.episode.turn_timings
         assert 1 <= len(turns) == detail["turns"] <= 3
         assert sum(detail["finish_reasons"].values()) == len(turns)
-        assert record.ttft_s == turns[0]["ttft_s"] and record.ttft_s is not None
+        assert record.ttft_s == turns[0].ttft_s and record.ttft_s is not None
         assert record.e2e_s is not None and record.e2e_s >= record.ttft_s
-        assert record.completion_tokens == sum(t["completion_tokens"] for t in turns)
+        assert record.completion_tokens == sum(t.completion_tokens or 0 for t in turns)
         # the reference server reports per-request acceptance: summed over the turns
         assert record.acceptance is not None
         assert record.acceptance["num_draft_tokens"] == sum(
-            t["acceptance"]["num_draft_tokens"] for t in turns
+            t.acceptance["num_draft_tokens"] for t in turns if t.acceptance
         )
         assert record.text  # the episode's output, for identity checks between arms
 
@@ -156,7 +157,10 @@ def test_an_agent_run_counts_every_turn_so_its_acceptance_is_not_polluted(
         assert records  # the checks below ran
         for rec in records:
             res = run_results(store, rec.run_id)
-            turns = sum(len(s.extra["episode"]["turn_timings"]) for s in store.samples(rec.run_id))
+            turns = sum(
+                len(s.extra.episode.turn_timings if s.extra.episode else ())
+                for s in store.samples(rec.run_id)
+            )
             segment = res.run.manifest.segments[-1]
             assert segment.samples == 3 and segment.requests == turns > 3
             assert segment.answered == turns - sum(

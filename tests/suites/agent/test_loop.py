@@ -286,7 +286,7 @@ def test_a_conversation_that_outgrows_the_context_ends_the_episode_and_is_scored
     assert (score.passed, score.outcome) == (True, "passed")
     record = episode_record("r", suite.samples()[0], episode, score, lambda extras: None)
     assert record.status == "ok" and record.error is None
-    assert record.extra["episode"]["end"] == "context"
+    assert record.extra.episode is not None and record.extra.episode.end == "context"
     unfixed = Script(
         [
             answer(calls=[call("read_file", {"path": "mathx.py"})]),

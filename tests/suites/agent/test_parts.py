@@ -153,11 +153,12 @@ def test_episode_record_timings_tokens_and_acceptance() -> None:
     ) == (6, 3)
     assert record.acceptance["num_spec_steps"] == 3
     assert record.acceptance["acceptance_histogram"] == [1, 1, 1]
-    turns = record.extra["episode"]["turn_timings"]
-    assert [t["ttft_s"] for t in turns] == [0.2, 0.1] and record.extra["episode"]["wall_s"] == 2.0
-    assert record.extra["tool_calls"] == [
-        {"id": "id-run_tests-0", "name": "run_tests", "arguments": "{}"}
-    ]
+    assert record.extra.episode is not None
+    turns = record.extra.episode.turn_timings
+    assert [t.ttft_s for t in turns] == [0.2, 0.1] and record.extra.episode.wall_s == 2.0
+    assert record.extra.tool_calls == (
+        {"id": "id-run_tests-0", "name": "run_tests", "arguments": "{}"},
+    )
 
 
 def test_episode_record_of_a_failed_turn() -> None:

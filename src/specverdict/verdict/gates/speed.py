@@ -307,9 +307,8 @@ def _blocks(base: Arm, cand: Arm, ids: Sequence[str]) -> tuple[int, dict[str, in
     block_of: dict[str, int] = {}
     for arm in (cand, base):  # the baseline's tags win
         for s in arm.first:
-            tag = s.extra.get("block")
-            if isinstance(tag, int) and not isinstance(tag, bool):
-                block_of[s.sample_id] = tag
+            if s.extra.block is not None:
+                block_of[s.sample_id] = s.extra.block
     if any(i not in block_of for i in ids):
         return None
     return size, block_of
