@@ -9,10 +9,11 @@ count. A mutant that no test of any suite below fails is a *survivor*: probably 
 reference, reported apart and left out of the rate; a classic mistake is wrong by construction
 and always counts.
 
-Suites: ``current amplification`` (generator 1, seed 0, 100 inputs), the new one (generator 2,
-seed 0, 100 inputs, as shipped), and, only to tell wrong mutants from equivalent ones, a judge
-made of both generators at seed 1 with 300 inputs each. Every reference is scored too: it must
-pass every suite (false failures).
+Suites: each amplification generator at seed 0 with 100 inputs (``generator 1``, mutation only,
+the baseline; ``generator 2``, edges; ``generator 3``, corners, the default), and, only to tell
+wrong mutants from equivalent ones, a judge made of every generator at seed 1 with 300 inputs
+each. Every reference is scored too, and every alternative right solution of the tests
+(``ALTERNATIVE_RIGHT``): each must pass every suite (false failures).
 
     python benchmarks/catch_rate.py [--tasks 0:164] [--per-task 30] [--write benchmarks/RESULTS.md]
 """
@@ -32,7 +33,7 @@ from datetime import date
 from pathlib import Path
 
 from specverdict.sandbox import LocalSandbox
-from specverdict.suites.function.amplify import AMPLIFIER_VERSION, AmplifyConfig
+from specverdict.suites.function.amplify import AMPLIFIER_VERSION, GENERATORS, AmplifyConfig
 from specverdict.suites.function.grade import read_detail
 from specverdict.suites.function.humaneval import HumanEval
 from specverdict.suites.function.task import FunctionTask
@@ -43,7 +44,28 @@ except ImportError:  # run as a script from the repository root
     from _results import machine, write_section  # type: ignore[no-redef]
 
 HEADING = "## Amplified tests: catch rate of plausible-wrong HumanEval solutions"
-BASELINE = "current amplification"
+BASELINE = "generator 1"
+
+
+def _name(generator: int) -> str:
+    return f"generator {generator}" + (" (default)" if generator == AMPLIFIER_VERSION else "")
+
+
+def alternatives() -> dict[str, str]:
+    """The tests' alternative right solutions (task -> code), wherever the test tree keeps them."""
+    import importlib
+
+    root = str(Path(__file__).resolve().parents[1])
+    if root not in sys.path:
+        sys.path.append(root)
+    for module in ("tests.unit.suites.solutions", "tests.suites.solutions"):
+        try:
+            found: dict[str, str] = importlib.import_module(module).ALTERNATIVE_RIGHT
+        except ImportError:
+            continue
+        return found
+    return {}
+
 
 _SWAP: dict[type[ast.cmpop], type[ast.cmpop]] = {
     ast.Lt: ast.LtE,
@@ -200,6 +222,12 @@ class Candidate:
     caught: dict[str, bool] | None = None
 
 
+def _failing(task_ids: list[str], total: int) -> str:
+    if not task_ids:
+        return f"0/{total}"
+    return f"{len(task_ids)}/{total} ({', '.join(sorted(set(task_ids)))})"
+
+
 def _answer(program: str) -> str:
     return f"```python\n{program}\n```"
 
@@ -225,17 +253,11 @@ def main() -> None:
     started = time.monotonic()
     cache = args.cache or Path(tempfile.mkdtemp(prefix="catch-rate-"))
     sandbox = LocalSandbox()
-    configs = {
-        BASELINE: AmplifyConfig(seed=0, count=100, generator=1),
-        "stronger amplification": AmplifyConfig(seed=0, count=100),
-    }
-    judges = [
-        AmplifyConfig(seed=1, count=300, generator=1),
-        AmplifyConfig(seed=1, count=300, generator=AMPLIFIER_VERSION),
-    ]
+    configs = {_name(g): AmplifyConfig(seed=0, count=100, generator=g) for g in GENERATORS}
+    judges = [AmplifyConfig(seed=1, count=300, generator=g) for g in GENERATORS]
     suites = {name: _suite(c, cache, sandbox) for name, c in configs.items()}
     judge_suites = [_suite(c, cache, sandbox) for c in judges]
-    first = suites[BASELINE]
+    first = suites[_name(1)]
     tasks: list[FunctionTask] = [t for t in first.tasks() if lo <= int(t.task_id[10:]) < hi]
     ids = [t.task_id for t in tasks]
     for suite in [*suites.values(), *judge_suites]:
@@ -265,12 +287,29 @@ def main() -> None:
         cand.caught = {name: not r[n][1] for name, r in results.items()}
         cand.caught["judge"] = any(not j[n][1] for j in judged)
 
-    # false failures: every reference on every suite
+    # false failures: every reference and every alternative right solution on every suite
     refs = [Candidate(t.task_id, "reference", "", t.reference) for t in tasks]
-    false_failures = {
-        name: sum(not p for _, p in _score(s, refs))
-        for name, s in [*suites.items(), *(("judge", j) for j in judge_suites)]
-    }
+    alts = [
+        Candidate(t, "alternative", "", code)
+        for t, code in sorted(alternatives().items())
+        if t in set(ids)
+    ]
+    false_failures: dict[str, list[str]] = {}
+    false_alternatives: dict[str, list[str]] = {}
+    for name, s in [
+        *suites.items(),
+        *((f"judge {j.generator}", js) for j, js in zip(judges, judge_suites, strict=True)),
+    ]:
+        false_failures[name] = [
+            c.task_id for c, (_, p) in zip(refs, _score(s, refs), strict=True) if not p
+        ]
+        false_alternatives[name] = [
+            c.task_id for c, (_, p) in zip(alts, _score(s, alts), strict=True) if not p
+        ]
+    judge_refs = sorted({t for n, f in false_failures.items() if n.startswith("judge") for t in f})
+    judge_alts = sorted(
+        {t for n, f in false_alternatives.items() if n.startswith("judge") for t in f}
+    )
     elapsed = time.monotonic() - started
 
     def wrong(c: Candidate) -> bool:
@@ -288,8 +327,8 @@ def main() -> None:
         f"and {len(counted)} are wrong.",
         "",
         f"| amplification | mutants caught | classic mistakes caught | all caught | vs {BASELINE} "
-        "| references failing |",
-        "|---|---|---|---|---|---|",
+        "| references failing | alternatives failing |",
+        "|---|---|---|---|---|---|---|",
     ]
     base_rate = 0.0
     for name in configs:
@@ -305,26 +344,32 @@ def main() -> None:
         lines.append(
             f"| {name} | {n_mut}/{len(mut)} | {n_cla}/{len(cla)} | "
             f"{n_mut + n_cla}/{len(counted)} ({rate:.1%}) | {ratio:.2f}x | "
-            f"{false_failures[name]}/{len(refs)} |"
+            f"{_failing(false_failures[name], len(refs))} | "
+            f"{_failing(false_alternatives[name], len(alts))} |"
         )
     lines += [
         "",
-        f"Judge suite (both generators, seed 1, 300 inputs each): references failing "
-        f"{false_failures['judge']}/{len(refs)}. Classic mistakes that fail the base tests "
+        f"Judge suite (every generator, seed 1, 300 inputs each): references failing "
+        f"{_failing(judge_refs, len(refs))}, alternatives failing "
+        f"{_failing(judge_alts, len(alts))}. Classic mistakes that fail the base tests "
         f"(not counted): {', '.join(c.task_id for c in classics if not c.base_passed) or 'none'}.",
-        "Missed by the stronger amplification: "
-        + (
-            ", ".join(
-                f"{c.task_id} ({c.label})"
-                for c in counted
-                if c.caught and not c.caught["stronger amplification"]
+        *(
+            f"Missed by {name}: "
+            + (
+                ", ".join(
+                    f"{c.task_id} ({c.label})" for c in counted if c.caught and not c.caught[name]
+                )
+                or "none"
             )
-            or "none"
-        )
-        + ".",
+            + "."
+            for name in configs
+            if name != BASELINE
+        ),
         "Reading: a mutant counts as wrong when any suite, the judge included, fails it; the "
-        "judge holds generator 2's kinds of input too, which favours the stronger amplification "
-        "in the denominator; the classic mistakes are wrong by construction.",
+        "judge holds every generator's kinds of input, which favours the newer generators in "
+        "the denominator; the classic mistakes are wrong by construction. The mutants and "
+        "classic mistakes are the project's own: a held-out set of independently written wrong "
+        "solutions is the fairer measure of what a generator misses.",
         "",
         f"Wall time {elapsed:.0f} s (ground truth {prepared:.0f} s).",
     ]
@@ -339,9 +384,9 @@ def main() -> None:
             args.write,
             HEADING,
             f"{HEADING}\n\n- date: {date.today().isoformat()}\n- machine: {machine()}\n"
-            f"- command: `{command}`\n- baseline: {BASELINE} (generator 1, the amplifier before "
-            "the boundary and edge inputs); judge of wrong against equivalent: both generators "
-            "at seed 1, 300 inputs each\n\n" + text + "\n",
+            f"- command: `{command}`\n- baseline: {BASELINE} (mutation only, the amplifier before "
+            "the boundary, edge and corner inputs); judge of wrong against equivalent: every "
+            "generator at seed 1, 300 inputs each\n\n" + text + "\n",
         )
 
 
