@@ -1,0 +1,254 @@
+"""Catch rate of the amplified HumanEval tests on a held-out set of plausible-wrong solutions.
+
+The set (``benchmarks/heldout_wrong.py``) was written by hand apart from the amplifier, so it
+measures what ``benchmarks/catch_rate.py``'s own mutants cannot: mistakes nobody chose for the
+amplifier to catch. Each entry is scored by the function stage as shipped, ``humaneval@1``'s
+amplified tests (seed 0, 100 inputs) with the default generator or the one given by
+``--generator``; an entry is *caught* when its score does not pass. The data are checked first
+(``verify``): every entry passes HumanEval's own ``check`` and differs from the reference on its
+witness; an entry that fails the project's base tests is reported as a data error too. The
+references of the covered tasks are scored as well (a reference failing its own suite would
+make a catch meaningless).
+
+    python benchmarks/heldout_catch.py [--generator N] [--cache DIR] [--write benchmarks/RESULTS.md]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from specverdict.sandbox import Execution, LocalSandbox, Sandbox
+from specverdict.suites.function.amplify import AmplifyConfig
+from specverdict.suites.function.grade import read_detail
+from specverdict.suites.function.harness import call_execution, parse_report
+from specverdict.suites.function.humaneval import HumanEval, humaneval_tasks, read_problems
+from specverdict.suites.function.oracles import is_right
+from specverdict.suites.function.task import FunctionTask
+
+try:
+    from benchmarks._results import machine, write_section
+    from benchmarks.heldout_wrong import ENTRIES, KINDS, Wrong
+except ImportError:  # run as a script from the repository root
+    from _results import machine, write_section  # type: ignore[no-redef]
+    from heldout_wrong import ENTRIES, KINDS, Wrong  # type: ignore[no-redef]
+
+HEADING = "## Amplified tests: catch rate on a held-out set of plausible-wrong solutions"
+#: per-call time limit of the witness runs (the references are quick on every witness)
+WITNESS_LIMIT_S = 5.0
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """A data error: entry number ``entry`` (``label`` names it) is not what the set claims."""
+
+    entry: int
+    label: str
+    what: str
+
+    def describe(self) -> str:
+        return f"#{self.entry} {self.label}: {self.what}"
+
+
+def _problem(entries: tuple[Wrong, ...], n: int, what: str) -> Problem:
+    e = entries[n]
+    return Problem(n, f"{e.task_id} ({e.kind}: {e.description})", what)
+
+
+def _base_program(entry: Wrong, test: str, entry_point: str) -> str:
+    return f"{entry.solution.strip()}\n\n\n{test}\n\ncheck({entry_point})\n"
+
+
+def _witness_run(program: str, task: FunctionTask, inputs: list[tuple[Any, ...]]) -> Execution:
+    return call_execution(
+        program,
+        task.entry_point,
+        inputs,
+        [WITNESS_LIMIT_S] * len(inputs),
+        stop_on_timeout=False,
+    )
+
+
+def verify(sandbox: Sandbox, entries: tuple[Wrong, ...] = ENTRIES) -> list[Problem]:
+    """Every data error of ``entries``: an unknown task or kind, a solution that fails
+    HumanEval's own tests, a witness the reference cannot answer, outside the task's contract,
+    or on which the solution agrees with the reference. Runs in the sandbox, batched."""
+    problems: list[Problem] = []
+    tests = {p["task_id"]: p["test"] for p in read_problems()}
+    by_id = {t.task_id: t for t in humaneval_tasks()}
+    known: list[int] = []
+    for n, e in enumerate(entries):
+        if e.kind not in KINDS:
+            problems.append(_problem(entries, n, f"unknown kind {e.kind!r}"))
+        if e.task_id not in by_id:
+            problems.append(_problem(entries, n, "no such task"))
+            continue
+        task = by_id[e.task_id]
+        if task.contract is not None and not task.contract(e.witness):
+            problems.append(_problem(entries, n, "the witness breaks the task's contract"))
+        known.append(n)
+
+    # HumanEval's own tests, one program per entry
+    base = [
+        Execution(
+            _base_program(
+                entries[n], tests[entries[n].task_id], by_id[entries[n].task_id].entry_point
+            )
+        )
+        for n in known
+    ]
+    for n, result in zip(known, sandbox.run_many(base, 2), strict=True):
+        if result.outcome != "passed":
+            why = result.detail or result.outcome
+            problems.append(_problem(entries, n, f"fails HumanEval's base tests ({why})"))
+
+    # witnesses: each reference once on all its task's witnesses, each solution on its own
+    tasks = sorted({entries[n].task_id for n in known})
+    per_task = {t: [n for n in known if entries[n].task_id == t] for t in tasks}
+    runs = [
+        _witness_run(by_id[t].reference, by_id[t], [entries[n].witness for n in per_task[t]])
+        for t in tasks
+    ]
+    runs += [
+        _witness_run(entries[n].solution, by_id[entries[n].task_id], [entries[n].witness])
+        for n in known
+    ]
+    results = sandbox.run_many(runs, 2)
+    reports = [parse_report(r, e) for r, e in zip(results, runs, strict=True)]
+    expected: dict[int, Any] = {}
+    for t, report in zip(tasks, reports[: len(tasks)], strict=True):
+        for i, n in enumerate(per_task[t]):
+            if i >= len(report.results) or report.results[i].status != "ok":
+                problems.append(_problem(entries, n, "the reference does not answer the witness"))
+            else:
+                expected[n] = report.results[i].value
+    for n, report in zip(known, reports[len(tasks) :], strict=True):
+        if n not in expected:
+            continue
+        task = by_id[entries[n].task_id]
+        if report.stage != "ran" or not report.results or report.results[0].status != "ok":
+            continue  # raising or timing out on the witness differs from the reference
+        out = report.results[0].value
+        if is_right(task.compare, task.oracle, task.atol, entries[n].witness, out, expected[n]):
+            problems.append(_problem(entries, n, f"right on its witness (returns {out!r})"))
+    return sorted(problems, key=lambda p: p.entry)
+
+
+def _suite(config: AmplifyConfig, cache: Path, sandbox: Sandbox) -> HumanEval:
+    cls = type("HeldoutSuite", (HumanEval,), {"amplify_config": config})
+    suite: HumanEval = cls(sandbox=sandbox, cache_dir=cache, workers=2)
+    return suite
+
+
+def _answer(program: str) -> str:
+    return f"```python\n{program.strip()}\n```"
+
+
+def score(suite: HumanEval, programs: list[tuple[str, str]]) -> list[tuple[bool, bool]]:
+    """(base tests passed, amplified suite passed) for each ``(task_id, program)``."""
+    items = [(suite.sample(suite.task(t)), _answer(p)) for t, p in programs]
+    out = []
+    for s in suite.score_many(items, mode="chat"):
+        detail = read_detail(s)
+        out.append((bool(detail and detail.base_passed), s.passed))
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument(
+        "--generator", type=int, help="amplification generator (default: the shipped default)"
+    )
+    parser.add_argument("--cache", type=Path, help="ground-truth cache (default: a temp dir)")
+    parser.add_argument("--write", type=Path, help="write the section into this RESULTS.md")
+    args = parser.parse_args()
+    try:
+        config = (
+            AmplifyConfig() if args.generator is None else AmplifyConfig(generator=args.generator)
+        )
+    except ValueError as exc:
+        parser.error(str(exc))
+    started = time.monotonic()
+    sandbox = LocalSandbox()
+
+    problems = verify(sandbox)
+    bad = {p.entry for p in problems}
+    checked = time.monotonic() - started
+
+    cache = args.cache or Path(tempfile.mkdtemp(prefix="heldout-catch-"))
+    suite = _suite(config, cache, sandbox)
+    task_ids = sorted({e.task_id for e in ENTRIES}, key=lambda t: int(t.split("/")[1]))
+    suite.prepare(task_ids)
+    prepared = time.monotonic() - started
+    print(
+        f"data checked in {checked:.0f} s, ground truth ready at {prepared:.0f} s", file=sys.stderr
+    )
+
+    scored = score(suite, [(e.task_id, e.solution) for e in ENTRIES])
+    refs = score(suite, [(t, suite.task(t).reference) for t in task_ids])
+    elapsed = time.monotonic() - started
+
+    for n, (base, _) in enumerate(scored):
+        if not base:
+            problems.append(_problem(ENTRIES, n, "fails the project's base tests"))
+            bad.add(n)
+    counted = [n for n in range(len(ENTRIES)) if n not in bad]
+    caught = {n for n in counted if not scored[n][1]}
+    total_by_kind = Counter(ENTRIES[n].kind for n in counted)
+    caught_by_kind = Counter(ENTRIES[n].kind for n in caught)
+    failing_refs = [t for t, (_, passed) in zip(task_ids, refs, strict=True) if not passed]
+
+    name = f"generator {config.generator}" + (" (default)" if args.generator is None else "")
+    rate = len(caught) / len(counted) if counted else 0.0
+    lines = [
+        f"{len(ENTRIES)} hand-written plausible-wrong solutions over {len(task_ids)} tasks, "
+        f"{len(KINDS)} kinds; each passes HumanEval's base tests and is wrong on a witness "
+        f"input. Amplification: {name}, seed {config.seed}, up to {config.count} inputs.",
+        "",
+        "| kind | caught | rate |",
+        "|---|---|---|",
+    ]
+    for kind in KINDS:
+        c, t = caught_by_kind[kind], total_by_kind[kind]
+        lines.append(f"| {kind} | {c}/{t} | {c / t:.1%} |" if t else f"| {kind} | 0/0 | - |")
+    lines.append(f"| **all** | **{len(caught)}/{len(counted)}** | **{rate:.1%}** |")
+    missed = [n for n in counted if n not in caught]
+    lines += ["", f"Missed ({len(missed)}):"]
+    lines += [
+        f"- {ENTRIES[n].task_id} ({ENTRIES[n].kind}): {ENTRIES[n].description}" for n in missed
+    ] or ["- none"]
+    lines += [
+        "",
+        "Data errors (left out of the rate): "
+        + ("; ".join(p.describe() for p in problems) if problems else "none")
+        + ".",
+        f"References of the covered tasks failing their own suite: "
+        f"{', '.join(failing_refs) or 'none'} ({len(failing_refs)}/{len(task_ids)}).",
+        "",
+        f"Wall time {elapsed:.0f} s (data check {checked:.0f} s, ground truth "
+        f"{prepared - checked:.0f} s).",
+    ]
+    text = "\n".join(lines)
+    print(text)
+    if args.write:
+        command = "python benchmarks/heldout_catch.py" + (
+            f" --generator {args.generator}" if args.generator is not None else ""
+        )
+        command += f" --write {args.write}"
+        write_section(
+            args.write,
+            HEADING,
+            f"{HEADING}\n\n- date: {date.today().isoformat()}\n- machine: {machine()}\n"
+            f"- command: `{command}`\n\n" + text + "\n",
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,89 @@
+"""The held-out set of plausible-wrong HumanEval solutions (``benchmarks/heldout_wrong.py``) is
+sound, checked without the amplifier: every entry's task exists, its solution has the prompt's
+signature and passes HumanEval's own tests, and it differs from the reference on its witness;
+the set is as large and as spread as it says."""
+
+from __future__ import annotations
+
+import ast
+from collections import Counter
+
+import pytest
+from benchmarks.heldout_catch import Problem, verify
+from benchmarks.heldout_wrong import ENTRIES, KINDS, Wrong
+
+from specverdict.sandbox import Sandbox
+from specverdict.suites.function.humaneval import humaneval_tasks
+from tests.conftest import local_sandbox
+
+
+@pytest.fixture(scope="module")
+def heldout_sandbox() -> Sandbox:
+    return local_sandbox()
+
+
+@pytest.fixture(scope="module")
+def problems(heldout_sandbox: Sandbox) -> list[Problem]:
+    return verify(heldout_sandbox)
+
+
+def test_the_set_is_large_and_spread_over_the_kinds() -> None:
+    assert len(ENTRIES) >= 70
+    assert len({e.task_id for e in ENTRIES}) >= 45
+    kinds = Counter(e.kind for e in ENTRIES)
+    assert set(kinds) == set(KINDS), kinds
+    assert min(kinds.values()) >= 5, kinds
+    assert all(e.description and "\n" not in e.description for e in ENTRIES)
+    pairs = [(e.task_id, e.solution.strip()) for e in ENTRIES]
+    assert len(set(pairs)) == len(pairs), "an entry is listed twice"
+
+
+def _params(source: str, name: str) -> list[str] | None:
+    """The parameter names of the top-level function ``name`` in ``source``."""
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.FunctionDef) and node.name == name:
+            return [a.arg for a in node.args.args]
+    return None
+
+
+def test_every_task_exists_and_every_solution_has_the_prompts_signature() -> None:
+    by_id = {t.task_id: t for t in humaneval_tasks()}
+    for e in ENTRIES:
+        assert e.task_id in by_id, e.task_id
+        task = by_id[e.task_id]
+        expected = _params(task.prompt, task.entry_point)
+        assert expected is not None
+        assert _params(e.solution, task.entry_point) == expected, e.task_id
+
+
+def test_every_entry_passes_the_base_tests_and_is_wrong_on_its_witness(
+    problems: list[Problem],
+) -> None:
+    assert not problems, "\n".join(p.describe() for p in problems)
+
+
+def test_the_check_rejects_a_right_entry_and_one_that_fails_the_base_tests(
+    heldout_sandbox: Sandbox,
+) -> None:
+    right = Wrong(
+        "HumanEval/35",
+        "model-style",
+        "the reference written again: right on every input",
+        "def max_element(l: list):\n    return max(l)\n",
+        ([3, 9, 1],),
+    )
+    failing = Wrong(
+        "HumanEval/35",
+        "model-style",
+        "fails the base tests",
+        "def max_element(l: list):\n    return min(l)\n",
+        ([3, 9, 1],),
+    )
+    unknown = Wrong("HumanEval/999", "nonsense", "no such task", "def f():\n    pass\n", ())
+    found = verify(heldout_sandbox, (right, failing, unknown))
+    whats = {(p.entry, p.what.split(" (")[0]) for p in found}
+    assert (0, "right on its witness") in whats
+    assert (1, "fails HumanEval's base tests") in whats
+    assert (2, "unknown kind 'nonsense'") in whats
+    assert (2, "no such task") in whats
+    assert not any(p.entry == 1 and p.what.startswith("right") for p in found)
