@@ -10,7 +10,7 @@ RUN_STAMP := $(VENV)/.stamp-run
 DEV_STAMP := $(VENV)/.stamp-dev
 TRAIN_STAMP := $(VENV)/.stamp-train
 
-.PHONY: demo test lint typecheck pytest bench train train-base clean vllm test-vllm demo-vllm chromium postgresql promtool
+.PHONY: demo test lint typecheck pytest bench train train-base clean vllm test-unit test-integration test-e2e test-vllm demo-vllm chromium postgresql promtool
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -82,6 +82,12 @@ pytest: $(DEV_STAMP) chromium postgresql promtool
 	    --cov --cov-report=term --cov-fail-under=$(COVERAGE_FLOOR)
 
 test: lint typecheck pytest
+
+# One tier of tests/ (tests/README.md): unit needs no server, sandbox or subprocess; integration
+# has one real part (a server over HTTP, the sandbox, PostgreSQL, Ray, the CLI); e2e runs
+# campaigns through the runner. `make test` runs all three.
+test-unit test-integration test-e2e: test-%: $(DEV_STAMP)
+	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadfile tests/$*
 
 # Benchmarks print ratios against a named baseline and rewrite their section of RESULTS.md.
 bench: $(DEV_STAMP)
@@ -178,7 +184,7 @@ $(VLLM_MODELS)/.stamp: $(VLLM_STAMP) $(RUN_STAMP)
 vllm: $(VLLM_STAMP) $(VLLM_MODELS)/.stamp
 
 test-vllm: vllm $(DEV_STAMP)
-	$(BIN)/pytest -m vllm tests/vllm tests/engines/test_vllm_adapter.py
+	$(BIN)/pytest -m vllm tests/integration/vllm tests/unit/engines/test_vllm_adapter.py
 
 VLLM_DEMO := reports/vllm-cpu
 VLLM_PATH := PATH="$(CURDIR)/$(VLLM_BIN):$$PATH"

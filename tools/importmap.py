@@ -9,7 +9,7 @@ joined by ``|`` share a layer and do not import each other. The graph is grimp's
     python tools/importmap.py            check: exit 1 naming every problem
     python tools/importmap.py --write    regenerate the layers table of docs/design/000-map.md
 
-``tests/test_layers.py`` runs the same checks, and fails when the map and the code disagree.
+``tests/integration/test_layers.py`` runs the same checks, and fails when the map and the code disagree.
 """
 
 from __future__ import annotations

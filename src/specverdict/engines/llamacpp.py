@@ -26,7 +26,7 @@ Checked against ggml-org/llama.cpp master at commit 3f545beccee6 (2026-08-23):
   significant digits, so values from 10^6 up are rounded and deltas become approximate.
 - Verified against the real server (llama.cpp's ``tools/server`` as compiled into PyPI's
   xllamacpp 2026.10.11549, run by ``engines/xllamacpp_server.py``; ``docs/engines/llamacpp.md``,
-  ``tests/llamacpp``): the flags, the per-request fields on every endpoint, their equality with
+  ``tests/integration/llamacpp``): the flags, the per-request fields on every endpoint, their equality with
   the counter deltas, and ``tokens_predicted_total`` growing by each answer's tokens.
 - ``GET /props`` fills ``default_generation_settings.params`` from default task settings, so its
   ``speculative.types`` reads ``none`` whatever the server runs; ``GET /slots`` reports per slot

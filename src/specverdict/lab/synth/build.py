@@ -4,7 +4,7 @@
 ``specverdict/suites/synth/data/`` (shipped with the package) and a manifest with the seeds,
 counts and a SHA-256 of each file. Training documents are drawn at training time from another
 seed (``training_documents``) and never hold an evaluation prompt: every training draw whose
-prompt hashes like an evaluation prompt is dropped (``tests/suites/test_synth.py`` checks both
+prompt hashes like an evaluation prompt is dropped (``tests/unit/suites/synth/test_generator.py`` checks both
 splits).
 """
 
