@@ -99,6 +99,15 @@ class EngineAdapter(ABC):
         """What the server exposes for acceptance, recorded in the run manifest."""
         return {}
 
+    #: where this engine's version is read when it serves no ``/version`` (a field of its probe)
+    version_field: str | None = None
+
+    def version_of(self, probe: Mapping[str, Any]) -> Any:
+        """The engine's version or build as its probe found it, for an engine that serves no
+        ``/version`` (llama.cpp's ``/props`` ``build_info``, SGLang's ``/get_server_info``
+        ``version``); None when the probe holds none."""
+        return None
+
     def launch_command(
         self,
         spec: RunSpec,

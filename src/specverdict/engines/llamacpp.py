@@ -277,6 +277,12 @@ class LlamaCppAdapter(EngineAdapter):
             timings, timings.get("draft_n"), timings.get("draft_n_accepted")
         )
 
+    version_field = "/props build_info"
+
+    def version_of(self, probe: Mapping[str, Any]) -> Any:
+        props = probe.get("props")
+        return props.get("build_info") if isinstance(props, Mapping) else None
+
     async def probe(self, client: httpx.AsyncClient, base_url: str) -> dict[str, Any]:
         found: dict[str, Any] = {
             "per_request": "timings.draft_n and timings.draft_n_accepted on the last chunk of "

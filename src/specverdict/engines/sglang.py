@@ -274,6 +274,11 @@ class SGLangAdapter(EngineAdapter):
             histogram,
         )
 
+    version_field = f"{SERVER_INFO} version"
+
+    def version_of(self, probe: Mapping[str, Any]) -> Any:
+        return probe.get("version")
+
     async def probe(self, client: httpx.AsyncClient, base_url: str) -> dict[str, Any]:
         found: dict[str, Any] = {
             "per_request": "sglext.spec_tokens_details, if the server knows "

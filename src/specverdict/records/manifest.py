@@ -246,7 +246,14 @@ class RunManifest(_Frozen):
     python: str | None = None
     platform: str | None = None
     engine_version: JsonValue = Field(
-        default=None, description="the engine's /version, as served, or why it was unavailable"
+        default=None,
+        description="the engine's version as it serves it (None: it says none; older "
+        "records may hold why /version did not answer)",
+    )
+    engine_version_source: str | None = Field(
+        default=None,
+        description="where engine_version was read: /version, or the engine's own field when "
+        "it serves none (llama.cpp: /props build_info; SGLang: /get_server_info version)",
     )
     models: JsonValue = Field(default=None, description="the engine's /v1/models, as served")
     acceptance_probe: dict[str, JsonValue] = Field(
@@ -349,6 +356,7 @@ class ManifestUpdate(TypedDict, total=False):
     python: str
     platform: str
     engine_version: Any
+    engine_version_source: str | None
     models: Any
     acceptance_probe: dict[str, Any]
     speculative_args: list[str] | tuple[str, ...]

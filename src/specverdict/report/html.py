@@ -406,7 +406,11 @@ def manifest_highlights(manifest: RunManifest) -> list[tuple[str, str]]:
     """The manifest entries a reader looks for first, as text."""
     out: list[tuple[str, str]] = []
     if manifest.engine_version is not None:
-        out.append(("engine version", _dumps(manifest.engine_version)))
+        source = manifest.engine_version_source
+        shown = _dumps(manifest.engine_version)
+        out.append(
+            ("engine version", shown if source in (None, "/version") else f"{shown} ({source})")
+        )
     if manifest.launch_command:
         out.append(("launch command", shlex.join(manifest.launch_command)))
     text = shlex.join(manifest.speculative_args)

@@ -1290,6 +1290,11 @@ class Runner:
         problem fails the run before anything is measured, unless ``force``)."""
         manifest = await self._probe(client, base_url, spec)
         manifest["acceptance_probe"] = await adapter.probe(client, base_url)
+        if manifest["engine_version_source"] is None:  # no /version: the engine's own field
+            version = adapter.version_of(manifest["acceptance_probe"])
+            if version is not None:
+                manifest["engine_version"] = version
+                manifest["engine_version_source"] = adapter.version_field
         if fresh or run.run_id not in self._counters:
             self._counters[run.run_id] = await find_counter(
                 client, base_url, adapter.tokenize_style, spec.model.served_name
@@ -1431,18 +1436,26 @@ class Runner:
             "platform": platform.platform(),
             "host": socket.gethostname(),
         }
-        manifest["engine_version"] = await self._served(client, base_url + "/version")
-        manifest["models"] = await self._served(client, base_url + "/v1/models")
+        version, missing = await self._served(client, base_url + "/version")
+        # a version is what the server says, never why it said nothing (llama.cpp has no
+        # /version: its build is in /props, which its adapter's probe reads)
+        manifest["engine_version"] = None if missing else version
+        manifest["engine_version_source"] = None if missing else "/version"
+        models, missing = await self._served(client, base_url + "/v1/models")
+        manifest["models"] = missing or models
         return manifest
 
     @staticmethod
-    async def _served(client: httpx.AsyncClient, url: str) -> Any:
-        """The JSON an engine serves at ``url`` as it came, or why there is none."""
+    async def _served(client: httpx.AsyncClient, url: str) -> tuple[Any, str | None]:
+        """The JSON an engine serves at ``url`` as it came, and None; or None and why there is
+        none (``HTTP 404``, ``unavailable: ConnectError``)."""
         try:
             resp = await client.get(url, timeout=10)
-            return resp.json() if resp.status_code == 200 else f"HTTP {resp.status_code}"
+            if resp.status_code != 200:
+                return None, f"HTTP {resp.status_code}"
+            return resp.json(), None
         except (httpx.HTTPError, ValueError) as exc:
-            return f"unavailable: {type(exc).__name__}"
+            return None, f"unavailable: {type(exc).__name__}"
 
     def score_pending(self, run_id: str, suite: Suite, samples: list[Sample]) -> int:
         """Score every answered sample of the run that has no score yet; return how many.

@@ -9,6 +9,7 @@ leave every row unscored. A file in another tool's format is mapped to such rows
 
 from __future__ import annotations
 
+import difflib
 from pathlib import Path
 from typing import Any, Literal, cast
 
@@ -62,6 +63,12 @@ def _field_error(exc: ValidationError) -> str:
     err = exc.errors()[0]
     loc = ".".join(str(p) for p in err["loc"])
     msg = str(err["msg"]).removeprefix("Value error, ")
+    if err["type"] == "extra_forbidden" and len(err["loc"]) == 1:
+        # a typo of a row field: say which one was meant, and which there are
+        known = list(Row.model_fields)
+        near = difflib.get_close_matches(loc, known, n=1, cutoff=0.6)
+        hint = f"; did you mean {near[0]}?" if near else ""
+        msg = f"unknown field{hint} (a row has {', '.join(known)})"
     return f"field {loc}: {msg}" if loc else msg
 
 
