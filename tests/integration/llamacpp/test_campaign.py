@@ -92,6 +92,10 @@ def test_every_run_is_launched_with_the_builtin_llama_server_flags(
         assert command[len(SERVER) : -2] == builtin[1:] and command[-2:] == ["-t", "1"]
         (log,) = run.manifest.engine_logs
         assert "xllamacpp-server: llama.cpp server (xllamacpp 2026.10" in Path(log).read_text()
+        # llama.cpp serves no /version: its build is read from /props, and said so
+        assert run.manifest.engine_version_source == "/props build_info"
+        build = run.manifest.acceptance_probe["props"]["build_info"]  # type: ignore[index]
+        assert isinstance(build, str) and build and run.manifest.engine_version == build
 
 
 def test_acceptance_is_per_request_and_agrees_with_the_counters(

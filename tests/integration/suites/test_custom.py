@@ -44,7 +44,13 @@ def write(path: Path, rows: list[object]) -> Path:
     [
         (['{"prompt": "x"}', "not json"], "completions", None, ":2: not a JSON object"),
         (['["a list"]'], "completions", None, ":1: a row must be a JSON object, got list"),
-        (['{"prompt": "x", "refrence": 1}'], "completions", None, ":1: field refrence: Extra"),
+        (
+            ['{"prompt": "x", "refrence": 1}'],
+            "completions",
+            None,
+            ":1: field refrence: unknown field; did you mean reference? (a row has id, prompt,",
+        ),
+        (['{"prompt": "x", "zzz": 1}'], "completions", None, ":1: field zzz: unknown field (a"),
         (['{"prompt": "x", "max_tokens": 0}'], "completions", None, ":1: field max_tokens:"),
         (
             ['{"messages": [{"role": "user", "content": "hi"}]}'],

@@ -490,6 +490,9 @@ def test_probe_records_props_slots_and_the_counters_present() -> None:
     )
     assert found["/props"] == found["/slots"] == found["/metrics"] == "ok"
     assert found["props"]["build_info"] == "b9712-3f545becc"
+    # llama.cpp serves no /version: the build in /props is its version
+    assert LlamaCppAdapter().version_of(found) == "b9712-3f545becc"
+    assert LlamaCppAdapter().version_of({"/props": "HTTP 404"}) is None
     assert found["props_speculative"] == {"speculative.types": "none"}
     assert (
         found["props_warning"].startswith("/props") and "timings.draft_n" in found["props_warning"]

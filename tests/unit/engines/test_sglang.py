@@ -402,6 +402,8 @@ def test_probe_records_settings_ranks_and_last_interval_gauges() -> None:
         "speculative_num_steps": 3,
     }
     assert found["dp_size"] == 2 and found["avg_spec_accept_length"] == [2.6, 2.55]
+    # the package version in /get_server_info is the engine's version
+    assert ADAPTER.version_of(found) == found["version"] is not None
     assert found["spec_gauges_last_interval"] == {
         "sglang:spec_accept_length": [2.75, 2.5],
         "sglang:spec_accept_rate": [0.58],
