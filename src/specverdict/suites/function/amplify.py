@@ -22,11 +22,14 @@ corner inputs (``corners.py``: duplicated extremes, equal items, equal-key items
 rotations; lengths and items at both sides of the reference's bounds; zeros, all-negative and
 single-item sequences, every number argument zero, negated or equal at once; strings cut to one
 or two characters, without an end character, with a looked-for character at either end, or
-made of another string argument; whole-number floats where a position holds both types) and
-generator 2's edge inputs in turn, a third of the generated inputs each, then mutation as
-generator 2. Its domain is generator 2's, widened where the docstring speaks of empty input or
-of negative numbers, and with runs of letters allowed down to one letter
-(``corners.widen_by_docstring``).
+made of another string argument; whole-number floats where a position holds both types), up to
+a third of the generated inputs, and generator 2's edge inputs (up to half, as in generator 2)
+in turn, one of each; then mutation as in generator 2. A task with few corners (a date string)
+keeps generator 2's share of edges. Its domain is generator 2's, widened only by the task's
+word or where the seeds show a rule by chance (``corners.widen_by_docstring``): empty input
+where the docstring speaks of it, negative numbers where it speaks of them, equal items unless
+it speaks of unique ones, either length parity unless it speaks of even or odd, and runs of
+letters down to one letter.
 
 The expected outputs come later, from running the reference solution in the sandbox on every
 kept input (``groundtruth.py``), which also drops the inputs the reference fails on, runs long
@@ -58,7 +61,7 @@ from specverdict.suites.function.profile import Args, Domain
 from specverdict.suites.values import TagError
 
 #: the default generator; 1 (mutation only) and 2 (edges) are kept to measure against
-AMPLIFIER_VERSION = 2
+AMPLIFIER_VERSION = 3
 GENERATORS = (1, 2, 3)
 Contract = Callable[[Args], bool]
 
@@ -127,7 +130,7 @@ def amplify(
     if config.generator == 2:
         head += pick_edges(pool, domain, bounds, reference, config.generate // 2, rng, admits)
     else:
-        edges = pick_edges(pool, domain, bounds, reference, config.generate // 3, rng, admits)
+        edges = pick_edges(pool, domain, bounds, reference, config.generate // 2, rng, admits)
         taken = known | {key(a) for a in [*head, *edges]}
         found = read_clues(reference, entry_point, prompt, bounds)
         corners = pick_corners(pool, domain, found, config.generate // 3, rng, admits, taken)

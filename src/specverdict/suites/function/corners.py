@@ -91,6 +91,10 @@ class Clues:
 
 _EMPTY = re.compile(r"\bempty\b", re.IGNORECASE)
 _NEGATIVE = re.compile(r"\bnegative\b", re.IGNORECASE)
+#: words of a docstring that may make the seeds' common length parity a rule of the task
+_PARITY = re.compile(r"\b(?:even|odd)\b", re.IGNORECASE)
+#: words of a docstring that make the seeds' "no two items equal" a rule of the task
+_UNIQUE = re.compile(r"unique|distinct|different|duplicat|repeat|same", re.IGNORECASE)
 
 
 def docstring(prompt: str, entry_point: str) -> str:
@@ -113,7 +117,11 @@ def widen_by_docstring(domain: Domain, bounds: Boundaries, doc: str) -> Domain:
     * where it speaks of negative numbers and not of positive or non-negative ones, number
       arguments down to minus the largest magnitude seen;
     * a run of letters in a string as short as one letter, unless the docstring sets a least
-      size (a word cut to its first letter is still a word).
+      size (a word cut to its first letter is still a word);
+    * sequences with equal items (ties) even where no seed has any, unless the docstring speaks
+      of unique, distinct or different items, of duplicates, repeats or the same value;
+    * sequences of either length parity even where every seed's length is odd (or even),
+      unless the docstring speaks of even or odd.
     """
     wide = copy.deepcopy(domain)
     empty = _EMPTY.search(doc) is not None and not bounds.sized
@@ -124,18 +132,22 @@ def widen_by_docstring(domain: Domain, bounds: Boundaries, doc: str) -> Domain:
             p.len_lo = 0
         if negative and p.lo is not None and p.hi is not None and p.lo >= 0:
             p.lo = -max(abs(p.hi), 1)
-        _short_runs(p, bounds)
+        _relax(p, bounds, _UNIQUE.search(doc) is None, _PARITY.search(doc) is None)
     return wide
 
 
-def _short_runs(p: Profile, bounds: Boundaries) -> None:
+def _relax(p: Profile, bounds: Boundaries, ties: bool, parity: bool) -> None:
+    if ties:
+        p.distinct = False
+    if parity and p.parity in (0, 1):
+        p.parity = None
     if not bounds.sized:
         for cls in ("lower", "upper"):
             if cls in p.run_lo:
                 p.run_lo[cls] = 1
     for child in (p.item, p.key, p.value):
         if child is not None:
-            _short_runs(child, bounds)
+            _relax(child, bounds, ties, parity)
 
 
 def compared_lengths(reference: str) -> tuple[int, ...]:
