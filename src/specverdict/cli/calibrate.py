@@ -23,6 +23,7 @@ from specverdict.cli.inputs import not_blank
 from specverdict.cli.progress import progress_for
 from specverdict.cli.runs import DB_OPTION, DEFAULT_DB, registry_dir
 from specverdict.cli.validate import check_feasible
+from specverdict.cli.wrap import print_next
 from specverdict.engines.reference import launches_reference, require_extra
 from specverdict.records import EngineTime, RunRecord
 from specverdict.run.executors.claims import ClaimingRunner
@@ -102,11 +103,11 @@ def calibrate(campaign: Path, db: Path | str, executions: int, stage: str | None
     if spent.engine_s > 0:
         console.print(spent.busy_line(), highlight=False)
     db_flag = "" if db == DEFAULT_DB else f" --db {db}"
-    console.print(
-        f"next: specverdict run {campaign}{db_flag}   (its verdicts pool this calibration's "
-        "drift, and so do other campaigns' on the same engine, model, load and host)",
-        highlight=False,
-        soft_wrap=True,
+    print_next(
+        console,
+        f"specverdict run {campaign}{db_flag}",
+        "its verdicts pool this calibration's drift, and so do other campaigns' on the same "
+        "engine, model, load and host",
     )
     failed = failed_runs(store, records, plan.campaign.gates.max_failure_rate)
     if failed is not None:

@@ -26,6 +26,7 @@ from specverdict.cli.progress import console_runner
 from specverdict.cli.runs import DB_OPTION, DEFAULT_DB, summary_tables
 from specverdict.cli.validate import check_feasible
 from specverdict.cli.verdict import FAIL_ON, JSON, _finish, parse_fail_on
+from specverdict.cli.wrap import print_next
 from specverdict.engines.preflight import served_kind
 from specverdict.errors import ConfigError
 from specverdict.measure.results import run_results
@@ -274,10 +275,8 @@ def compare_live(
         first.setdefault(r.fingerprint, r.run_id)
     ids = list(first.values())
     db_flag = "" if db == DEFAULT_DB else f" --db {db}"
-    console.print(
-        f"engine {kind} (the servers'); next: specverdict report {' '.join(ids)}{db_flag} --out "
-        "report   (the HTML report)",
-        highlight=False,
-        soft_wrap=True,
+    console.print(f"engine {kind} (the servers')", highlight=False)
+    print_next(
+        console, f"specverdict report {' '.join(ids)}{db_flag} --out report", "the HTML report"
     )
     _finish(verdicts, as_json, fail_on)

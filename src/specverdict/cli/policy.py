@@ -11,6 +11,7 @@ import click
 
 from specverdict.campaign import build_plan, load_campaign
 from specverdict.cli.runs import DB_OPTION, open_registry
+from specverdict.cli.wrap import wrapped_lines
 from specverdict.policy.build import build_policy, overrides_target, pair_key, pinned_anyway
 from specverdict.policy.evidence import collect_evidence
 from specverdict.policy.model import Policy
@@ -100,7 +101,7 @@ def policy(campaign: Path, db: Path, out: Path | None, as_json: bool, pin: tuple
     if as_json:
         click.echo(result.model_dump_json(indent=2))
     else:
-        for line in render(result):
+        for line in wrapped_lines(render(result)):
             click.echo(line)
         if out is not None:
             click.echo(f"wrote {out / POLICY_FILE} and {out / EXPECTATIONS_FILE}")

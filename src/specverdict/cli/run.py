@@ -17,6 +17,7 @@ from specverdict.cli.progress import progress_for
 from specverdict.cli.runs import DB_OPTION, DEFAULT_DB, find_run, registry_dir, summary_tables
 from specverdict.cli.validate import check_feasible
 from specverdict.cli.verdict import verdict_table
+from specverdict.cli.wrap import print_next
 from specverdict.engines.reference import launches_reference, require_extra
 from specverdict.errors import SpecverdictError
 from specverdict.measure.results import run_results
@@ -238,7 +239,7 @@ def run(
         (f"specverdict report {campaign}{db_flag} --out report", "the HTML report"),
         (f"specverdict policy {campaign}{db_flag}", "what to deploy, from the ADOPTs"),
     ):
-        console.print(f"next: {command}   ({what})", highlight=False, soft_wrap=True)
+        print_next(console, command, what)
     if spent is None:  # on a cluster: the executions' own figures
         spent = EngineTime.total(r.manifest.engine_time for r in records)
     if spent.engine_s > 0:  # where the engine time went (docs/engine-time.md)

@@ -10,8 +10,10 @@ from pathlib import Path
 
 import click
 from rich import box
-from rich.console import Console
+from rich.console import Console, Group
+from rich.padding import Padding
 from rich.table import Table
+from rich.text import Text
 
 from specverdict.measure.results import RunResults, run_results
 from specverdict.records import OUTPUT_SCHEMA_VERSION, RunRecord, SampleRecord
@@ -289,13 +291,20 @@ def error_rows(attempts: Sequence[SampleRecord]) -> list[tuple[str, int, int, st
     return rows
 
 
-def errors_table(rows: Sequence[tuple[str, int, int, str, str]]) -> Table:
+def errors_table(rows: Sequence[tuple[str, int, int, str, str]]) -> Group:
+    """Failed attempts by kind in a table, then each kind's example error on lines of its own,
+    wrapped at spaces: an error (an engine's JSON body, a traceback's last line) is read whole,
+    never folded into a narrow column."""
     table = Table(title="failed attempts", title_justify="left", box=box.SIMPLE_HEAD)
-    for col in ("kind", "attempts", "retried since", "example sample", "example error"):
-        table.add_column(col, overflow="fold", no_wrap=col != "example error")
-    for kind, n, superseded, sid, error in rows:
-        table.add_row(kind, str(n), str(superseded), sid, error)
-    return table
+    for col in ("kind", "attempts", "retried since", "example sample"):
+        table.add_column(col, overflow="fold", no_wrap=col != "example sample")
+    for kind, n, superseded, sid, _ in rows:
+        table.add_row(kind, str(n), str(superseded), sid)
+    shown: list[Text | Padding] = []
+    for kind, _, _, sid, error in rows:
+        shown.append(Text(f"{kind}, e.g. {sid}:"))
+        shown.append(Padding(Text(error or "(no error text)", overflow="fold"), (0, 0, 0, 4)))
+    return Group(table, *shown)
 
 
 @runs.command("errors")

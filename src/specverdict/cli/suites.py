@@ -13,7 +13,11 @@ from pathlib import Path
 from typing import Any
 
 import click
+from rich import box
+from rich.console import Console
+from rich.table import Table
 
+from specverdict.cli.wrap import terminal_width, wrapped
 from specverdict.errors import ConfigError
 from specverdict.run.checklist import has_scorer
 from specverdict.suites import Suite, get_suite, known_suites
@@ -70,21 +74,40 @@ def suites() -> None:
 @suites.command("list")
 @JSON_OPTION
 def list_suites(as_json: bool) -> None:
-    """List the known suites (name@version, stage, endpoint, source).
+    """List the known suites: name@version, stage, endpoint, size (samples; "-" for a suite
+    whose data you bring), licence; --json adds each source (suites show NAME prints it).
 
     Example: specverdict suites list --json
     """
-    rows = []
+    rows: list[dict[str, Any]] = []
     for ref in known_suites():
         suite = get_suite(ref)
-        endpoint = _endpoint(suite)
-        rows.append({"suite": ref, "stage": suite.stage, "mode": endpoint, "source": suite.source})
+        try:
+            size: int | None = len(suite.samples())
+        except (ValueError, OSError, ConfigError):
+            size = None  # its data is the user's (EvalPlus files) or not installed here
+        rows.append(
+            {
+                "suite": ref,
+                "stage": suite.stage,
+                "mode": _endpoint(suite),
+                "size": size,
+                "licence": suite.licence,
+                "source": suite.source,
+            }
+        )
     if as_json:
         click.echo(json.dumps(rows, indent=2))
         return
-    width = max(len(r["suite"]) for r in rows)
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1))
+    for col in ("suite", "stage", "endpoint", "size", "licence"):
+        table.add_column(
+            col, no_wrap=col != "licence", justify="right" if col == "size" else "left"
+        )
     for r in rows:
-        click.echo(f"{r['suite']:<{width}}  {r['stage']:<9} {r['mode']:<10} {r['source']}")
+        size_text = "-" if r["size"] is None else str(r["size"])
+        table.add_row(r["suite"], r["stage"], r["mode"], size_text, r["licence"])
+    Console(width=terminal_width()).print(table)
 
 
 @suites.command()
@@ -118,7 +141,8 @@ def show(name: str, data: Path | None, as_json: bool) -> None:
         click.echo(json.dumps(info, indent=2))
         return
     for key, value in info.items():
-        click.echo(f"{key + ':':<14}{value}")
+        for line in wrapped(f"{key + ':':<14}{value}", hang=14):
+            click.echo(line)
 
 
 @suites.command()

@@ -103,27 +103,33 @@ def validate(campaign: Path, as_json: bool, probe: bool) -> None:
 
 
 def plan_table(plan: Plan, counts: dict[str, int]) -> Table:
-    """One row per run, in 80 columns: fingerprint, stage, suite, samples, speculation (wrapped
-    when long), load, the baseline it is compared with."""
+    """One row per run, in 80 columns: its number, stage, suite, samples, speculation (wrapped
+    at spaces when long, never inside a word), load, the row of the baseline it is compared
+    with. Rows are numbered, not named by fingerprint: no run id exists before a run, and a
+    number is not mistaken for one that ``runs show`` would take."""
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1))
-    for col in ("run", "stage", "suite", "n", "speculation", "load", "baseline"):
+    longest_word = max(len(w) for r in plan.runs for w in r.speculation.label.split())
+    for col in ("#", "stage", "suite", "n", "speculation", "load", "baseline"):
         table.add_column(
             col,
             no_wrap=col != "speculation",
             overflow="fold",
             ratio=1 if col == "speculation" else None,
-            min_width=11 if col == "speculation" else None,
+            min_width=max(11, longest_word) if col == "speculation" else None,
+            justify="right" if col == "#" else "left",
         )
+    row_of = {r.fingerprint: i for i, r in enumerate(plan.runs, 1)}
     baseline_of = {p.candidate.fingerprint: p.baseline.fingerprint for p in plan.pairs}
     for r in plan.runs:
+        base = baseline_of.get(r.fingerprint)
         table.add_row(
-            r.fingerprint[:8],
+            str(row_of[r.fingerprint]),
             r.stage,
             str(r.suite),
             str(counts[r.fingerprint]),
             r.speculation.label,
             short_load(r.load.label),
-            baseline_of.get(r.fingerprint, "-")[:8],
+            "-" if base is None else f"#{row_of[base]}",
         )
-    table.caption = "n: samples each execution sends; baseline: the run it is compared with"
+    table.caption = "n: samples each execution sends; baseline: the row it is compared with"
     return table

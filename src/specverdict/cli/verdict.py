@@ -100,7 +100,13 @@ def verdict_table(stage: str, rows: Sequence[PairVerdict]) -> Table:
         padding=(0, 1),
     )
     table.add_column("verdict", no_wrap=True)
-    table.add_column("candidate", ratio=1, overflow="fold", min_width=12)
+    # wide enough for the longest word of any label (acceptance=relaxed, [category=strings]):
+    # a label wraps at its spaces, never inside a word
+    labels = [
+        v.candidate_label if v.slice is None else f"{v.candidate_label} [{v.slice}]" for v in rows
+    ]
+    longest = max((len(w) for label in labels for w in label.split()), default=12)
+    table.add_column("candidate", ratio=1, overflow="fold", min_width=min(max(12, longest), 24))
     table.add_column("load", no_wrap=True)
     table.add_column("speed-up [CI]", no_wrap=True)  # at the pair's level (note 032)
     table.add_column("pass b/c", no_wrap=True)

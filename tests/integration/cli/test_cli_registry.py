@@ -65,7 +65,10 @@ def test_runs_errors_counts_failed_attempts_including_retried_ones(
     assert done.returncode == 0, done.stderr
     row = next(line for line in done.stdout.splitlines() if "HTTP 503" in line)
     assert row.split()[:4] == ["HTTP", "503", "1", "1"]  # 1 attempt, retried since
-    assert "HTTP 503: busy" in row
+    # the example error whole, on a line of its own under its kind
+    lines = done.stdout.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("HTTP 503, e.g. "))
+    assert lines[at + 1].strip().startswith("HTTP 503: busy")
 
 
 def test_prune_deletes_unfinished_runs_only_and_delete_takes_ids(
