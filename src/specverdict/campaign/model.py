@@ -716,7 +716,7 @@ class Gates(Strict):
         default=1.05,
         ge=1.0,
         le=1000.0,
-        description="the smallest speed-up worth adopting (point estimate)",
+        description="the smallest speed-up worth adopting: the speed-up interval's lower bound must clear it (its upper bound under it rejects)",
     )
     max_failure_rate: Real = Field(
         default=0.05,
