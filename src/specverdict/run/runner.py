@@ -153,9 +153,11 @@ def preflight(specs: list[RunSpec]) -> None:
 async def _preflight(spec: RunSpec, url: str) -> list[str]:
     adapter = adapter_for(spec.engine.kind)
     async with httpx.AsyncClient() as client:
-        models = await Runner._served(client, url + "/v1/models")
+        models, missing = await Runner._served(client, url + "/v1/models")
         probe = await adapter.probe(client, url)
-        return preflight_problems(spec, models, probe, needs_metrics=adapter.needs_metrics)
+        return preflight_problems(
+            spec, missing or models, probe, needs_metrics=adapter.needs_metrics
+        )
 
 
 def host_load() -> float | None:
@@ -1182,9 +1184,12 @@ class Runner:
     async def _identity(spec: RunSpec, url: str) -> ServerIdentity:
         adapter = adapter_for(spec.engine.kind)
         async with httpx.AsyncClient() as client:
-            version = await Runner._served(client, url + "/version")
-            models = await Runner._served(client, url + "/v1/models")
-            facts = server_facts(version, models, await adapter.probe(client, url))
+            version, no_version = await Runner._served(client, url + "/version")
+            models, missing = await Runner._served(client, url + "/v1/models")
+            probe = await adapter.probe(client, url)
+            if no_version:  # as the manifest reads it (``_prepare``): the engine's own field
+                version = adapter.version_of(probe)
+            facts = server_facts(version, missing or models, probe)
         return ServerIdentity(digest=facts_digest(facts), facts=facts)
 
     def check_preflight(self, specs: list[RunSpec]) -> None:
