@@ -106,6 +106,12 @@ def server_key(spec: RunSpec) -> str:
     return hashlib.sha256(canonical.encode()).hexdigest()[:16]
 
 
+def session_key(spec: RunSpec, repeat: int) -> tuple[str, str, int]:
+    """The server session an execution belongs to (``engine.launch.sessions: round``): its
+    configuration (``server_key``), load level and round (its repeat)."""
+    return (server_key(spec), spec.load.label, repeat)
+
+
 def in_sessions(runs: Sequence[RunSpec], repeats_of: Callable[[RunSpec], int]) -> list[Execution]:
     """Executions grouped into server sessions (``engine.launch.sessions: round``): round r
     takes the configurations (``server_key``, the baseline first) at each load level forwards

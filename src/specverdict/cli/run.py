@@ -10,7 +10,8 @@ import click
 from rich.console import Console
 
 from specverdict.campaign import build_plan, load_campaign
-from specverdict.campaign.plan import Plan, interleaved
+from specverdict.campaign.plan import Execution as PlannedExecution
+from specverdict.campaign.plan import Plan
 from specverdict.cli.checklist import checklist_table
 from specverdict.cli.inputs import not_blank
 from specverdict.cli.progress import progress_for
@@ -24,7 +25,7 @@ from specverdict.measure.results import run_results
 from specverdict.records import EngineTime, RunRecord
 from specverdict.run.checklist import blocking, evaluate
 from specverdict.run.executors.claims import ClaimingRunner
-from specverdict.run.runner import failed_runs, select_runs
+from specverdict.run.runner import Runner, failed_runs, select_runs
 from specverdict.run.sequential import run_until_decided
 from specverdict.store import Store, open_store
 from specverdict.verdict import campaign_verdicts
@@ -290,7 +291,10 @@ def _run_on_ray(
         specs = select_runs(plan, only) if only else list(plan.runs)
         executions = [
             Execution(spec=e.spec, repeat=e.repeat, order=(e.repeat, e.position))
-            for e in interleaved(specs, plan.repeats_of)
+            # in server sessions, as the local runner orders them: a node keeps a session's
+            # server up for its next execution
+            for e in Runner.schedule(plan, specs)
+            if isinstance(e, PlannedExecution)
         ]
     location = db if isinstance(db, str) else str(db.resolve())
     ray_executor = RayExecutor(

@@ -44,7 +44,7 @@ from specverdict.campaign.plan import (
     blocked,
     in_sessions,
     interleaved,
-    server_key,
+    session_key,
 )
 from specverdict.campaign.spec import RunSpec
 from specverdict.engines.base import EngineAdapter
@@ -337,10 +337,12 @@ class Runner:
         self.starts = 0
 
     @contextlib.contextmanager
-    def sessions(self, plan: Plan) -> Iterator[None]:
+    def sessions(self, plan: Plan, reap_kept: bool = True) -> Iterator[None]:
         """Within this block launched servers are kept up between the executions of one
         configuration and round (``engine.launch.sessions``, up to ``engine.launch.servers``
-        at once) and stopped when it ends, however it ends."""
+        at once) and stopped when it ends, however it ends. ``reap_kept`` False: a cluster
+        node's runner, whose host may hold other nodes' kept servers (its reaper stops its
+        own when it is killed)."""
         launch = plan.campaign.engine.launch
         outer = self._keep
         if outer == 0:
@@ -349,7 +351,7 @@ class Runner:
                 if launch is not None and launch.sessions == "execution"
                 else (launch.servers if launch is not None else 1)
             )
-            if self._keep:
+            if self._keep and reap_kept:
                 self._reap_kept(plan)
         try:
             yield
@@ -438,11 +440,11 @@ class Runner:
         current = steps[at]
         if not isinstance(current, Execution) or current.spec.engine.base_url is not None:
             return
-        now = (server_key(current.spec), current.spec.load.label, current.repeat)
+        now = session_key(current.spec, current.repeat)
         for later in steps[at + 1 :]:
             if not isinstance(later, Execution):
                 return
-            key = (server_key(later.spec), later.spec.load.label, later.repeat)
+            key = session_key(later.spec, later.repeat)
             if key == now:
                 continue
             if key in self._sessions or key in self._prestarts:
@@ -954,7 +956,7 @@ class Runner:
         """The launched server that serves this execution: one started ahead for it, else its
         configuration and round's session when one is up (no start: the span begins where its
         last use ended), else a new start, kept as a session when sessions are on."""
-        key = (server_key(spec), spec.load.label, repeat)
+        key = session_key(spec, repeat)
         ahead = self._take_prestart(key, spec, adapter, run, clock)
         if ahead is not None:
             return ahead

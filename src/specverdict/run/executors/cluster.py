@@ -12,6 +12,7 @@ registry, sending only the samples that have no stored answer. Requires the ``cl
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
 import socket
@@ -28,7 +29,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, TaskID, TextColumn, Tim
 from rich.progress import Progress as RichBar
 
 from specverdict import errors
-from specverdict.campaign.plan import Plan
+from specverdict.campaign.plan import Plan, session_key
 from specverdict.campaign.spec import RunSpec
 from specverdict.errors import (
     ConfigError,
@@ -93,6 +94,7 @@ class Outcome(BaseModel):
     host: str
     error_class: str | None = None
     error: str | None = None
+    starts: int = 0  #: servers the node's actor had started by the end of this execution
 
 
 def split_resources(need: dict[str, float]) -> dict[str, Any]:
@@ -171,7 +173,10 @@ def _score_batch(spec: RunSpec, records: list[Any]) -> list[Score | None]:
 
 
 class NodeActor:
-    """Owns one node's engine: measures the executions the driver hands it, one at a time."""
+    """Owns one node's engine: measures the executions the driver hands it, one at a time.
+    Its runner keeps launched servers up between the executions of one server session
+    (``engine.launch.sessions``, as the local runner does) until the driver closes it; its
+    reaper stops them if the actor is killed first."""
 
     def __init__(
         self, location: str, runs_dir: str, user: str, retry_failed: bool, timeout_s: float
@@ -190,6 +195,7 @@ class NodeActor:
             retry_failed=retry_failed,
             request_timeout_s=timeout_s,
         )
+        self.sessions: contextlib.ExitStack | None = None
 
     def node(self) -> str:
         return self.node_id
@@ -202,6 +208,9 @@ class NodeActor:
         (``store.fenced``): when the driver took this node for lost and handed the run over,
         the next write is refused and this actor stops."""
         e = execution
+        if self.sessions is None:  # servers kept up from the first execution to ``close``
+            self.sessions = contextlib.ExitStack()
+            self.sessions.enter_context(self.runner.sessions(plan, reap_kept=False))
         self.runner.store = FencedStore(self.store, e.spec.fingerprint, e.repeat, holder, ttl_s)
         try:
             record = self.runner.run_one(plan, e.spec, e.repeat, e.order)
@@ -216,7 +225,16 @@ class NodeActor:
             )
         finally:
             self.runner.store = self.store
-        return Outcome(run_id=record.run_id, node_id=self.node_id, host=self.host)
+        return Outcome(
+            run_id=record.run_id, node_id=self.node_id, host=self.host, starts=self.runner.starts
+        )
+
+    def close(self) -> int:
+        """Stop the servers kept up between executions; how many servers this actor started."""
+        if self.sessions is not None:
+            self.sessions.close()
+            self.sessions = None
+        return self.runner.starts
 
 
 class ClusterProgress:
@@ -284,6 +302,8 @@ class _Node:
     ready: Any  # the ref of ``node()``: resolved once the actor is placed
     placed: bool = False
     busy: bool = False
+    #: the server session of the last execution it measured (its server may still be up)
+    session: tuple[str, str, int] | None = None
 
 
 @dataclass
@@ -311,6 +331,35 @@ class _Dispatch:
     losses: dict[tuple[str, int], int] = field(default_factory=dict)
     handouts: Iterator[int] = field(default_factory=lambda: itertools.count(1))
     actor_cls: Any = None  #: the node actor's Ray class, made once
+
+
+#: how long the driver waits for the node actors to stop their kept servers at the end
+CLOSE_TIMEOUT_S = 60.0
+
+
+def _next_for(
+    queue: deque[Execution], own: tuple[str, str, int] | None, held: set[tuple[str, str, int]]
+) -> Execution:
+    """The execution an idle node takes from ``queue``: the first of the server session it
+    served last (its server is still up: no start), else the first of a session no other node
+    holds (that node will take it without a start), else the first in line (a second start of
+    a held session rather than an idle node)."""
+    for wanted in (lambda k: k == own, lambda k: k not in held):
+        for i, e in enumerate(queue):
+            if wanted(session_key(e.spec, e.repeat)):
+                del queue[i]
+                return e
+    return queue.popleft()
+
+
+def _closed(ray: Any, actors: Sequence[Any]) -> int | None:
+    """Ask each actor to stop the servers it kept up; the servers they started in all, or None
+    when one did not answer in time (the actors are killed next, and their reapers stop what
+    they kept)."""
+    try:
+        return int(sum(ray.get([a.close.remote() for a in actors], timeout=CLOSE_TIMEOUT_S)))
+    except Exception:
+        return None
 
 
 #: how long the driver waits for a cluster's address to accept a connection before it says so
@@ -355,6 +404,9 @@ class RayExecutor:
     #: node id -> the host its actor reported, for the driver's log
     hosts: dict[str, str] = field(default_factory=dict)
     outcomes: list[tuple[Execution, Outcome]] = field(default_factory=list)
+    #: the servers the node actors started in all (kept up between the executions of a
+    #: session); None until a run ended with every node idle and answering
+    starts: int | None = None
 
     def _connect(self) -> Any:
         ray = _ray()
@@ -405,6 +457,8 @@ class RayExecutor:
             d.beat.close()
             for f in d.flights.values():
                 self.store.release(f.execution.spec.fingerprint, f.execution.repeat, f.holder)
+            if not d.flights:  # every node idle: each stops the servers it kept up
+                self.starts = _closed(ray, [n.actor for n in d.nodes.values() if n.placed])
             for node in d.nodes.values():
                 ray.kill(node.actor, no_restart=True)
         return self._records(executions)
@@ -469,12 +523,14 @@ class RayExecutor:
             d.nodes[node_id] = _Node(actor=actor, ready=actor.node.remote())
 
     def _hand_out(self, plan: Plan, d: _Dispatch) -> None:
-        """Give each idle placed node the next execution this executor can claim; one another
-        executor measures goes back to the queue."""
+        """Give each idle placed node the next execution this executor can claim (``_next_for``:
+        its own server session first); one another executor measures goes back to the queue."""
         idle = [n for n, node in d.nodes.items() if node.placed and not node.busy]
         blocked = 0
         while idle and d.queue and blocked < len(d.queue):
-            e = d.queue.popleft()
+            node = d.nodes[idle[0]]
+            held = {n.session for n in d.nodes.values() if n is not node and n.session}
+            e = _next_for(d.queue, node.session, held)
             # each hand-out its own holder name: the fencing token of the actor's writes, so
             # that an actor taken for lost cannot write after a new one
             flight_holder = f"{d.holder}/{next(d.handouts)}"
@@ -486,6 +542,7 @@ class RayExecutor:
             node_id = idle.pop(0)
             d.beat.hold(e.spec.fingerprint, e.repeat, flight_holder)
             d.nodes[node_id].busy = True
+            d.nodes[node_id].session = session_key(e.spec, e.repeat)
             ref = d.nodes[node_id].actor.run.remote(plan, e, flight_holder, d.ttl)
             d.flights[ref] = _Flight(node=node_id, execution=e, holder=flight_holder)
             where = self.hosts.get(node_id, "") + f" node {node_id[:8]}"

@@ -18,7 +18,7 @@ import pytest
 from rich.console import Console
 
 from specverdict.campaign import build_plan, parse_campaign
-from specverdict.campaign.plan import Plan, interleaved
+from specverdict.campaign.plan import Plan, in_sessions, interleaved
 from specverdict.errors import ConfigError
 from specverdict.records import RunRecord
 from specverdict.run.executors.claims import ClaimingRunner
@@ -135,6 +135,65 @@ def test_a_campaign_on_the_cluster_gives_the_local_runners_verdicts(
     assert all(v["acceptance_rate"] is not None for v in ray_verdicts)
     shared.close()
     local.close()
+
+
+def test_a_node_keeps_a_sessions_server_up_for_its_next_execution(
+    ray_cluster: LocalCluster, postgres: PostgresServer, tmp_path: Path
+) -> None:
+    """Two stages of one configuration and round are one server session: the node that
+    measured the first stage measures the second on the server it kept up, so the cluster
+    starts fewer servers than it measures executions, and each node's actor stops what it
+    kept when the campaign ends."""
+    text = campaign_yaml(
+        "cluster-sessions",
+        device_model="accel-8b",
+        device_clock="virtual",
+        launch={"resources": {"accel": 1}},
+        candidates=MTP,
+        stages={
+            "function": {"suite": "synth-function@1", "samples": {"first": 4}},
+            "prose": {"suite": "prose@1", "samples": {"first": 4}},
+        },
+        max_tokens=8,
+        concurrency=[1],
+        warmup=0,
+        baseline_repeats=None,  # the campaign's default: the baseline executed twice
+    )
+    plan = build_plan(parse_campaign(text, Path("cluster-sessions.yaml")))
+    ordered = [
+        Execution(spec=e.spec, repeat=e.repeat, order=(e.repeat, e.position))
+        for e in in_sessions(plan.runs, plan.repeats_of)
+    ]
+    assert len(ordered) == 6  # the baseline twice and the candidate, in two stages
+    url = postgres.database()
+    shared = open_store(url)
+    ex = ray_executor(shared, url, tmp_path)
+    runs = ex.run(plan, ordered)
+    assert [r.status for r in runs] == ["completed"] * 6
+    by_session: dict[str | None, list[RunRecord]] = {}
+    for r in runs:
+        by_session.setdefault(r.manifest.session, []).append(r)
+    # three sessions (baseline round 0, the candidate, baseline round 1), each started at most
+    # twice (two idle nodes, one session left: the second takes it rather than wait)
+    assert ex.starts is not None and len(by_session) <= ex.starts <= 4 < len(runs)
+    shared_starts = [served for served in by_session.values() if len(served) == 2]
+    assert shared_starts, by_session
+    for served in shared_starts:  # one server, two stages, on one node
+        assert sorted(r.spec.stage for r in served) == ["function", "prose"]
+        assert len({r.manifest.engine_pid for r in served}) == 1
+    # the campaign ended: no engine it launched is still running
+    for r in runs:
+        pid = r.manifest.engine_pid
+        assert pid is not None and not pid_alive(pid), r.run_id
+    shared.close()
+
+
+def pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
 
 
 def test_no_node_with_the_resources_is_one_line(ray_cluster: LocalCluster, tmp_path: Path) -> None:
