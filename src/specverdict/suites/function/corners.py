@@ -46,6 +46,7 @@ from typing import Any
 
 from specverdict.suites import pyast
 from specverdict.suites.function.boundary import Boundaries
+from specverdict.suites.function.edges import round_robin
 from specverdict.suites.function.mutate import key
 from specverdict.suites.function.profile import Args, Domain, Profile, char_class
 from specverdict.suites.values import TagError
@@ -430,24 +431,6 @@ def pick_corners(
 ) -> list[Args]:
     """Up to ``limit`` admitted corner inputs, none of whose keys is in ``exclude``, taken
     round-robin over the groups (each group shuffled by ``rng``)."""
-    groups: dict[str, list[Args]] = {}
-    seen = set(exclude)
-    for group, args in corner_inputs(seeds, domain, found):
-        try:
-            text = key(args)
-        except (TagError, ValueError, OverflowError, TypeError):
-            continue
-        if text in seen or not admits(args):
-            continue
-        seen.add(text)
-        groups.setdefault(group, []).append(args)
-    order = sorted(groups)
-    rng.shuffle(order)
-    for name in order:
-        rng.shuffle(groups[name])
-    out: list[Args] = []
-    for row in itertools.zip_longest(*(groups[g] for g in order)):
-        for args in row:
-            if args is not None and len(out) < limit:
-                out.append(args)
-    return out
+    unkeyable = (TagError, ValueError, OverflowError, TypeError)
+    inputs = corner_inputs(seeds, domain, found)
+    return round_robin(inputs, set(exclude), admits, rng, limit, unkeyable)

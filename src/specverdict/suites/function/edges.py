@@ -35,7 +35,7 @@ import contextlib
 import copy
 import itertools
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from specverdict.suites.function.boundary import Boundaries
@@ -239,12 +239,27 @@ def pick_edges(
 ) -> list[Args]:
     """Up to ``limit`` admitted, distinct edge inputs, taken round-robin over the groups (each
     group shuffled by ``rng``) so that every argument and kind of edge gets its share."""
+    found = edge_inputs(seeds, domain, bounds, reference)
+    return round_robin(found, {key(s) for s in seeds}, admits, rng, limit)
+
+
+def round_robin(
+    found: Iterable[tuple[str, Args]],
+    seen: set[str],
+    admits: Callable[[Args], bool],
+    rng: random.Random,
+    limit: int,
+    unkeyable: tuple[type[Exception], ...] = (TagError, ValueError, OverflowError),
+) -> list[Args]:
+    """Up to ``limit`` of the ``(group, input)`` pairs ``found``: admitted, distinct and not
+    in ``seen`` (keys, added to as inputs are kept), one group after the other in turn (the
+    groups' order and each group shuffled by ``rng``), so that every group gets its share. An
+    input whose key raises one of ``unkeyable`` is left out."""
     groups: dict[str, list[Args]] = {}
-    seen = {key(s) for s in seeds}
-    for group, args in edge_inputs(seeds, domain, bounds, reference):
+    for group, args in found:
         try:
             text = key(args)
-        except (TagError, ValueError, OverflowError):
+        except unkeyable:
             continue
         if text in seen or not admits(args):
             continue
