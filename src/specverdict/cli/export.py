@@ -24,6 +24,7 @@ from specverdict.report.outputs import (
     FileOutput,
     TrackingOutput,
     file_output,
+    listed,
     rendered,
     tracking_output,
 )
@@ -243,7 +244,7 @@ class TrackingGroup(click.Group):
     when asked for; the list reads the registry, so a plugin's output is a command too."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return [name for name in OUTPUTS.names() if isinstance(_loaded(name), TrackingOutput)]
+        return [o.name for o in listed() if isinstance(o, TrackingOutput)]
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name not in OUTPUTS.names():
@@ -253,13 +254,6 @@ class TrackingGroup(click.Group):
         except SpecverdictError as exc:
             raise click.UsageError(str(exc)) from None
         return _tracking_command(output)
-
-
-def _loaded(name: str) -> object:
-    try:
-        return OUTPUTS.get(name)
-    except SpecverdictError:  # a broken plugin is refused when it is named, not when listed
-        return None
 
 
 def _tracking_command(output: TrackingOutput) -> click.Command:

@@ -102,16 +102,14 @@ def verdict_table(stage: str, rows: Sequence[PairVerdict]) -> Table:
     table.add_column("verdict", no_wrap=True)
     # wide enough for the longest word of any label (acceptance=relaxed, [category=strings]):
     # a label wraps at its spaces, never inside a word
-    labels = [
-        v.candidate_label if v.slice is None else f"{v.candidate_label} [{v.slice}]" for v in rows
-    ]
+    labels = [_label(v) for v in rows]
     longest = max((len(w) for label in labels for w in label.split()), default=12)
     table.add_column("candidate", ratio=1, overflow="fold", min_width=min(max(12, longest), 24))
     table.add_column("load", no_wrap=True)
     table.add_column("speed-up [CI]", no_wrap=True)  # at the pair's level (note 032)
     table.add_column("pass b/c", no_wrap=True)
     table.add_column("MAL", no_wrap=True, justify="right")
-    for v in rows:
+    for v, label in zip(rows, labels, strict=True):
         speed = "n/a"
         if v.speedup is not None:
             speed = f"{v.speedup:.2f}x"
@@ -124,10 +122,15 @@ def verdict_table(stage: str, rows: Sequence[PairVerdict]) -> Table:
             else f"{100 * v.base_pass_rate:.0f}%/{100 * v.cand_pass_rate:.0f}%"
         )
         mal = "n/a" if v.mean_accepted_length is None else f"{v.mean_accepted_length:.2f}"
-        label = v.candidate_label  # with the k the engine ran, when another than declared
-        who = escape(label if v.slice is None else f"{label} [{v.slice}]")
+        who = escape(label)
         table.add_row(f"[bold]{v.verdict}[/]", who, short_load(v.load), speed, passes, mal)
     return table
+
+
+def _label(v: PairVerdict) -> str:
+    """The candidate's label (with the k its engine ran, when another than declared) and its
+    slice, as the verdict table shows it."""
+    return v.candidate_label if v.slice is None else f"{v.candidate_label} [{v.slice}]"
 
 
 def reasons_grid(v: PairVerdict) -> Table:

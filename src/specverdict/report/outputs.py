@@ -16,6 +16,7 @@ point): the commands list and check the names from the registry, with no second 
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -72,14 +73,20 @@ def get_output(name: str) -> Output:
     return obj
 
 
-def file_outputs(*reads: Reads) -> list[FileOutput[Any]]:
-    """Every registered file output that reads one of ``reads``, in the registry's order."""
+def listed() -> list[object]:
+    """Every registered output that loads, in the registry's order. A plugin that cannot be
+    loaded is left out of lists (the default report formats, ``export``'s commands) and
+    refused, naming it, only when it is asked for by name (``get_output``)."""
     found = []
     for name in OUTPUTS.names():
-        obj = OUTPUTS.get(name)
-        if isinstance(obj, FileOutput) and obj.reads in reads:
-            found.append(obj)
+        with contextlib.suppress(PluginError):
+            found.append(OUTPUTS.get(name))
     return found
+
+
+def file_outputs(*reads: Reads) -> list[FileOutput[Any]]:
+    """Every registered file output that reads one of ``reads``, in the registry's order."""
+    return [o for o in listed() if isinstance(o, FileOutput) and o.reads in reads]
 
 
 def file_output(name: str, *reads: Reads) -> FileOutput[Any]:

@@ -64,6 +64,7 @@ team-tsv = team_outputs:TSV
 team-log = team_outputs:LOG
 team-wrong = team_outputs:NOT_AN_OUTPUT
 team-broken = team_outputs:BROKEN
+team-missing = team_outputs_missing:OUTPUT
 html = team_outputs:TSV
 """
 
@@ -162,6 +163,19 @@ def test_a_plugins_outputs_are_formats_and_commands(
     wrong = cli(site, "report", str(measured.campaign), "--db", db, "--out", str(out),
                 "--format", "team-wrong")  # fmt: skip
     assert "team-wrong" in (line := one_line(wrong)) and "not a FileOutput" in line
+    # a plugin that cannot be loaded stays out of the lists (the default report, export's
+    # commands) and is refused by name
+    every = tmp_path / "every"
+    default = cli(site, "report", str(measured.campaign), "--db", db, "--out", str(every))
+    assert default.returncode == 0, default.stderr
+    assert {"index.html", "report.md", "report.json", "summary.txt"} <= {
+        p.name for p in every.iterdir()
+    }
+    commands = cli(site, "export", "--help")
+    assert "team-log" in commands.stdout and "team-missing" not in commands.stdout
+    missing = cli(site, "report", str(measured.campaign), "--db", db, "--out", str(out),
+                  "--format", "team-missing")  # fmt: skip
+    assert "team-missing" in (line := one_line(missing)) and "cannot be loaded" in line
     broken = cli(site, "runs", "export", "--campaign", str(measured.campaign), "--db", db,
                  "--format", "team-broken")  # fmt: skip
     assert "output 'team-broken' (team-outputs) failed: AttributeError" in one_line(broken)
