@@ -536,6 +536,37 @@ class DatasetSection(Strict):
         return self
 
 
+class SyntheticSection(Strict):
+    """Prompts of fixed length in the target's own tokens, answers of fixed length: the
+    workload of ``vllm bench serve --dataset-name random`` and of GuideLLM's synthetic data.
+    The prompts are cut by the engine's tokenizer when the run starts (design note 039); the
+    whole section is run identity."""
+
+    prompts: Int = Field(gt=0, le=MAX_SAMPLES, description="how many prompts (samples)")
+    input_tokens: Int = Field(gt=0, le=MAX_TOKENS, description="each prompt's length, tokens")
+    output_tokens: Int = Field(
+        gt=0, le=MAX_TOKENS, description="each answer's length (its max_tokens), tokens"
+    )
+    range_ratio: Real = Field(
+        default=0.0,
+        ge=0.0,
+        lt=1.0,
+        description="each length drawn uniformly from [L(1-r), L(1+r)], as vLLM's "
+        "--random-range-ratio; 0: every length exactly L",
+    )
+    source: Literal["corpus", "random"] = Field(
+        default="corpus",
+        description="corpus: passages of the shipped code corpus; random: token ids drawn "
+        "uniformly (acceptance and speed-up on them are not those of real prompts)",
+    )
+    seed: Int = Field(default=0, ge=0, description="draws the passages, lengths and tokens")
+    ignore_eos: StrictBool = Field(
+        default=True,
+        description="send ignore_eos so that every answer runs to its length (engines whose "
+        "request schema takes it); false: answers may stop early, and the report counts them",
+    )
+
+
 class PromptLengthSlice(Strict):
     """Slices by the prompt's length in tokens (as the engine counted it for the baseline):
     ``<b0``, ``b0-b1``, ..., ``>=bn``."""
@@ -596,6 +627,9 @@ class StageSection(Strict):
         default=None, description="suite name and version, e.g. humaneval-chat@1"
     )
     dataset: DatasetSection | None = Field(default=None, description="your own prompts instead")
+    synthetic: SyntheticSection | None = Field(
+        default=None, description="prompts and answers of fixed token lengths instead"
+    )
     samples: Samples = "all"
     slices: list[Slice] = Field(
         default_factory=list, description="also judge each slice apart (not run identity)"
@@ -619,8 +653,12 @@ class StageSection(Strict):
 
     @model_validator(mode="after")
     def _one_source(self) -> StageSection:
-        if (self.suite is None) == (self.dataset is None):
-            raise ValueError("give a stage either suite (name@version) or dataset (a file)")
+        given = [self.suite, self.dataset, self.synthetic]
+        if sum(x is not None for x in given) != 1:
+            raise ValueError(
+                "give a stage one of suite (name@version), dataset (a file) or synthetic "
+                "(fixed token lengths)"
+            )
         return self
 
 

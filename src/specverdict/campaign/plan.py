@@ -26,6 +26,7 @@ from specverdict.campaign.spec import (
     SamplingRef,
     Speculation,
     SuiteRef,
+    SyntheticRef,
     check_pair,
 )
 from specverdict.errors import ConfigError
@@ -240,11 +241,19 @@ def build_plan(campaign: Campaign) -> Plan:
     pairs: list[Pair] = []
     for stage, section in campaign.stages.items():
         dataset = dataset_ref(section.dataset) if section.dataset is not None else None
-        suite = (
-            SuiteRef.parse(section.suite)
-            if section.suite is not None
-            else SuiteRef(name=f"dataset:{Path(dataset.path).name}" if dataset else "", version=1)
+        synthetic = (
+            SyntheticRef(**section.synthetic.model_dump())
+            if section.synthetic is not None
+            else None
         )
+        if section.suite is not None:
+            suite = SuiteRef.parse(section.suite)
+        elif synthetic is not None:
+            suite = SuiteRef(name=synthetic.suite_name, version=1)
+        else:
+            suite = SuiteRef(
+                name=f"dataset:{Path(dataset.path).name}" if dataset else "", version=1
+            )
         for load in load_points(campaign):
             group = [
                 RunSpec(
@@ -259,6 +268,7 @@ def build_plan(campaign: Campaign) -> Plan:
                     sampling=sampling,
                     load=load,
                     dataset=dataset,
+                    synthetic=synthetic,
                 )
                 for sp, url in specs
             ]

@@ -85,6 +85,27 @@ class DatasetRef(Frozen):
     replay: str | None = None
 
 
+class SyntheticRef(Frozen):
+    """A stage of fixed token lengths (``SyntheticSection``): every field is identity. The
+    corpus the prompts are cut from is a shipped suite's reference solutions, named with its
+    version (``corpus``), whose data are locked per version: a changed corpus is another
+    run."""
+
+    prompts: int
+    input_tokens: int
+    output_tokens: int
+    range_ratio: float
+    source: str
+    seed: int
+    ignore_eos: bool
+    corpus: str = "synth-function@1"
+
+    @property
+    def suite_name(self) -> str:
+        """The stage's suite as reports name it, e.g. ``synthetic:corpus-1024x256``."""
+        return f"synthetic:{self.source}-{self.input_tokens}x{self.output_tokens}"
+
+
 class SamplingRef(Frozen):
     temperature: float
     top_p: float
@@ -125,6 +146,7 @@ class RunSpec(Frozen):
     sampling: SamplingRef
     load: LoadPoint
     dataset: DatasetRef | None = None
+    synthetic: SyntheticRef | None = None
 
     def identity(self) -> dict[str, Any]:
         """The fields hashed into the fingerprint (the campaign name is a label, not an axis).
@@ -135,6 +157,8 @@ class RunSpec(Frozen):
             del out["engine"]["launch_args"]
         if isinstance(out["samples"], dict) and out["samples"].get("stratify", "") is None:
             del out["samples"]["stratify"]
+        if out["synthetic"] is None:
+            del out["synthetic"]
         if out["dataset"] is None:
             del out["dataset"]
         else:

@@ -61,6 +61,11 @@ class EngineAdapter(ABC):
     #: harness counts each answer's tokens; None: the engine has no such endpoint
     tokenize_style: Literal["vllm", "llamacpp"] | None = "vllm"
 
+    #: the engine's completion request takes ``ignore_eos`` (an answer runs to max_tokens):
+    #: vLLM (``CompletionRequest``), SGLang (its OpenAI protocol), llama.cpp
+    #: (``params_from_json_cmpl``) and the reference engine
+    takes_ignore_eos: bool = False
+
     #: the speculation methods this engine implements; None when the adapter cannot tell
     #: (the server decides at launch)
     methods: frozenset[str] | None = None
@@ -69,18 +74,39 @@ class EngineAdapter(ABC):
         """Why this engine cannot run ``spec`` as configured, found without starting it: a
         method it does not implement, or options its flags and files cannot express (what
         ``speculative_args`` and ``launch_files`` refuse). Empty when it can."""
+        found = self._synthetic_problems(spec)
         method = spec.speculation.method
         if self.methods is not None and method != "none" and method not in self.methods:
             return [
+                *found,
                 f"engine {self.kind!r} does not implement speculation method {method!r}; it "
-                f"implements: {', '.join(sorted(self.methods))}"
+                f"implements: {', '.join(sorted(self.methods))}",
             ]
         try:
             self.launch_files(spec)
             self.speculative_args(spec, ".")
         except ValueError as exc:
-            return [str(exc)]
-        return []
+            return [*found, str(exc)]
+        return found
+
+    def _synthetic_problems(self, spec: RunSpec) -> list[str]:
+        """A synthetic stage needs the engine's tokenizer (its prompts are cut by it) and,
+        unless the campaign turns it off, ``ignore_eos``."""
+        if spec.synthetic is None:
+            return []
+        found = []
+        if self.tokenize_style is None:
+            found.append(
+                f"stage {spec.stage} is synthetic, and engine {self.kind!r} has no tokenize "
+                "endpoint to cut its prompts to length: use a suite or a dataset"
+            )
+        if spec.synthetic.ignore_eos and not self.takes_ignore_eos:
+            found.append(
+                f"stage {spec.stage}: engine {self.kind!r}'s requests take no ignore_eos; set "
+                "synthetic.ignore_eos: false (answers may then stop early; the report counts "
+                "them)"
+            )
+        return found
 
     def request_extras(self, spec: RunSpec) -> dict[str, Any]:
         """Extra request-body fields this engine needs to report per-request acceptance."""

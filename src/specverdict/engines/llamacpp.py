@@ -253,6 +253,7 @@ ROUNDED = "approximate: the server prints counters of 10^6 and more with six sig
 class LlamaCppAdapter(EngineAdapter):
     kind = "llamacpp"
     tokenize_style = "llamacpp"
+    takes_ignore_eos = True
 
     def speculative_args(self, spec: RunSpec, run_dir: str = ".") -> list[str]:
         return llamacpp_speculative_args(spec)

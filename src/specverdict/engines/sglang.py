@@ -232,6 +232,7 @@ def _fmt(values: Sequence[float | None]) -> str:
 
 class SGLangAdapter(EngineAdapter):
     kind = "sglang"
+    takes_ignore_eos = True
     snapshot_paths = (SERVER_INFO,)
 
     def speculative_args(self, spec: RunSpec, run_dir: str = ".") -> list[str]:

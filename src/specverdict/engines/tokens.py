@@ -53,17 +53,52 @@ class TokenCounter:
 
     async def count(self, client: httpx.AsyncClient, text: str) -> int | None:
         """The number of tokens of ``text``, or None when the server did not give one."""
+        return _count(await self._post(client, self.url, self.body(text)))
+
+    async def ids(self, client: httpx.AsyncClient, text: str) -> list[int] | None:
+        """The token ids of ``text`` (no special tokens), or None when the server gave none."""
+        payload = await self._post(client, self.url, self.body(text))
+        tokens = payload.get("tokens") if isinstance(payload, dict) else None
+        if not isinstance(tokens, list):
+            return None
+        # llama.cpp answers {"id", "piece"} objects when asked with_pieces; plain ids otherwise
+        out = [t.get("id") if isinstance(t, dict) else t for t in tokens]
+        if not all(isinstance(t, int) and not isinstance(t, bool) and t >= 0 for t in out):
+            return None
+        return out  # type: ignore[return-value]
+
+    @property
+    def detokenize_url(self) -> str:
+        return self.url.removesuffix("/tokenize") + "/detokenize"
+
+    async def text(self, client: httpx.AsyncClient, ids: list[int]) -> str | None:
+        """The text of token ids, on the server's detokenize endpoint: vLLM's
+        ``DetokenizeRequest`` ``{"model", "tokens"}`` answers ``{"prompt"}``, SGLang's the same
+        body answers ``{"text"}`` (``serving_tokenize.py``), llama.cpp's ``{"tokens"}`` answers
+        ``{"content"}``. None when the server has no such endpoint or answered otherwise."""
+        body: dict[str, Any] = {"tokens": ids}
+        if self.style != "llamacpp":
+            body["model"] = self.model
+        payload = await self._post(client, self.detokenize_url, body)
+        if not isinstance(payload, dict):
+            return None
+        for key in ("prompt", "text", "content"):
+            if isinstance(payload.get(key), str):
+                return str(payload[key])
+        return None
+
+    @staticmethod
+    async def _post(client: httpx.AsyncClient, url: str, body: dict[str, Any]) -> Any:
         try:
-            resp = await client.post(self.url, json=self.body(text), timeout=TOKENIZE_TIMEOUT_S)
+            resp = await client.post(url, json=body, timeout=TOKENIZE_TIMEOUT_S)
         except httpx.HTTPError:
             return None
         if resp.status_code != 200:
             return None
         try:
-            payload = resp.json()
+            return resp.json()
         except ValueError:
             return None
-        return _count(payload)
 
 
 def _count(payload: Any) -> int | None:

@@ -103,6 +103,7 @@ def vllm_speculative_config(spec: RunSpec) -> dict[str, Any] | None:
 
 class VLLMAdapter(EngineAdapter):
     kind = "vllm"
+    takes_ignore_eos = True
     needs_metrics = True
 
     def speculative_args(self, spec: RunSpec, run_dir: str = ".") -> list[str]:

@@ -156,6 +156,9 @@ class SampleExtra(Extra):
         default=None, description="output tokens counted by the tokenizer (speed figures)"
     )
     episode: EpisodeExtra | None = Field(default=None, description="a multi-turn sample's episode")
+    prompt_sha256: str | None = Field(
+        default=None, description="the digest of a prompt made at the run's start (synthetic)"
+    )
 
 
 class SampleRecord(Record):

@@ -37,6 +37,7 @@ code, pre { font-family: ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, mono
 pre { white-space: pre-wrap; overflow-wrap: anywhere; background: var(--soft);
   padding: .5rem; border: 1px solid var(--line); max-height: 28rem; overflow: auto; }
 .meta, .context, .note { color: var(--muted); overflow-wrap: anywhere; }
+.warning { border-left: 4px solid #b45309; padding: .3em .8em; overflow-wrap: anywhere; }
 .scroll { overflow-x: auto; max-width: 100%; border: 1px solid var(--line); }
 .scroll:focus { outline: 3px solid #0072B2; }
 table { border-collapse: collapse; font-size: .85rem; }
@@ -160,7 +161,8 @@ there is no verdict across stages.</p>
 <p class="context">engine {{ s.engine }} · model family {{ s.model }} · quantization
 {{ s.quantization }} · suite {{ s.suite }} · load {{ s.loads | join(", ") }} · speed judged on
 {{ metric_words[s.speed_metric] }}{% if s.slo_ms %} · goodput SLO {{ slo_text(s.slo_ms) }}{% endif %}</p>
-
+{% for w in s.warnings %}<p class="warning" role="note"><b>Warning:</b> {{ w }}</p>
+{% endfor %}
 <h3>Verdicts</h3>
 {% set grid = matrix(s) %}
 <table class="matrix" aria-label="Verdict by candidate and load, stage {{ s.stage }}">

@@ -59,6 +59,7 @@ def _stage(stage: StageReport, data: ReportData) -> list[str]:
         f"judged on {SPEED_METRIC_WORDS[stage.speed_metric]}"
         + (f" · goodput SLO {slo_text(stage.slo_ms)}" if stage.slo_ms else ""),
         "",
+        *(line for w in stage.warnings for line in (f"> **Warning:** {w}", "")),
         "### Verdicts",
         "",
     ]

@@ -54,6 +54,7 @@ from specverdict.stats.proportion import wilson_interval
 from specverdict.store.base import Store
 from specverdict.suites import suite_for
 from specverdict.verdict import PairVerdict, Reason, arm_for, campaign_verdicts, compare_runs
+from specverdict.verdict.gates.validity import RANDOM_WARNING
 from specverdict.verdict.model import (
     DecompositionFigures,
     IdentityFigures,
@@ -209,6 +210,9 @@ class StageReport(Frozen):
     speed_metric: str = "tpot"
     #: the stage's goodput targets in milliseconds (ttft / tpot / e2el), None without an slo
     slo_ms: dict[str, float] | None = None
+    #: what the stage's verdicts must be read with, shown under its heading (a synthetic
+    #: stage of random tokens)
+    warnings: tuple[str, ...] = ()
 
     @property
     def several_loads(self) -> bool:
@@ -556,7 +560,14 @@ def _stage(
         manifests=tuple(manifests.values()),
         speed_metric=speed_metric or default_speed_metric(stage),
         slo_ms=None if slo_s is None else {k: 1000.0 * v for k, v in slo_s.items()},
+        warnings=stage_warnings(first_spec),
     )
+
+
+def stage_warnings(spec: RunSpec) -> tuple[str, ...]:
+    """The warnings a stage's verdicts are read with: speed judged on random tokens."""
+    syn = spec.synthetic
+    return (RANDOM_WARNING,) if syn is not None and syn.source == "random" else ()
 
 
 class _ReadOnce:

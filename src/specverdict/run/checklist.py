@@ -103,7 +103,9 @@ def _suite_problems(plan: Plan) -> tuple[list[str], list[str]]:
         except (KeyError, ConfigError) as exc:
             unscored.append(f"{stage} ({spec.suite}: {exc})")
             continue
-        if not has_scorer(suite):
+        if spec.synthetic is not None:
+            unscored.append(f"{stage} (synthetic: judged on speed and acceptance only)")
+        elif not has_scorer(suite):
             unscored.append(f"{stage} ({spec.suite} has no scorer)")
         if not stage.startswith("side:") and suite.stage != stage:
             mixed.append(f"stage {stage} runs {spec.suite}, a {suite.stage} suite")

@@ -87,6 +87,7 @@ from specverdict.run.score_memo import ScoreMemo
 from specverdict.run.segment import Progress, Sender, request_payload
 from specverdict.store.base import Store
 from specverdict.suites import Sample, Suite, suite_for
+from specverdict.suites.synthetic import PrepareError
 
 Log = Callable[[str], None]
 
@@ -1256,6 +1257,8 @@ class Runner:
         async with client, session:
             clock.enter(None)  # an attached engine's span starts at the first request
             counter = await self._open_segment(client, run, spec, adapter, base_url, fresh)
+            if suite is not None and suite.needs_tokenizer:
+                todo = await self._cut_prompts(run, spec, suite, todo, client, counter)
             if campaign is not None and fresh:  # audits run before the measured requests
                 audits = await asyncio.get_running_loop().run_in_executor(
                     None, run_audits, campaign, spec, base_url
@@ -1329,6 +1332,31 @@ class Runner:
                     )
         self.store.update_run(run.run_id, manifest=manifest)
         return counter
+
+    async def _cut_prompts(
+        self,
+        run: RunRecord,
+        spec: RunSpec,
+        suite: Suite,
+        todo: list[Sample],
+        client: httpx.AsyncClient,
+        counter: TokenCounter | None,
+    ) -> list[Sample]:
+        """The samples of a suite whose prompts the engine's tokenizer makes (a synthetic
+        stage), made; a server that cannot make them fails the run before it measures."""
+        why = None
+        if counter is None:
+            why = (
+                "the server answers no tokenize endpoint, and a synthetic stage's prompts are "
+                "cut to length by the engine's own tokenizer"
+            )
+        else:
+            try:
+                return await suite.make_prompts(todo, client, counter)
+            except PrepareError as exc:
+                why = str(exc)
+        self.store.update_run(run.run_id, status="failed", manifest={"preflight": [why]})
+        raise PreflightError(f"{_short(spec)}: {why}; nothing was measured")
 
     async def _warm_up(self, sender: Sender, warmups: list[Sample], clock: EngineClock) -> None:
         """Send the warm-up requests, never stored; one the engine fails trips its health."""

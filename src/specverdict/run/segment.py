@@ -76,6 +76,7 @@ def to_record(
         extra=SampleExtra(
             tool_calls=tuple(resp.tool_calls),
             reconnects=resp.reconnects or None,
+            prompt_sha256=sample.prompt_sha256(),
             **device_clock_extra([resp]),
         ),
     )

@@ -23,6 +23,9 @@ from specverdict.records import SampleRecord, Score
 from specverdict.suites.dataset import DataDir
 
 if TYPE_CHECKING:
+    import httpx
+
+    from specverdict.engines.tokens import TokenCounter
     from specverdict.suites.agent.loop import Chat, Episode
 
 
@@ -45,6 +48,12 @@ class Sample(BaseModel):
     def request_fields(self) -> dict[str, Any]:
         """Request body fields this sample adds to the run's sampling settings."""
         return {"stop": list(self.stop)} if self.stop else {}
+
+    def prompt_sha256(self) -> str | None:
+        """The digest of a prompt made when the run starts (a synthetic stage's, cut by the
+        engine's tokenizer), recorded on its sample so that the arms of a pair can be checked
+        to have asked the same; None for a prompt that is data."""
+        return None
 
 
 class Episodic(Protocol):
@@ -109,6 +118,17 @@ class Suite(ABC):
             record.extra.tool_calls,
         ]
         return hashlib.sha256(json.dumps(what, sort_keys=True).encode()).hexdigest()
+
+    #: the samples' prompts are made when the run starts, with the engine's tokenizer
+    #: (``make_prompts``): a server without a tokenize endpoint cannot run the suite
+    needs_tokenizer: ClassVar[bool] = False
+
+    async def make_prompts(
+        self, samples: list[Sample], client: httpx.AsyncClient, counter: TokenCounter
+    ) -> list[Sample]:
+        """``samples`` as they are sent, once the engine answers; the default sends them as
+        they are (see ``needs_tokenizer``)."""
+        return samples
 
     def episodic(self) -> Episodic | None:
         """This suite's multi-turn interface, or None when a sample is one request."""

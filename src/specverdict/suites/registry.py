@@ -28,6 +28,10 @@ def get_suite(ref: str) -> Suite:
 
 def suite_for(spec: RunSpec) -> Suite:
     """The suite a run asks: its stage's own dataset file, or a registered suite."""
+    if spec.synthetic is not None:
+        from specverdict.suites.synthetic import SyntheticSuite
+
+        return SyntheticSuite(spec.synthetic, spec.stage)
     if spec.dataset is not None and spec.dataset.format == "swe-bench":
         from specverdict.suites.custom.swebench import SnapshotSuite
 

@@ -36,6 +36,7 @@ from specverdict.reference.server.metrics import PrometheusSink
 from specverdict.reference.server.protocol import (
     ChatCompletionRequest,
     CompletionRequest,
+    DetokenizeRequest,
     InvalidRequestError,
     TokenizeRequest,
     _Sampling,
@@ -493,6 +494,18 @@ def create_app(core: EngineCore, sink: PrometheusSink, startup_delay_s: float = 
         server.check_model(body.model)
         ids = server.encode(body.prompt, "prompt")
         return {"count": len(ids), "max_model_len": core.max_model_len, "tokens": ids}
+
+    @app.post("/detokenize")
+    async def detokenize(body: DetokenizeRequest) -> dict[str, Any]:
+        """vLLM's answer: the text of the ids; an id outside the vocabulary is refused."""
+        server.check_model(body.model)
+        vocab = core.tokenizer.vocab_size
+        bad = [t for t in body.tokens if t >= vocab]
+        if bad:
+            raise InvalidRequestError(
+                f"token ids {bad[:5]} are outside the vocabulary ({vocab})", "tokens"
+            )
+        return {"prompt": core.tokenizer.decode(body.tokens)}
 
     @app.post("/v1/completions")
     async def completions(body: CompletionRequest, request: Request) -> Response:

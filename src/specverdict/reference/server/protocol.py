@@ -8,7 +8,7 @@ are accepted; asking for behaviour the engine does not have (``n`` > 1, logprobs
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -34,6 +34,14 @@ class TokenizeRequest(_Strict):
     model: str | None = None
     prompt: str
     add_special_tokens: bool = True
+
+
+class DetokenizeRequest(_Strict):
+    """vLLM's ``/detokenize`` body (``DetokenizeRequest``): token ids, answered ``{"prompt"}``;
+    a synthetic stage cuts its prompts to length with it."""
+
+    model: str | None = None
+    tokens: list[Annotated[int, Field(ge=0)]]
 
 
 class StreamOptions(_Strict):

@@ -91,8 +91,87 @@ def _validity(base: Arm, cand: Arm, gates: Gates) -> list[Reason]:
             )
         )
     reasons.extend(_clocks(base, cand))
+    reasons.extend(_prompts(base, cand))
+    reasons.extend(_synthetic(base, cand))
     reasons.extend(_actual_speculation(base, cand))
     return reasons
+
+
+#: what SPEED-Bench's authors measured random-token prompts to overstate speculative
+#: throughput by, in the words the warning gives
+RANDOM_WARNING = (
+    "speed judged on random-token prompts: a drafter's acceptance and speed-up on random "
+    "tokens are not those of real prompts (SPEED-Bench's authors measure random tokens "
+    "overstating speculative throughput by about 23%); confirm on a corpus or a real workload"
+)
+
+
+def _synthetic(base: Arm, cand: Arm) -> list[Reason]:
+    """A synthetic stage's warnings: prompts of random tokens, and answers that stopped before
+    their length (``ignore_eos`` off, or not honoured by the server)."""
+    syn = cand.spec.synthetic
+    if syn is None:
+        return []
+    reasons = []
+    if syn.source == "random":
+        reasons.append(
+            Reason(
+                gate="workload", status="info", message=RANDOM_WARNING, data={"source": "random"}
+            )
+        )
+    early = {
+        name: (
+            sum(s.status == "ok" and s.finish_reason != "length" for s in arm.first),
+            len(arm.first),
+        )
+        for name, arm in (("baseline", base), ("candidate", cand))
+    }
+    if any(n for n, _ in early.values()):
+        shown = "; ".join(f"{name} {n} of {m}" for name, (n, m) in early.items())
+        reasons.append(
+            Reason(
+                gate="workload",
+                status="info",
+                message=f"answers that stopped before their fixed length: {shown}"
+                + (
+                    " (ignore_eos is off)"
+                    if not syn.ignore_eos
+                    else " (the server did not honour ignore_eos)"
+                )
+                + "; their TPOT is over fewer tokens than the stage asks",
+                data={name: n for name, (n, _) in early.items()},
+            )
+        )
+    return reasons
+
+
+def _prompts(base: Arm, cand: Arm) -> list[Reason]:
+    """A prompt made when its run started (a synthetic stage's, cut by the engine's tokenizer)
+    must be the same on every execution of the pair: the arms serve one target, so they cut
+    the same prompts unless their tokenizers differ, which is checked here, not assumed."""
+    seen: dict[str, dict[str, str]] = {}  # sample -> digest -> first run that sent it
+    for name, arm in (("baseline", base), ("candidate", cand)):
+        for run_id, samples in zip(arm.run_ids, arm.samples, strict=False):
+            for s in samples:
+                if s.extra.prompt_sha256 is not None:
+                    seen.setdefault(s.sample_id, {}).setdefault(
+                        s.extra.prompt_sha256, f"{name} run {run_id}"
+                    )
+    differ = sorted(k for k, digests in seen.items() if len(digests) > 1)
+    if not differ:
+        return []
+    first = seen[differ[0]]
+    shown = "; ".join(f"{where}: {d[:12]}" for d, where in first.items())
+    return [
+        Reason(
+            gate="pairing",
+            status="invalid",
+            message=f"{len(differ)} of {len(seen)} prompts made at the runs' start differ "
+            f"between executions (sample {differ[0]}: {shown}): the engines' tokenizers cut "
+            "them differently, so the arms were not asked the same",
+            data={"samples": differ[:20], "differ": len(differ), "of": len(seen)},
+        )
+    ]
 
 
 def _clocks(base: Arm, cand: Arm) -> list[Reason]:
