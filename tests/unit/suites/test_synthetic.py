@@ -37,7 +37,7 @@ def test_a_stage_takes_exactly_one_of_suite_dataset_synthetic() -> None:
     both = campaign_yaml(
         "syn", stages={"side:x": {"suite": "builtin-code@1", "synthetic": SECTION}}
     )
-    with pytest.raises(ConfigError, match="one of suite .*, dataset .* or synthetic"):
+    with pytest.raises(ConfigError, match=r"one of suite .*, dataset .* or synthetic"):
         parse_campaign(both, FILE)
 
 
@@ -60,7 +60,7 @@ def test_a_bad_synthetic_section_names_its_field(change: dict[str, object], fiel
 
 
 def test_the_section_is_identity_and_names_the_suite() -> None:
-    (base, cand) = plan_of(SECTION)
+    (base, _) = plan_of(SECTION)
     assert base.synthetic is not None and str(base.suite) == "synthetic:corpus-64x32@1"
     assert base.identity()["synthetic"]["corpus"] == "synth-function@1"
     fingerprints = {
