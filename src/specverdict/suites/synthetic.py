@@ -31,8 +31,11 @@ if TYPE_CHECKING:
 
     from specverdict.engines.tokens import TokenCounter
 
-#: tokenize and detokenize calls in flight at once while prompts are cut
-CONCURRENT_CALLS = 8
+#: tokenize and detokenize calls in flight at once while prompts are cut: one, on one kept-alive
+#: connection. llama.cpp's HTTP server holds a thread per kept-alive connection
+#: (``--threads-http``), so more connections than threads wait for one to go idle; a call
+#: costs milliseconds, so a thousand prompts are cut in seconds either way
+CONCURRENT_CALLS = 1
 #: passages are taken this many characters per wanted token (code runs 3-4 characters a token
 #: in common tokenizers, fewer in small ones); a passage still short is repeated
 CHARS_PER_TOKEN = 6
