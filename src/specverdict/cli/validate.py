@@ -105,17 +105,19 @@ def validate(campaign: Path, as_json: bool, probe: bool) -> None:
 def plan_table(plan: Plan, counts: dict[str, int]) -> Table:
     """One row per run, in 80 columns: its number, stage, suite, samples, speculation (wrapped
     at spaces when long, never inside a word), load, the row of the baseline it is compared
-    with. Rows are numbered, not named by fingerprint: no run id exists before a run, and a
-    number is not mistaken for one that ``runs show`` would take."""
-    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1))
+    with (``vs``: a long suite name leaves no room for a longer header). Rows are numbered,
+    not named by fingerprint: no run id exists before a run, and a number is not mistaken for
+    one that ``runs show`` would take."""
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1), show_edge=False)
     longest_word = max(len(w) for r in plan.runs for w in r.speculation.label.split())
-    for col in ("#", "stage", "suite", "n", "speculation", "load", "baseline"):
+    for col in ("#", "stage", "suite", "n", "speculation", "load", "vs"):
         table.add_column(
             col,
             no_wrap=col != "speculation",
             overflow="fold",
             ratio=1 if col == "speculation" else None,
-            min_width=max(11, longest_word) if col == "speculation" else None,
+            # a short column is never cut below its header ("baselin")
+            min_width=max(11, longest_word) if col == "speculation" else len(col),
             justify="right" if col == "#" else "left",
         )
     row_of = {r.fingerprint: i for i, r in enumerate(plan.runs, 1)}
@@ -131,5 +133,5 @@ def plan_table(plan: Plan, counts: dict[str, int]) -> Table:
             short_load(r.load.label),
             "-" if base is None else f"#{row_of[base]}",
         )
-    table.caption = "n: samples each execution sends; baseline: the row it is compared with"
+    table.caption = "n: samples each execution sends; vs: the baseline's row it is compared with"
     return table

@@ -122,7 +122,9 @@ load: {{concurrency: [1], warmup: 1}}
         for s in samples:  # the stage's own length, not sampling.max_tokens
             assert (s.status, s.finish_reason, s.completion_tokens) == ("ok", "length", 48)
             assert s.clock == "host"  # llama.cpp: the wall clock
-        digests.add(tuple(s.extra.prompt_sha256 for s in sorted(samples, key=lambda s: s.sample_id)))
+        digests.add(
+            tuple(s.extra.prompt_sha256 for s in sorted(samples, key=lambda s: s.sample_id))
+        )
     assert len(digests) == 1 and None not in next(iter(digests))
     judged = specverdict_cli("verdict", str(campaign), "--db", str(db), "--json")
     (verdict,) = json.loads(judged.stdout)["verdicts"]
