@@ -31,6 +31,7 @@ from specverdict.cli.run import run
 from specverdict.cli.runs import runs
 from specverdict.cli.schema import schema
 from specverdict.cli.suites import suites
+from specverdict.cli.sweep import sweep
 from specverdict.cli.validate import validate
 from specverdict.cli.verdict import compare, verdict
 from specverdict.cli.watch import watch
@@ -49,6 +50,7 @@ def cli() -> None:
 cli.add_command(demo)
 cli.add_command(validate)
 cli.add_command(run)
+cli.add_command(sweep)
 cli.add_command(calibrate)
 cli.add_command(runs)
 cli.add_command(verdict)

@@ -29,6 +29,7 @@ from specverdict.run.runner import Runner, failed_runs, select_runs
 from specverdict.run.sequential import run_until_decided
 from specverdict.store import Store, open_store
 from specverdict.verdict import campaign_verdicts
+from specverdict.verdict.paying import paying
 
 
 def ask_on_terminal(console: Console) -> Callable[[str], None] | None:
@@ -261,6 +262,8 @@ def print_verdict_matrix(store: Store, plan: Plan, console: Console) -> None:
     judged = [v for v in verdicts if v.slice is None and v.candidate_run_ids]
     for stage in dict.fromkeys(v.stage for v in judged):
         console.print(verdict_table(stage, [v for v in judged if v.stage == stage]))
+    for line in paying(judged):  # over several load levels: where each candidate stops paying
+        console.print(line.line, highlight=False)
 
 
 def _run_on_ray(
