@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import shlex
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 import httpx
 
@@ -25,6 +25,18 @@ def restarted(requests: float, segment_requests: int) -> str:
         f"restarted: the server's counters went back during the run (finished requests "
         f"{requests:+g} against {segment_requests} sent): the server restarted, so the run's "
         "figures span two servers; measure it again (run --remeasure)"
+    )
+
+
+def unsupported_method(
+    kind: str, method: str, implemented: Iterable[str], reason: str | None = None
+) -> ValueError:
+    """The one-line refusal of a speculation method an engine lacks: the engine, the method, why
+    (where the adapter knows it from the engine's source) and the methods it implements."""
+    why = f" ({reason})" if reason else ""
+    return ValueError(
+        f"engine {kind!r} does not implement speculation method {method!r}{why}; it "
+        f"implements: {', '.join(sorted(implemented))}"
     )
 
 
@@ -69,6 +81,13 @@ class EngineAdapter(ABC):
     #: the speculation methods this engine implements; None when the adapter cannot tell
     #: (the server decides at launch)
     methods: frozenset[str] | None = None
+    #: each implemented method -> the engine's own name(s) for it (vLLM's ``method``, SGLang's
+    #: ``--speculative-algorithm``, TensorRT-LLM's ``decoding_type``, llama.cpp's ``--spec-type``),
+    #: as checked against the engine's source (``tests/fixtures/*/spec_methods.json``); None when
+    #: the adapter passes no names
+    method_names: ClassVar[Mapping[str, tuple[str, ...]] | None] = None
+    #: methods of the campaign the engine lacks -> why, in one clause from its source
+    unsupported: ClassVar[Mapping[str, str]] = {}
 
     def problems(self, spec: RunSpec) -> list[str]:
         """Why this engine cannot run ``spec`` as configured, found without starting it: a
@@ -77,11 +96,8 @@ class EngineAdapter(ABC):
         found = self._synthetic_problems(spec)
         method = spec.speculation.method
         if self.methods is not None and method != "none" and method not in self.methods:
-            return [
-                *found,
-                f"engine {self.kind!r} does not implement speculation method {method!r}; it "
-                f"implements: {', '.join(sorted(self.methods))}",
-            ]
+            reason = self.unsupported.get(method)
+            return [*found, str(unsupported_method(self.kind, method, self.methods, reason))]
         try:
             self.launch_files(spec)
             self.speculative_args(spec, ".")

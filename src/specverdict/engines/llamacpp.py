@@ -10,7 +10,9 @@ Checked against ggml-org/llama.cpp master at commit 3f545beccee6 (2026-08-23):
   removed (the server refuses them); ``-md``/``--model-draft`` and ``--draft-p-min`` are still
   accepted aliases of ``--spec-draft-model`` and ``--spec-draft-p-min``.
 - Type names (``common/speculative.cpp``): draft-simple, draft-eagle3, draft-mtp, draft-dflash,
-  draft-dspark, ngram-simple, ngram-map-k, ngram-map-k4v, ngram-mod, ngram-cache.
+  draft-dspark, ngram-simple, ngram-map-k, ngram-map-k4v, ngram-mod, ngram-cache. These, the
+  flags each method takes and the removed flags were checked again against the llama.cpp
+  vendored in xllamacpp 2026.10.11549 (``tests/fixtures/llamacpp/spec_methods.json``).
 - Per request (``tools/server/server-common.cpp``, ``server_slot_stats::to_json``): ``timings``
   carries ``draft_n`` and ``draft_n_accepted`` only when the request drafted at least one token.
   The streamed chat answer puts ``timings`` on its last chunk (the usage chunk), the streamed
@@ -44,7 +46,7 @@ import httpx
 from prometheus_client.parser import text_string_to_metric_families
 
 from specverdict.campaign.spec import RunSpec
-from specverdict.engines.base import EngineAdapter, fetch
+from specverdict.engines.base import EngineAdapter, fetch, unsupported_method
 from specverdict.engines.prometheus import read_spec_family
 from specverdict.records import MetricsSnapshot, SampleRecord
 from specverdict.records.acceptance import AcceptanceSummary, baseline_summary, canonical_acceptance
@@ -58,6 +60,13 @@ SPEC_TYPES: dict[str, tuple[str, ...]] = {
     "dflash": ("draft-dflash",),
     "dspark": ("draft-dspark",),
     "ngram": ("ngram-simple", "ngram-map-k", "ngram-map-k4v", "ngram-mod", "ngram-cache"),
+}
+
+#: methods llama.cpp lacks -> why (``common_speculative_type_from_name_map``)
+UNSUPPORTED: dict[str, str] = {
+    "eagle": "llama.cpp has draft-eagle3 only, no EAGLE-1/2 drafter",
+    "medusa": "no Medusa drafter among the --spec-type values",
+    "suffix": "no suffix-decoding drafter among the --spec-type values",
 }
 
 #: the flag that sets the number of drafted tokens (k) for each type; ngram-cache has none.
@@ -104,10 +113,7 @@ PROPS_WARNING = (
 
 
 def _unsupported(method: str) -> ValueError:
-    return ValueError(
-        f"llama.cpp does not support speculation method {method!r}; "
-        f"supported: {', '.join(sorted(SPEC_TYPES))}"
-    )
+    return unsupported_method("llamacpp", method, SPEC_TYPES, UNSUPPORTED.get(method))
 
 
 def _param_args(name: str, value: Any) -> list[str]:
@@ -254,6 +260,9 @@ class LlamaCppAdapter(EngineAdapter):
     kind = "llamacpp"
     tokenize_style = "llamacpp"
     takes_ignore_eos = True
+    methods = frozenset(SPEC_TYPES)
+    method_names = SPEC_TYPES
+    unsupported = UNSUPPORTED
 
     def speculative_args(self, spec: RunSpec, run_dir: str = ".") -> list[str]:
         return llamacpp_speculative_args(spec)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable
+from types import MappingProxyType
 from typing import TYPE_CHECKING, get_args
 
 from pydantic import ValidationError
@@ -50,6 +51,7 @@ class ReferenceAdapter(VLLMAdapter):
     acceptance_recordable = "fixed"
     self_launching = True
     methods = frozenset(get_args(SpecMethod))
+    method_names = MappingProxyType({m: (m,) for m in get_args(SpecMethod)})
 
     def problems(self, spec: RunSpec) -> list[str]:
         """The vLLM-shaped flags, checked against the reference engine's own configuration: its

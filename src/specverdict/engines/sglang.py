@@ -21,7 +21,9 @@ false one is left out) whether SGLang's version knows them or not: names move be
 (the ngram options, e.g. ``ngram_max_trie_depth``, were ``ngram_branch_length`` and
 ``ngram_*_match_window_size`` in older builds). Checked against ``server_args.py`` at commit
 001067fffe33427bee0ed2f007fb7551a1d76b44 and ``speculative_hook.py`` at
-004c82e07d876f6e4a0ad6e15325706b0f478f1a.
+004c82e07d876f6e4a0ad6e15325706b0f478f1a; the algorithm names and the flags each method takes
+against SGLang v0.5.23 (``tests/fixtures/sglang/spec_methods.json``, checked by
+``tests/unit/engines/test_method_mappings.py``).
 
 Acceptance:
 
@@ -50,6 +52,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 import httpx
@@ -57,7 +60,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from specverdict.campaign.model import ParamValue
 from specverdict.campaign.spec import RunSpec
-from specverdict.engines.base import EngineAdapter, fetch
+from specverdict.engines.base import EngineAdapter, fetch, unsupported_method
 from specverdict.records import MetricsSnapshot, SampleRecord, snapshot_key
 from specverdict.records.acceptance import (
     AcceptanceSummary,
@@ -66,7 +69,8 @@ from specverdict.records.acceptance import (
     per_request_summary,
 )
 
-#: campaign speculation methods -> ``--speculative-algorithm``
+#: campaign speculation methods -> ``--speculative-algorithm`` (``SpeculativeAlgorithm`` in
+#: ``python/sglang/srt/speculative/spec_info.py``; NEXTN is its reserved alias of EAGLE)
 ALGORITHMS = {
     "mtp": "NEXTN",
     "eagle": "EAGLE",
@@ -75,6 +79,11 @@ ALGORITHMS = {
     "ngram": "NGRAM",
     "dflash": "DFLASH",
     "dspark": "DSPARK",
+}
+#: campaign methods SGLang lacks -> why (``python/sglang/srt/speculative/spec_info.py`` at v0.5.23)
+UNSUPPORTED: dict[str, str] = {
+    "medusa": "no Medusa algorithm among SGLang's built-ins",
+    "suffix": "no suffix-decoding algorithm among SGLang's built-ins (NGRAM is another drafter)",
 }
 #: algorithms tuned by ``--speculative-num-steps`` / ``-eagle-topk`` / ``-num-draft-tokens``
 EAGLE_FAMILY = frozenset({"NEXTN", "EAGLE", "EAGLE3", "STANDALONE"})
@@ -150,10 +159,7 @@ def sglang_speculative_options(spec: RunSpec) -> dict[str, ParamValue] | None:
         return None
     algorithm = ALGORITHMS.get(sp.method)
     if algorithm is None:
-        raise ValueError(
-            f"speculation method {sp.method!r} is not supported by SGLang; "
-            f"supported: {', '.join(ALGORITHMS)}"
-        )
+        raise unsupported_method("sglang", sp.method, ALGORITHMS, UNSUPPORTED.get(sp.method))
     options: dict[str, ParamValue] = {"--speculative-algorithm": algorithm}
     if sp.k is not None:
         if algorithm in EAGLE_FAMILY:
@@ -233,6 +239,9 @@ def _fmt(values: Sequence[float | None]) -> str:
 class SGLangAdapter(EngineAdapter):
     kind = "sglang"
     takes_ignore_eos = True
+    methods = frozenset(ALGORITHMS)
+    method_names = MappingProxyType({m: (a,) for m, a in ALGORITHMS.items()})
+    unsupported = UNSUPPORTED
     snapshot_paths = (SERVER_INFO,)
 
     def speculative_args(self, spec: RunSpec, run_dir: str = ".") -> list[str]:

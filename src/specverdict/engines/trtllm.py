@@ -25,13 +25,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 import httpx
 import yaml
 
 from specverdict.campaign.spec import RunSpec
-from specverdict.engines.base import EngineAdapter, fetch
+from specverdict.engines.base import EngineAdapter, fetch, unsupported_method
 from specverdict.records import MetricsSnapshot, SampleRecord
 from specverdict.records.acceptance import AcceptanceSummary, baseline_summary
 
@@ -42,18 +43,28 @@ OPTIONS_FLAG = "--extra_llm_api_options"
 #: the drain-on-read iteration-stats endpoint
 STATS_PATH = "/metrics"
 
-#: specverdict method -> ``speculative_config.decoding_type``. Left out: ``eagle`` (the PyTorch
-#: backend reads ``Eagle`` as an alias of ``Eagle3``; EAGLE-1/2 checkpoints do not load) and
-#: ``medusa`` (TensorRT-engine backend only, gone from recent releases). ``suffix`` maps to the
-#: suffix-automaton drafter ``SA``; ``dflash`` and ``dspark`` need a recent release.
+#: specverdict method -> ``speculative_config.decoding_type``: the ``Literal`` tags of the
+#: ``SpeculativeConfig`` union in ``tensorrt_llm/llmapi/llm_args.py`` (checked at commit
+#: 0004396720054fd8e205cbf616f21f0b57c6b412, ``tests/fixtures/trtllm/spec_methods.json``).
+#: ``suffix`` maps to the suffix-automaton drafter ``SA``; ``dflash`` and ``dspark`` need a recent
+#: release.
 DECODING_TYPES: dict[str, str] = {
     "mtp": "MTP",
     "eagle3": "Eagle3",
     "ngram": "NGram",
-    "draft_model": "DraftTarget",
+    # DraftTargetDecodingConfig's tag is "Draft_Target" (llm_args.py at the commit above): the
+    # union is discriminated on it and nothing there maps "DraftTarget", the spelling of the
+    # docs and of older releases, whose configs dispatched on a ClassVar
+    "draft_model": "Draft_Target",
     "dflash": "DFlash",
     "dspark": "DSpark",
     "suffix": "SA",
+}
+#: methods TensorRT-LLM lacks -> why (``tensorrt_llm/llmapi/llm_args.py``)
+UNSUPPORTED: dict[str, str] = {
+    "eagle": "the PyTorch backend reads decoding_type Eagle as Eagle3, which EAGLE-1/2 drafts "
+    "do not fit",
+    "medusa": "no Medusa config in the LLM API's speculative_config union",
 }
 #: methods whose config is rejected by TRT-LLM without a draft checkpoint
 NEEDS_DRAFT = frozenset({"eagle3", "draft_model", "dflash"})
@@ -71,10 +82,7 @@ def trtllm_speculative_config(spec: RunSpec) -> dict[str, Any] | None:
         return None
     decoding_type = DECODING_TYPES.get(sp.method)
     if decoding_type is None:
-        raise ValueError(
-            f"method {sp.method!r} is not supported by engine 'trtllm'; "
-            f"supported: {', '.join(sorted(DECODING_TYPES))}"
-        )
+        raise unsupported_method("trtllm", sp.method, DECODING_TYPES, UNSUPPORTED.get(sp.method))
     if sp.draft_quantization is not None:
         raise ValueError(
             "engine 'trtllm' has no draft quantization option: give a quantized draft "
@@ -165,6 +173,9 @@ class TRTLLMAdapter(EngineAdapter):
 
     kind = "trtllm"
     tokenize_style = None
+    methods = frozenset(DECODING_TYPES)
+    method_names = MappingProxyType({m: (t,) for m, t in DECODING_TYPES.items()})
+    unsupported = UNSUPPORTED
     #: read before the measured requests to empty the queue of warm-up iterations, and after
     #: them to collect what arrived after the last poll
     snapshot_paths = (STATS_PATH,)

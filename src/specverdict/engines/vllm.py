@@ -30,13 +30,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 import httpx
 from prometheus_client.parser import text_string_to_metric_families
 
 from specverdict.campaign.spec import RunSpec
-from specverdict.engines.base import EngineAdapter, fetch, restarted
+from specverdict.engines.base import EngineAdapter, fetch, restarted, unsupported_method
 from specverdict.engines.prometheus import (
     PREFIX,
     SpecCounters,
@@ -88,11 +89,36 @@ DTYPES = {
 }
 
 
+#: campaign speculation methods -> ``speculative_config.method``: vLLM names them alike
+#: (``SpeculativeMethod`` in ``vllm/config/speculative.py`` at v0.32.0; the facts, with the keys
+#: each method takes, in ``tests/fixtures/vllm-0.32.0-cpu/spec_methods.json``)
+METHODS: dict[str, str] = {
+    m: m
+    for m in (
+        "ngram",
+        "draft_model",
+        "mtp",
+        "eagle",
+        "eagle3",
+        "medusa",
+        "dflash",
+        "dspark",
+        "suffix",
+    )
+}
+
+#: the ``speculative_config`` key of vLLM's per-batch-size k schedule (inclusive ranges
+#: ``[start, end, k]``, ``SpeculativeConfig.num_speculative_tokens_per_batch_size``)
+K_SCHEDULE_KEY = "num_speculative_tokens_per_batch_size"
+
+
 def vllm_speculative_config(spec: RunSpec) -> dict[str, Any] | None:
     sp = spec.speculation
     if sp.method == "none":
         return None
-    config: dict[str, Any] = {"method": sp.method, "num_speculative_tokens": sp.k}
+    if sp.method not in METHODS:
+        raise unsupported_method("vllm", sp.method, METHODS)
+    config: dict[str, Any] = {"method": METHODS[sp.method], "num_speculative_tokens": sp.k}
     if sp.draft is not None:
         config["model"] = sp.draft
     if sp.draft_quantization is not None:
@@ -105,6 +131,8 @@ class VLLMAdapter(EngineAdapter):
     kind = "vllm"
     takes_ignore_eos = True
     needs_metrics = True
+    methods = frozenset(METHODS)
+    method_names = MappingProxyType({m: (name,) for m, name in METHODS.items()})
 
     def speculative_args(self, spec: RunSpec, run_dir: str = ".") -> list[str]:
         config = vllm_speculative_config(spec)

@@ -56,7 +56,8 @@ REMOVED: dict[str, str] = {
     **dict.fromkeys(
         ("--draft-min", "--draft-n-min"), "use --spec-draft-n-min or --spec-ngram-mod-n-min"
     ),
-    "--spec-ngram-size-n": "use the respective --spec-ngram-*-size-n or --spec-ngram-mod-n-match",
+    # the help text adds "or --spec-ngram-mod-n-match"; the refusal itself does not
+    "--spec-ngram-size-n": "use the respective --spec-ngram-*-size-n",
     "--spec-ngram-size-m": "use the respective --spec-ngram-*-size-m",
     "--spec-ngram-min-hits": "use the respective --spec-ngram-*-min-hits",
 }

@@ -19,7 +19,7 @@ from pathlib import Path
 from specverdict.campaign.plan import Pair, Plan
 from specverdict.campaign.spec import RunSpec, Speculation
 from specverdict.engines.registry import adapter_for
-from specverdict.engines.vllm import vllm_speculative_config
+from specverdict.engines.vllm import K_SCHEDULE_KEY, vllm_speculative_config
 from specverdict.policy import madrule
 from specverdict.policy.model import (
     Cell,
@@ -242,7 +242,7 @@ def vllm_schedule(
             schedule[-1][1] = end
         else:
             schedule.append([start, end, k])
-    config["num_speculative_tokens_per_batch_size"] = schedule
+    config[K_SCHEDULE_KEY] = schedule
     if (ordered[0].concurrency or 1) > 1:
         notes.append(
             f"the first range starts at 1 (vLLM requires it) below the lowest measured "

@@ -65,7 +65,7 @@ def test_other_engines_refuse_through_their_own_flag_rules() -> None:
         "kind: reference", "kind: sglang, launch: {}"
     )
     (problem,) = errors_of(sglang)
-    assert "not supported by SGLang" in problem and "'suffix'" in problem
+    assert "engine 'sglang' does not implement speculation method 'suffix'" in problem
 
 
 def test_loads_the_samples_cannot_hold() -> None:

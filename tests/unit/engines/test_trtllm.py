@@ -190,7 +190,7 @@ def test_ngram_parameters_pass_through() -> None:
 @pytest.mark.parametrize(
     ("candidate", "decoding_type"),
     [
-        ("{method: draft_model, k: 3, draft: /models/llama-1b}", "DraftTarget"),
+        ("{method: draft_model, k: 3, draft: /models/llama-1b}", "Draft_Target"),
         ("{method: dflash, k: 8, draft: /models/dflash}", "DFlash"),
         ("{method: dspark, k: 7, draft: /models/dspark}", "DSpark"),
     ],
@@ -227,7 +227,7 @@ def test_params_override_the_mapped_fields_and_key_order_is_stable() -> None:
 @pytest.mark.parametrize("method", ["eagle", "medusa"])
 def test_unsupported_methods_name_the_supported_ones(method: str) -> None:
     spec = spec_for(f"{{method: {method}, k: 3, draft: /models/d}}")
-    with pytest.raises(ValueError, match=rf"'{method}'.*supported: dflash, draft_model, dspark"):
+    with pytest.raises(ValueError, match=rf"'{method}'.*implements: dflash, draft_model, dspark"):
         TRTLLMAdapter().launch_files(spec)
     with pytest.raises(ValueError, match="eagle3, mtp, ngram, suffix"):
         TRTLLMAdapter().speculative_args(spec, "/runs/r")
