@@ -170,6 +170,9 @@ there is no verdict across stages.</p>
 <tbody>{% for cand, cells in grid.rows %}<tr><th scope="row">{{ cand }}</th>
 {% for c in cells %}<td{% if c %} class="v-{{ c.verdict.verdict | lower }}"{% endif %}>{% if c %}<a href="#{{ st.anchor }}-{{ loop.index0 }}-{{ slug(cand) }}">{{ c.verdict.verdict }}</a><br><small>{{ fmt_speed(c.verdict) }}<br>{{ cell_quality(c) }}<br><em>{{ cell_reason(c.verdict) }}</em></small>{% else %}-{% endif %}</td>{% endfor %}</tr>
 {% endfor %}</tbody></table>
+{% if s.paying %}<ul class="paying" aria-label="Where each candidate stops paying, stage {{ s.stage }}">
+{% for line in s.paying %}<li>{{ line }}</li>
+{% endfor %}</ul>{% endif %}
 {% for p in s.pairs %}{% set v = p.verdict %}
 <article class="banner v-{{ v.verdict | lower }}" id="{{ st.anchor }}-{{ grid.loads.index(v.load) }}-{{ slug(p.speculation) }}" aria-label="{{ v.verdict }}: {{ p.speculation }} at {{ v.load }}">
 <p class="verdict-word"><span aria-hidden="true">{{ symbol[v.verdict] }}</span> {{ v.verdict }}:

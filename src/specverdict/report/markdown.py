@@ -62,6 +62,8 @@ def _stage(stage: StageReport, data: ReportData) -> list[str]:
         *(line for w in stage.warnings for line in (f"> **Warning:** {w}", "")),
         "### Verdicts",
         "",
+        *(f"- {line}" for line in stage.paying),
+        *([""] if stage.paying else []),
     ]
     for p in stage.pairs:
         v = p.verdict

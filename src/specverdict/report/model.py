@@ -64,6 +64,7 @@ from specverdict.verdict.model import (
     engine_note,
     run_engine_k,
 )
+from specverdict.verdict.paying import paying
 from specverdict.verdict.slices import groups, slice_of
 
 Health = Literal["decided on data", "vacuous", "no data", "reported only", "rule broken"]
@@ -213,6 +214,9 @@ class StageReport(Frozen):
     #: what the stage's verdicts must be read with, shown under its heading (a synthetic
     #: stage of random tokens)
     warnings: tuple[str, ...] = ()
+    #: over several load levels, where each candidate's speed-up is shown and where it is
+    #: shown to lose (``verdict.paying``), one line a candidate
+    paying: tuple[str, ...] = ()
 
     @property
     def several_loads(self) -> bool:
@@ -561,6 +565,7 @@ def _stage(
         speed_metric=speed_metric or default_speed_metric(stage),
         slo_ms=None if slo_s is None else {k: 1000.0 * v for k, v in slo_s.items()},
         warnings=stage_warnings(first_spec),
+        paying=tuple(p.line for p in paying(v for v, _, _ in pairs)),
     )
 
 

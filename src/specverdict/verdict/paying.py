@@ -9,7 +9,7 @@ interval holds 1 are neither: the line says the candidate is not shown to pay th
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from specverdict.verdict.model import PairVerdict
@@ -45,7 +45,7 @@ def _speed(v: PairVerdict) -> str:
     return f"{v.speedup:.2f}x [{lo:.2f}, {hi:.2f}]"
 
 
-def paying(verdicts: Sequence[PairVerdict]) -> list[Paying]:
+def paying(verdicts: Iterable[PairVerdict]) -> list[Paying]:
     """Per stage and candidate measured at two load levels or more (whole stages, not
     slices): where its speed-up is shown, and where it is shown to lose."""
     groups: dict[tuple[str, str], list[PairVerdict]] = {}
