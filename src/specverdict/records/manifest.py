@@ -196,6 +196,13 @@ class SequentialDesign(_Frozen):
     stopped: str | None = Field(
         default=None, description="why the pair stopped taking samples (its verdict, or the max)"
     )
+    declared_batch: int | None = Field(
+        default=None,
+        ge=1,
+        description="the batch asked for, when the start cost raised it (``batch`` is then the "
+        "one used; ``why`` says how), before the first sample",
+    )
+    why: str | None = Field(default=None, description="why the batch is not the one asked for")
 
 
 class LoaderOutcome(_Frozen):

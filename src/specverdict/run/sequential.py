@@ -30,6 +30,7 @@ from specverdict.errors import ConfigError
 from specverdict.records import RunRecord
 from specverdict.records.manifest import Look, SequentialDesign
 from specverdict.run.runner import Runner, select_runs
+from specverdict.run.start_cost import START_SHARE, dear_batch, look_starts, start_cost
 from specverdict.stats.looks import declared_looks, look_size
 from specverdict.store.base import Store
 from specverdict.suites import suite_for
@@ -100,8 +101,50 @@ def look_batch(batch: int, block: int | None) -> int:
     return max(-(-batch // block), MIN_LOOK_BLOCKS) * block
 
 
+def _dear_starts(
+    store: Store, plan: Plan, spec: RunSpec, design: SequentialDesign, log: Log
+) -> SequentialDesign:
+    """``design`` with its batch raised where each look would start servers whose starts
+    cost more than ``START_SHARE`` of the look (``run.start_cost``); as it is otherwise."""
+    starts, executions = look_starts(plan, spec)
+    if starts == 0:
+        return design
+    cost = start_cost(store, spec)
+    where = f"{spec.stage}, {spec.load.label}"
+    if cost is None:
+        log(
+            f"looks of {where}: each starts {starts} server(s), and the registry holds no start "
+            f"and baseline figures of this engine to weigh them: batches of {design.batch} as "
+            "asked"
+        )
+        return design
+    size = dear_batch(design.batch, design.max_samples, starts, executions, cost)
+    if size == design.batch:
+        return design
+    why = (
+        f"each look starts {starts} server(s) of {cost.start_s:.0f} s (median of {cost.starts} "
+        f"stored starts) for {executions} execution(s) at {1000 * cost.sample_s:.0f} ms a sample "
+        f"(the baseline's, {cost.baselines} stored): batches of {size}, not {design.batch}, keep "
+        f"the starts within {100 * START_SHARE:.0f}% of a look"
+    )
+    log(f"looks of {where}: {why}")
+    return design.model_copy(
+        update={
+            "batch": size,
+            "looks": declared_looks(design.max_samples, size),
+            "declared_batch": design.batch,
+            "why": why,
+        }
+    )
+
+
 def plan_designs(
-    store: Store, plan: Plan, pairs: list[Pair], max_samples: int | None, batch: int
+    store: Store,
+    plan: Plan,
+    pairs: list[Pair],
+    max_samples: int | None,
+    batch: int,
+    log: Log = print,
 ) -> dict[str, SequentialDesign]:
     """Each pair's design (by candidate fingerprint): the one recorded at its earlier looks, or
     a new one; a design that would change once looks are taken is refused."""
@@ -122,13 +165,16 @@ def plan_designs(
         size = look_batch(batch, plan.campaign.block_size(spec.load.level))
         new = SequentialDesign(batch=size, max_samples=n, looks=declared_looks(n, size))
         old = _recorded(store, spec)
-        if old is not None and (old.batch, old.max_samples) != (new.batch, new.max_samples):
+        asked = (old.declared_batch or old.batch, old.max_samples) if old else None
+        if old is None:
+            new = _dear_starts(store, plan, spec, new, log)
+        elif asked != (size, n):
             raise ConfigError(
                 f"--batch {batch} --max-samples {max_samples or 'all'}: the pair "
                 f"{spec.speculation.label}, {spec.stage}, {spec.load.label} already took "
                 f"{len(old.taken)} look(s) under batch {old.batch} and max {old.max_samples} "
                 "samples; a sequential design cannot change once looks are taken (run with "
-                f"--batch {old.batch} --max-samples {old.max_samples})"
+                f"--batch {old.declared_batch or old.batch} --max-samples {old.max_samples})"
             )
         out[spec.fingerprint] = old or new
     return out
@@ -158,7 +204,7 @@ def run_until_decided(
             f"campaign {plan.campaign.name!r}: no baseline-candidate pair to decide "
             "(--until-decided needs a baseline)"
         )
-    designs = plan_designs(store, plan, pairs, max_samples, batch)
+    designs = plan_designs(store, plan, pairs, max_samples, batch, log)
     records: list[RunRecord] = []
     # every pair resumes where the looks recorded left it; the open ones move in lockstep
     start = 1 + max(len(d.taken) for d in designs.values())
