@@ -1,21 +1,24 @@
 """Catch rate of the amplified HumanEval tests on a held-out set of plausible-wrong solutions.
 
-The set (``benchmarks/heldout_wrong.py``) was written by hand apart from the amplifier, so it
-measures what ``benchmarks/catch_rate.py``'s own mutants cannot: mistakes nobody chose for the
-amplifier to catch. Each entry is scored by the function stage as shipped, ``humaneval@1``'s
-amplified tests (seed 0, 100 inputs) with the default generator or the one given by
-``--generator``; an entry is *caught* when its score does not pass. The data are checked first
-(``verify``): every entry passes HumanEval's own ``check`` and differs from the reference on its
-witness; an entry that fails the project's base tests is reported as a data error too. The
-references of the covered tasks are scored as well (a reference failing its own suite would
+The set (``benchmarks/heldout_wrong.py``, or the one named by ``--set``: ``heldout_wrong2`` is
+the second set, written after the first for a final measurement) was written by hand apart from
+the amplifier, so it measures what ``benchmarks/catch_rate.py``'s own mutants cannot: mistakes
+nobody chose for the amplifier to catch. Each entry is scored by the function stage as shipped,
+``humaneval@1``'s amplified tests (seed 0, 100 inputs) with the default generator or the one
+given by ``--generator``; an entry is *caught* when its score does not pass. The data are checked
+first (``verify``): every entry passes HumanEval's own ``check`` and differs from the reference
+on its witness; an entry that fails the project's base tests is reported as a data error too.
+The references of the covered tasks are scored as well (a reference failing its own suite would
 make a catch meaningless).
 
-    python benchmarks/heldout_catch.py [--generator N] [--cache DIR] [--write benchmarks/RESULTS.md]
+    python benchmarks/heldout_catch.py [--set NAME] [--generator N] [--cache DIR]
+        [--write benchmarks/RESULTS.md]
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 import tempfile
 import time
@@ -23,6 +26,7 @@ from collections import Counter
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from specverdict.sandbox import Execution, LocalSandbox, Sandbox
@@ -37,10 +41,20 @@ try:
     from benchmarks._results import machine, write_section
     from benchmarks.heldout_wrong import ENTRIES, KINDS, Wrong
 except ImportError:  # run as a script from the repository root
-    from _results import machine, write_section  # type: ignore[no-redef]
-    from heldout_wrong import ENTRIES, KINDS, Wrong  # type: ignore[no-redef]
+    from _results import machine, write_section  # type: ignore[no-redef, import-not-found]
+    from heldout_wrong import ENTRIES, KINDS, Wrong  # type: ignore[no-redef, import-not-found]
 
 HEADING = "## Amplified tests: catch rate on a held-out set of plausible-wrong solutions"
+#: the sets ``--set`` names (modules of ``benchmarks/`` with ``ENTRIES`` and ``KINDS``) and the
+#: RESULTS.md heading of each
+HEADINGS = {
+    "heldout_wrong": HEADING,
+    "heldout_wrong2": (
+        "## Amplified tests: catch rate on the second held-out set of plausible-wrong solutions"
+    ),
+}
+SETS = tuple(HEADINGS)
+DEFAULT_SET = "heldout_wrong"
 #: per-call time limit of the witness runs (the references are quick on every witness)
 WITNESS_LIMIT_S = 5.0
 
@@ -55,6 +69,16 @@ class Problem:
 
     def describe(self) -> str:
         return f"#{self.entry} {self.label}: {self.what}"
+
+
+def load_set(name: str) -> ModuleType:
+    """The module of the held-out set ``name`` (one of ``SETS``)."""
+    if name not in SETS:
+        raise ValueError(f"unknown set {name!r} (known: {', '.join(SETS)})")
+    try:
+        return importlib.import_module(f"benchmarks.{name}")
+    except ImportError:  # run as a script from the repository root
+        return importlib.import_module(name)
 
 
 def _problem(entries: tuple[Wrong, ...], n: int, what: str) -> Problem:
@@ -76,16 +100,19 @@ def _witness_run(program: str, task: FunctionTask, inputs: list[tuple[Any, ...]]
     )
 
 
-def verify(sandbox: Sandbox, entries: tuple[Wrong, ...] = ENTRIES) -> list[Problem]:
-    """Every data error of ``entries``: an unknown task or kind, a solution that fails
-    HumanEval's own tests, a witness the reference cannot answer, outside the task's contract,
-    or on which the solution agrees with the reference. Runs in the sandbox, batched."""
+def verify(
+    sandbox: Sandbox, entries: tuple[Wrong, ...] = ENTRIES, kinds: tuple[str, ...] = KINDS
+) -> list[Problem]:
+    """Every data error of ``entries``: an unknown task or kind (not in ``kinds``), a solution
+    that fails HumanEval's own tests, a witness the reference cannot answer, outside the task's
+    contract, or on which the solution agrees with the reference. Runs in the sandbox,
+    batched."""
     problems: list[Problem] = []
     tests = {p["task_id"]: p["test"] for p in read_problems()}
     by_id = {t.task_id: t for t in humaneval_tasks()}
     known: list[int] = []
     for n, e in enumerate(entries):
-        if e.kind not in KINDS:
+        if e.kind not in kinds:
             problems.append(_problem(entries, n, f"unknown kind {e.kind!r}"))
         if e.task_id not in by_id:
             problems.append(_problem(entries, n, "no such task"))
@@ -166,6 +193,12 @@ def main() -> None:
     parser.add_argument(
         "--generator", type=int, help="amplification generator (default: the shipped default)"
     )
+    parser.add_argument(
+        "--set",
+        default=DEFAULT_SET,
+        choices=SETS,
+        help=f"the held-out set to score (default: {DEFAULT_SET})",
+    )
     parser.add_argument("--cache", type=Path, help="ground-truth cache (default: a temp dir)")
     parser.add_argument("--write", type=Path, help="write the section into this RESULTS.md")
     args = parser.parse_args()
@@ -175,54 +208,58 @@ def main() -> None:
         )
     except ValueError as exc:
         parser.error(str(exc))
+    held = load_set(args.set)
+    entries: tuple[Wrong, ...] = held.ENTRIES
+    kinds: tuple[str, ...] = held.KINDS
     started = time.monotonic()
     sandbox = LocalSandbox()
 
-    problems = verify(sandbox)
+    problems = verify(sandbox, entries, kinds)
     bad = {p.entry for p in problems}
     checked = time.monotonic() - started
 
     cache = args.cache or Path(tempfile.mkdtemp(prefix="heldout-catch-"))
     suite = _suite(config, cache, sandbox)
-    task_ids = sorted({e.task_id for e in ENTRIES}, key=lambda t: int(t.split("/")[1]))
+    task_ids = sorted({e.task_id for e in entries}, key=lambda t: int(t.split("/")[1]))
     suite.prepare(task_ids)
     prepared = time.monotonic() - started
     print(
         f"data checked in {checked:.0f} s, ground truth ready at {prepared:.0f} s", file=sys.stderr
     )
 
-    scored = score(suite, [(e.task_id, e.solution) for e in ENTRIES])
+    scored = score(suite, [(e.task_id, e.solution) for e in entries])
     refs = score(suite, [(t, suite.task(t).reference) for t in task_ids])
     elapsed = time.monotonic() - started
 
     for n, (base, _) in enumerate(scored):
         if not base:
-            problems.append(_problem(ENTRIES, n, "fails the project's base tests"))
+            problems.append(_problem(entries, n, "fails the project's base tests"))
             bad.add(n)
-    counted = [n for n in range(len(ENTRIES)) if n not in bad]
+    counted = [n for n in range(len(entries)) if n not in bad]
     caught = {n for n in counted if not scored[n][1]}
-    total_by_kind = Counter(ENTRIES[n].kind for n in counted)
-    caught_by_kind = Counter(ENTRIES[n].kind for n in caught)
+    total_by_kind = Counter(entries[n].kind for n in counted)
+    caught_by_kind = Counter(entries[n].kind for n in caught)
     failing_refs = [t for t, (_, passed) in zip(task_ids, refs, strict=True) if not passed]
 
     name = f"generator {config.generator}" + (" (default)" if args.generator is None else "")
     rate = len(caught) / len(counted) if counted else 0.0
+    where = "" if args.set == DEFAULT_SET else f" (`benchmarks/{args.set}.py`)"
     lines = [
-        f"{len(ENTRIES)} hand-written plausible-wrong solutions over {len(task_ids)} tasks, "
-        f"{len(KINDS)} kinds; each passes HumanEval's base tests and is wrong on a witness "
+        f"{len(entries)} hand-written plausible-wrong solutions{where} over {len(task_ids)} tasks, "
+        f"{len(kinds)} kinds; each passes HumanEval's base tests and is wrong on a witness "
         f"input. Amplification: {name}, seed {config.seed}, up to {config.count} inputs.",
         "",
         "| kind | caught | rate |",
         "|---|---|---|",
     ]
-    for kind in KINDS:
+    for kind in kinds:
         c, t = caught_by_kind[kind], total_by_kind[kind]
         lines.append(f"| {kind} | {c}/{t} | {c / t:.1%} |" if t else f"| {kind} | 0/0 | - |")
     lines.append(f"| **all** | **{len(caught)}/{len(counted)}** | **{rate:.1%}** |")
     missed = [n for n in counted if n not in caught]
     lines += ["", f"Missed ({len(missed)}):"]
     lines += [
-        f"- {ENTRIES[n].task_id} ({ENTRIES[n].kind}): {ENTRIES[n].description}" for n in missed
+        f"- {entries[n].task_id} ({entries[n].kind}): {entries[n].description}" for n in missed
     ] or ["- none"]
     lines += [
         "",
@@ -238,14 +275,15 @@ def main() -> None:
     text = "\n".join(lines)
     print(text)
     if args.write:
-        command = "python benchmarks/heldout_catch.py" + (
-            f" --generator {args.generator}" if args.generator is not None else ""
-        )
+        command = "python benchmarks/heldout_catch.py"
+        command += f" --set {args.set}" if args.set != DEFAULT_SET else ""
+        command += f" --generator {args.generator}" if args.generator is not None else ""
         command += f" --write {args.write}"
+        heading = HEADINGS[args.set]
         write_section(
             args.write,
-            HEADING,
-            f"{HEADING}\n\n- date: {date.today().isoformat()}\n- machine: {machine()}\n"
+            heading,
+            f"{heading}\n\n- date: {date.today().isoformat()}\n- machine: {machine()}\n"
             f"- command: `{command}`\n\n" + text + "\n",
         )
 

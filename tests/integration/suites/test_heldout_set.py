@@ -1,20 +1,25 @@
-"""The held-out set of plausible-wrong HumanEval solutions (``benchmarks/heldout_wrong.py``) is
-sound, checked without the amplifier: every entry's task exists, its solution has the prompt's
-signature and passes HumanEval's own tests, and it differs from the reference on its witness;
-the set is as large and as spread as it says."""
+"""The held-out sets of plausible-wrong HumanEval solutions (``benchmarks/heldout_wrong.py`` and
+the second set, ``benchmarks/heldout_wrong2.py``) are sound, checked without the amplifier: every
+entry's task exists, its solution has the prompt's signature and passes HumanEval's own tests,
+and it differs from the reference on its witness; each set is as large and as spread as it says,
+and the second set repeats no entry of the first."""
 
 from __future__ import annotations
 
 import ast
 from collections import Counter
+from types import ModuleType
 
 import pytest
-from benchmarks.heldout_catch import Problem, verify
-from benchmarks.heldout_wrong import ENTRIES, KINDS, Wrong
+from benchmarks.heldout_catch import SETS, Problem, load_set, verify
+from benchmarks.heldout_wrong import Wrong
 
 from specverdict.sandbox import Sandbox
 from specverdict.suites.function.humaneval import humaneval_tasks
 from tests.conftest import local_sandbox
+
+#: the fewest distinct tasks each set covers
+MIN_TASKS = {"heldout_wrong": 45, "heldout_wrong2": 50}
 
 
 @pytest.fixture(scope="module")
@@ -22,20 +27,37 @@ def heldout_sandbox() -> Sandbox:
     return local_sandbox()
 
 
+@pytest.fixture(scope="module", params=SETS)
+def held(request: pytest.FixtureRequest) -> ModuleType:
+    name: str = request.param
+    return load_set(name)
+
+
 @pytest.fixture(scope="module")
-def problems(heldout_sandbox: Sandbox) -> list[Problem]:
-    return verify(heldout_sandbox)
+def problems(heldout_sandbox: Sandbox, held: ModuleType) -> list[Problem]:
+    return verify(heldout_sandbox, held.ENTRIES, held.KINDS)
 
 
-def test_the_set_is_large_and_spread_over_the_kinds() -> None:
-    assert len(ENTRIES) >= 70
-    assert len({e.task_id for e in ENTRIES}) >= 45
-    kinds = Counter(e.kind for e in ENTRIES)
-    assert set(kinds) == set(KINDS), kinds
+def test_the_set_is_large_and_spread_over_the_kinds(held: ModuleType) -> None:
+    entries: tuple[Wrong, ...] = held.ENTRIES
+    assert len(entries) >= 70
+    assert len({e.task_id for e in entries}) >= MIN_TASKS[held.__name__.rpartition(".")[2]]
+    kinds = Counter(e.kind for e in entries)
+    assert set(kinds) == set(held.KINDS), kinds
     assert min(kinds.values()) >= 5, kinds
-    assert all(e.description and "\n" not in e.description for e in ENTRIES)
-    pairs = [(e.task_id, e.solution.strip()) for e in ENTRIES]
+    assert all(e.description and "\n" not in e.description for e in entries)
+    pairs = [(e.task_id, e.solution.strip()) for e in entries]
     assert len(set(pairs)) == len(pairs), "an entry is listed twice"
+
+
+def test_the_second_set_repeats_no_entry_of_the_first() -> None:
+    first, second = load_set("heldout_wrong"), load_set("heldout_wrong2")
+    assert second.KINDS == first.KINDS
+    solutions = {(e.task_id, e.solution.strip()) for e in first.ENTRIES}
+    descriptions = {(e.task_id, e.description) for e in first.ENTRIES}
+    for e in second.ENTRIES:
+        assert (e.task_id, e.solution.strip()) not in solutions, e.task_id
+        assert (e.task_id, e.description) not in descriptions, e.task_id
 
 
 def _params(source: str, name: str) -> list[str] | None:
@@ -46,9 +68,11 @@ def _params(source: str, name: str) -> list[str] | None:
     return None
 
 
-def test_every_task_exists_and_every_solution_has_the_prompts_signature() -> None:
+def test_every_task_exists_and_every_solution_has_the_prompts_signature(
+    held: ModuleType,
+) -> None:
     by_id = {t.task_id: t for t in humaneval_tasks()}
-    for e in ENTRIES:
+    for e in held.ENTRIES:
         assert e.task_id in by_id, e.task_id
         task = by_id[e.task_id]
         expected = _params(task.prompt, task.entry_point)
