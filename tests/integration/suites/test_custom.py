@@ -214,7 +214,7 @@ def test_a_stage_has_a_suite_or_a_dataset_and_the_scorer_its_fields(tmp_path: Pa
     both = CAMPAIGN.format(path="d.jsonl", fmt="completions", scorer="none").replace(
         "{dataset:", "{suite: humaneval@1, dataset:"
     )
-    with pytest.raises(ConfigError, match="give a stage either suite"):
+    with pytest.raises(ConfigError, match="give a stage one of suite"):
         parse_campaign(both, tmp_path / "c.yaml")
     bad = CAMPAIGN.format(path="d.jsonl", fmt="completions", scorer="{reference: fuzzy}")
     with pytest.raises(ConfigError, match=r"stages\.function\.dataset\.scorer"):
