@@ -75,7 +75,8 @@ def suites() -> None:
 @JSON_OPTION
 def list_suites(as_json: bool) -> None:
     """List the known suites: name@version, stage, endpoint, size (samples; "-" for a suite
-    whose data you bring), licence; --json adds each source (suites show NAME prints it).
+    whose data you bring, or one not prepared yet: suites prepare NAME), licence; --json adds
+    each source (suites show NAME prints it).
 
     Example: specverdict suites list --json
     """
@@ -83,7 +84,7 @@ def list_suites(as_json: bool) -> None:
     for ref in known_suites():
         suite = get_suite(ref)
         try:
-            size: int | None = len(suite.samples())
+            size: int | None = suite.listed_size()
         except (ValueError, OSError, ConfigError):
             size = None  # its data is the user's (EvalPlus files) or not installed here
         rows.append(

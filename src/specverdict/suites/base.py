@@ -101,6 +101,11 @@ class Suite(ABC):
     def samples(self) -> list[Sample]:
         """Every sample, in a fixed order."""
 
+    def listed_size(self) -> int | None:
+        """How many samples the suite has, when that is known without fetching or generating
+        anything (``suites list`` shows it); None for a suite that must be prepared first."""
+        return len(self.samples())
+
     def answer_key(self, sample: Sample, record: SampleRecord) -> str | None:
         """What a score of ``record`` depends on, hashed: the suite, its scoring, the sample and
         the answer; None when the suite's scores are not pure (``pure_scoring``)."""

@@ -78,6 +78,17 @@ class RepositoryMutants(RepositorySuite):
             tasks.extend(made)
         return tasks
 
+    def listed_size(self) -> int | None:
+        """The tasks generated and cached for every pinned package; None until they are
+        (generating them fetches sdists and runs the packages' tests: ``suites prepare``)."""
+        caches = [self.task_cache(name, version) for name, (version, _) in PINNED.items()]
+        if not all(c.exists() for c in caches):
+            return None
+        try:
+            return sum(len(json.loads(c.read_text())) for c in caches)
+        except (OSError, ValueError):
+            return None
+
     def prepare(self) -> int:
         """Fetch and generate ahead of a run; the number of tasks."""
         return len(self.tasks())
