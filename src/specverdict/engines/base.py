@@ -105,6 +105,12 @@ class EngineAdapter(ABC):
             return [*found, str(exc)]
         return found
 
+    def cautions(self, spec: RunSpec) -> list[str]:
+        """What may make the engine run ``spec`` otherwise than declared, which the adapter
+        cannot rule out before it starts (``validate`` warns; the declared-against-actual
+        check judges the run). Empty by default."""
+        return []
+
     def _synthetic_problems(self, spec: RunSpec) -> list[str]:
         """A synthetic stage needs the engine's tokenizer (its prompts are cut by it) and,
         unless the campaign turns it off, ``ignore_eos``."""

@@ -112,6 +112,11 @@ METHODS: dict[str, str] = {
 K_SCHEDULE_KEY = "num_speculative_tokens_per_batch_size"
 
 
+#: what vLLM's re-detection looks for in a draft's name (``eagle-``, ``eagle3``, ``dflash``,
+#: ``dspark``) before it runs an explicit ``draft_model`` as another method
+REDETECTED = ("eagle3", "eagle-", "dflash", "dspark")
+
+
 def vllm_speculative_config(spec: RunSpec) -> dict[str, Any] | None:
     sp = spec.speculation
     if sp.method == "none":
@@ -133,6 +138,23 @@ class VLLMAdapter(EngineAdapter):
     needs_metrics = True
     methods = frozenset(METHODS)
     method_names = MappingProxyType({m: (name,) for m, name in METHODS.items()})
+
+    def cautions(self, spec: RunSpec) -> list[str]:
+        """vLLM re-detects a ``draft_model`` from its draft (``SpeculativeConfig.__post_init__``
+        at v0.32.0, ``tests/fixtures/vllm-0.32.0-cpu/spec_methods.json``): a draft whose name
+        holds one of ``REDETECTED`` runs as that method, not as the declared draft model."""
+        sp = spec.speculation
+        if sp.method != "draft_model" or sp.draft is None:
+            return []
+        name = sp.draft.lower()
+        hits = [marker for marker in REDETECTED if marker in name]
+        if not hits:
+            return []
+        return [
+            f"draft {sp.draft!r} of method draft_model: vLLM re-detects the method from the "
+            f"draft's name ({hits[0]!r} in it) and may run it as another method; declare that "
+            "method, or give the draft a path without it"
+        ]
 
     def speculative_args(self, spec: RunSpec, run_dir: str = ".") -> list[str]:
         config = vllm_speculative_config(spec)

@@ -56,6 +56,8 @@ def feasibility(plan: Plan) -> Feasibility:
             whos, stages = found.setdefault(problem, ({}, {}))
             whos[who] = None
             stages[run.stage] = None
+        for caution in adapter.cautions(run):
+            warnings[f"{who}: {caution}"] = None
         if n is None:
             continue
         conc, rate = run.load.concurrency, run.load.request_rate

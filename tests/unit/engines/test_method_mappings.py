@@ -257,3 +257,27 @@ def test_vllm_lacks_no_method() -> None:
     assert dict(a.unsupported) == {}
     for method in METHODS:
         assert a.problems(spec("vllm", candidate(method))) == [], method
+
+
+def test_a_draft_model_vllm_would_run_as_another_method_is_warned_of() -> None:
+    from specverdict.campaign import build_plan, parse_campaign
+    from specverdict.engines.vllm import VLLMAdapter
+    from specverdict.run.feasibility import feasibility
+
+    def plan(draft: str):  # type: ignore[no-untyped-def]
+        text = (
+            "name: t\nengine: {kind: vllm, launch: {}}\n"
+            "model: {family: f, served_name: m}\nquantization: bf16\n"
+            f"candidates: [{{method: draft_model, k: 3, draft: '{draft}'}}]\n"
+            "stages: {function: {suite: builtin-code@1}}\n"
+        )
+        return build_plan(parse_campaign(text, Path("c.yaml")))
+
+    risky = plan("/models/Qwen3-8B-EAGLE3-draft")
+    (caution,) = VLLMAdapter().cautions(risky.runs[-1])
+    assert "re-detects the method from the draft's name ('eagle3' in it)" in caution
+    assert feasibility(risky).errors == ()
+    assert any(
+        w.startswith("candidate draft_model k=3: draft") for w in feasibility(risky).warnings
+    )
+    assert VLLMAdapter().cautions(plan("/models/qwen3-0.6b").runs[-1]) == []
