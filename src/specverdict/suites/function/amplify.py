@@ -58,11 +58,13 @@ from specverdict.suites.function.corners import (
 from specverdict.suites.function.edges import WideMutator, pick_edges, widen
 from specverdict.suites.function.mutate import Mutator, key
 from specverdict.suites.function.profile import Args, Domain
+from specverdict.suites.function.stated import parameters, read_statement, widen_by_statement
+from specverdict.suites.function.variants import pick_variants
 from specverdict.suites.values import TagError
 
-#: the default generator; 1 (mutation only) and 2 (edges) are kept to measure against
-AMPLIFIER_VERSION = 3
-GENERATORS = (1, 2, 3)
+#: the default generator; 1 (mutation only), 2 (edges) and 3 (corners) are kept to measure against
+AMPLIFIER_VERSION = 4
+GENERATORS = (1, 2, 3, 4)
 Contract = Callable[[Args], bool]
 
 __all__ = ["AMPLIFIER_VERSION", "AmplifyConfig", "Mutator", "amplify", "key"]
@@ -114,8 +116,13 @@ def amplify(
     known = {key(s) for s in seeds}
     pool = list(seeds) + [e for e in examples if key(e) not in known]
     domain = widen(Domain.infer(pool), bounds)
+    doc = docstring(prompt or reference, entry_point)
     if config.generator >= 3:
-        domain = widen_by_docstring(domain, bounds, docstring(prompt or reference, entry_point))
+        domain = widen_by_docstring(domain, bounds, doc)
+    params = parameters(reference, entry_point)
+    statement = read_statement(doc, entry_point, params)
+    if config.generator >= 4:
+        domain = widen_by_statement(domain, bounds, statement, params)
 
     def admits(args: Args) -> bool:
         text = key_or_none(args)
@@ -134,7 +141,12 @@ def amplify(
         taken = known | {key(a) for a in [*head, *edges]}
         found = read_clues(reference, entry_point, prompt, bounds)
         corners = pick_corners(pool, domain, found, config.generate // 3, rng, admits, taken)
-        head += _alternate(corners, edges)
+        if config.generator == 3:
+            head += _alternate(corners, edges)
+        else:
+            taken |= {key(a) for a in corners}
+            own = pick_variants(pool, domain, statement, config.generate // 3, rng, admits, taken)
+            head += _alternate(own, corners, edges)
     head = [a for a in _unique(head) if key(a) not in known][: config.generate]
     return _mutants(seeds, domain, WideMutator(rng, bounds), rng, config, contract, head)
 
@@ -146,11 +158,11 @@ def key_or_none(args: Args) -> str | None:
         return None
 
 
-def _alternate(first: list[Args], second: list[Args]) -> list[Args]:
-    """The items of both lists, taken one from each in turn (the longer one's rest at the end)."""
+def _alternate(*lists: list[Args]) -> list[Args]:
+    """The items of all lists, taken one from each in turn (the longer ones' rest at the end)."""
     out: list[Args] = []
-    for pair in itertools.zip_longest(first, second):
-        out += [a for a in pair if a is not None]
+    for row in itertools.zip_longest(*lists):
+        out += [a for a in row if a is not None]
     return out
 
 

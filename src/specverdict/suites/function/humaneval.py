@@ -110,6 +110,23 @@ REFERENCE_FIXES = {
     # The canonical solution takes Python's modulo of a negative number: multiply(1, -8) -> 2.
     "HumanEval/97": """    return (abs(a) % 10) * (abs(b) % 10)
 """,
+    # The canonical solution skips the empty word when it finds the top count but not when it
+    # collects the letters: histogram("a  b") -> {"a": 1, "": 1, "b": 1}.
+    "HumanEval/111": """    dict1 = {}
+    list1 = test.split(" ")
+    t = 0
+    for i in list1:
+        if list1.count(i) > t and i != "":
+            t = list1.count(i)
+    if t > 0:
+        for i in list1:
+            if list1.count(i) == t and i != "":
+                dict1[i] = t
+    return dict1
+""",
+    # The canonical solution counts the minus sign as a digit: -10 has "at most two digits".
+    "HumanEval/122": """    return sum(elem for elem in arr[:k] if len(str(abs(elem))) <= 2)
+""",
     # The canonical solution's `and`/`or` precedence rejects day 31 of every month.
     "HumanEval/124": """    try:
         month, day, _year = (int(part) for part in date.strip().split("-"))
