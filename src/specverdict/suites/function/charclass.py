@@ -14,9 +14,10 @@ changes one class of character in a seed string and keeps the rest:
 * ``space-double``: a space doubled (a run of spaces one longer); ``space-swap``: a space made a
   tab or a newline; ``space-mark``: a space made a comma or a hyphen; ``space-inner``: a space
   put inside a word;
-* ``mark-swap``: a punctuation mark swapped for another one (those the docstring quotes, then
-  ``, . - '``); ``mark-inner``: an apostrophe and a hyphen inside a word; ``mark-token``: a
-  regular-expression metacharacter, ``.``, in place of a letter of a word without separators;
+* ``mark-swap``: a punctuation mark between words swapped for another one (those the docstring
+  quotes, then ``, . - '``); ``mark-inner``: an apostrophe and a hyphen inside a word;
+  ``mark-token``: a regular-expression metacharacter, ``.``, in place of the middle character
+  of a string of letters and digits;
 * ``digit-grow``: a run of digits one digit longer, its last digit repeated (``"9"`` -> ``"99"``);
 * ``word-repeat``: the first word repeated, and the last word put first as well;
 * ``alphabet``: a word's letters replaced by the first and by the last letters of the alphabet,
@@ -107,7 +108,8 @@ def _spaces(text: str, statement: Statement) -> Iterator[Variant]:
 
 
 def _words(text: str) -> Iterator[Variant]:
-    """Marks and a space inside a word: its first word of two or more letters."""
+    """A space and a hyphen in the middle of the first word of two or more letters, an
+    apostrophe before the last letter of the last such word (``"John"`` -> ``"Joh'n"``)."""
     words = [m for m in _WORD.finditer(text) if len(m.group()) > 1]
     if not words:
         return
@@ -153,7 +155,7 @@ def _digits(text: str) -> Iterator[Variant]:
 
 def _repeat(text: str) -> Iterator[Variant]:
     words = text.split(" ")
-    if len([w for w in words if w]) > 1:
+    if len(words) > 1 and words[0] and words[-1]:  # no space at either end
         yield "word-repeat", " ".join([words[0], *words])
         yield "word-repeat", " ".join([words[-1], *words])
 

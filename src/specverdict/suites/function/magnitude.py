@@ -3,7 +3,7 @@
 * ``zero``: a number argument made 0 (a loop from ``min(a, b)`` down, a digit loop that gives
   ``""`` for 0);
 * ``float-exponent``: floats that Python prints in exponent notation (``1.5e-05``, and the
-  seed scaled by ``1e-05``), for code that reads a float's digits from ``str``;
+  seed divided by ``SCALE``), for code that reads a float's digits from ``str``;
 * ``power``: whole numbers that are exact powers of another whole-number argument, or of 2, 3
   and 10 where there is none (``243 == 3 ** 5``, where ``int(math.log(243, 3))`` is 4);
 * ``negative-large``: the first or the last item of a list of numbers made as negative as the
@@ -26,6 +26,8 @@ KINDS = ("zero", "float-exponent", "power", "negative-large")
 BASES = (2, 3, 10)
 #: the largest power tried
 MAX_POWER = 10**9
+#: floats are divided by this to reach the sizes Python prints in exponent notation
+SCALE = 100_000
 
 Variant = tuple[str, Any]
 
@@ -53,7 +55,7 @@ def _scalar(value: int | float, p: Profile, others: Sequence[Any]) -> Iterator[V
     if type(value) is float:
         yield "float-exponent", 1.5e-05
         if value != 0:
-            yield "float-exponent", value * 1e-05
+            yield "float-exponent", value / SCALE
     elif type(value) is int:
         yield from _powers(value, p, others)
 
@@ -64,7 +66,7 @@ def _items(items: list[Any]) -> Iterator[Variant]:
         return
     if all(type(x) is float for x in items):
         yield "float-exponent", [1.5e-05, *items[1:]]
-        yield "float-exponent", [x * 1e-05 for x in items]
+        yield "float-exponent", [x / SCALE for x in items]
     low = -max(abs(x) for x in items)
     if low < 0:
         yield "negative-large", [type(items[0])(low), *items[1:]]

@@ -166,12 +166,10 @@ def _sentences(doc: str) -> list[str]:
 
 def read_statement(doc: str, entry_point: str, params: tuple[str, ...]) -> Statement:
     """What ``doc``, the docstring of ``entry_point``, states about its inputs."""
-    sentences = _sentences(doc)
-    prose = " ".join(sentences).replace(entry_point, "")
-    ties = any(
-        _TIES.search(s) and not _RETURNS.search(s)
-        for s in (x.replace(entry_point, "") for x in sentences)
-    )
+    name = re.compile(rf"\b{re.escape(entry_point)}\b") if entry_point else None
+    sentences = [name.sub("", s) if name else s for s in _sentences(doc)]  # not its own name
+    prose = " ".join(sentences)
+    ties = any(_TIES.search(s) and not _RETURNS.search(s) for s in sentences)
     values, lengths = _stated_bounds(doc, params)
     return Statement(
         values=values,
