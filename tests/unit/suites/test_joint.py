@@ -15,9 +15,11 @@ def test_an_item_of_one_list_added_to_the_other() -> None:
 
 def test_every_sequence_made_of_one_item_at_once() -> None:
     equal = [a for k, a in joint_variants((["**", "*", "+"], [5, 3, 4, 2])) if k == "all-equal"]
-    assert (["**", "**", "**"], [2, 2, 2, 2]) in equal  # the smallest number first
+    assert (["**", "**", "**"], [2, 2, 2, 2]) in equal  # the smallest number of 2 or more
     assert (["-", "-", "-"], [2, 2, 2, 2]) not in equal  # only a list's own items
-    assert len(equal) == 3 * MAX_FILLS  # three operators, four numbers
+    assert len(equal) == 3  # three operators, one number
+    words = [a for k, a in joint_variants((list("abcdef"), [1, 0])) if k == "all-equal"]
+    assert len(words) == MAX_FILLS and (["a"] * 6, [0, 0]) in words  # the smallest, if none is 2
 
 
 def test_one_sequence_argument_has_no_joint_variant() -> None:

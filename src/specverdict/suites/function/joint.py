@@ -47,14 +47,16 @@ def _shared(seed: Args, positions: list[int]) -> Iterator[Variant]:
 
 
 def _fills(items: list[Any]) -> list[Any]:
-    """Up to ``MAX_FILLS`` distinct items, numbers by magnitude first (``2 ** 2 ** 2`` answers
-    where ``5 ** 5 ** 5`` runs out of time)."""
+    """The items a sequence argument is filled with: up to ``MAX_FILLS`` distinct ones, or, for
+    numbers, the smallest of magnitude 2 or more (``2 ** 2 ** 2`` answers at once where
+    ``5 ** 5 ** 5`` runs out of time, and ``1 ** 1 ** 1`` hides the order)."""
     out: dict[str, Any] = {}
     for x in items:
         out.setdefault(key((x,)), x)
     found = list(out.values())
-    if all(type(x) in (int, float) for x in found):
-        found.sort(key=abs)
+    if found and all(type(x) in (int, float) for x in found):
+        sizable = [x for x in found if abs(x) >= 2]
+        return [min(sizable or found, key=abs)]
     return found[:MAX_FILLS]
 
 
