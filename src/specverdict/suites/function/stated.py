@@ -20,13 +20,14 @@ duplicates. Generator 4 reads the docstring more closely (``read_statement``):
   examples and outside the sentences that say what is returned;
 * **quoted marks**: punctuation it quotes (``'.', '?' or '!'``).
 
-``widen_by_statement`` then widens generator 3's domain where the docstring leaves room: both
-letter cases where it does not speak of case and the alphabet is open; equal items where it
-does not ask for unique ones; ``0`` for a whole-number argument whose seeds are all positive
-where it does not say positive; floats down to ``TINY`` where the seeds are positive floats;
-negative items and numbers down to minus the largest seen where some seed is negative; a digit
-run one digit longer than any seed's where the alphabet is open; and the stated bounds over
-all of these. The task's contract and the reference (it must answer, the same way twice) still
+``widen_by_statement`` then widens generator 3's domain where the docstring leaves room: every
+letter, in both cases where it does not speak of case, where the alphabet is open; equal items
+where it does not ask for unique ones; the empty list where it sets no least size (one length
+shared by every seed list, longer than a pair, counts as chance); ``0`` for a whole-number
+argument whose seeds are all positive where it speaks of integers and does not say positive;
+floats down to ``TINY`` where the seeds are positive floats with a fraction; negative items and
+numbers down to minus the largest seen where some seed is negative; a digit run one digit
+longer than any seed's where the alphabet is open; and the stated bounds over all of these. The task's contract and the reference (it must answer, the same way twice) still
 have the last word.
 """
 
