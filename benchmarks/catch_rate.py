@@ -10,7 +10,8 @@ reference, reported apart and left out of the rate; a classic mistake is wrong b
 and always counts.
 
 Suites: each amplification generator at seed 0 with 100 inputs (``generator 1``, mutation only,
-the baseline; ``generator 2``, edges; ``generator 3``, corners, the default), and, only to tell
+the baseline; ``generator 2``, edges; ``generator 3``, corners; ``generator 4``, character-class,
+magnitude and joint inputs, the default), and, only to tell
 wrong mutants from equivalent ones, a judge made of every generator at seed 1 with 300 inputs
 each. Every reference is scored too, and every alternative right solution of the tests
 (``ALTERNATIVE_RIGHT``): each must pass every suite (false failures).

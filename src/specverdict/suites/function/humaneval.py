@@ -13,11 +13,12 @@ copied into this repository. Per task:
   inputs would make correct answers fail, a corrected reference written here gives the expected
   outputs instead (``REFERENCE_FIXES``; each agrees with the canonical solution on every base
   input, which the tests check);
-* up to 100 amplified inputs per task are generated (``amplify``, generator 3: corner inputs
-  for ties, bounds, empty and negative inputs and string ends, edge inputs from the
-  reference's boundary values and docstring examples, then mutation) and answered by the
-  reference (87 on average with seed 0; a handful where the seeds leave little to vary,
-  such as the bracket strings of HumanEval/1, 6, 56, 61, 132). ``Score.passed`` needs base and
+* up to 100 amplified inputs per task are generated (``amplify``, generator 4: character-class,
+  magnitude and joint variants of the seeds, corner inputs for ties, bounds, empty and
+  negative inputs and string ends, edge inputs from the reference's boundary values and
+  docstring examples, then mutation) and answered by the reference (88 on average with seed
+  0; a handful where the seeds leave little to vary, such as the bracket strings of
+  HumanEval/1, 56, 61, 132). ``Score.passed`` needs base and
   amplified cases to pass; the base-only result is in the score's detail (``base_passed``).
 
 ``humaneval@1`` asks through the completion endpoint with the prompt as is and stop sequences
@@ -109,6 +110,23 @@ REFERENCE_FIXES = {
 """,
     # The canonical solution takes Python's modulo of a negative number: multiply(1, -8) -> 2.
     "HumanEval/97": """    return (abs(a) % 10) * (abs(b) % 10)
+""",
+    # The canonical solution skips the empty word when it finds the top count but not when it
+    # collects the letters: histogram("a  b") -> {"a": 1, "": 1, "b": 1}.
+    "HumanEval/111": """    dict1 = {}
+    list1 = test.split(" ")
+    t = 0
+    for i in list1:
+        if list1.count(i) > t and i != "":
+            t = list1.count(i)
+    if t > 0:
+        for i in list1:
+            if list1.count(i) == t and i != "":
+                dict1[i] = t
+    return dict1
+""",
+    # The canonical solution counts the minus sign as a digit: -10 has "at most two digits".
+    "HumanEval/122": """    return sum(elem for elem in arr[:k] if len(str(abs(elem))) <= 2)
 """,
     # The canonical solution's `and`/`or` precedence rejects day 31 of every month.
     "HumanEval/124": """    try:
