@@ -20,13 +20,12 @@ from specverdict.campaign import build_plan, load_campaign
 from specverdict.campaign.plan import Execution
 from specverdict.campaign.spec import RunSpec
 from specverdict.cli.inputs import not_blank
-from specverdict.cli.progress import progress_for
-from specverdict.cli.runs import DB_OPTION, DEFAULT_DB, registry_dir
+from specverdict.cli.run import local_runner
+from specverdict.cli.runs import DB_OPTION, DEFAULT_DB
 from specverdict.cli.validate import check_feasible
 from specverdict.cli.wrap import print_next
 from specverdict.engines.reference import launches_reference, require_extra
 from specverdict.records import EngineTime, RunRecord
-from specverdict.run.executors.claims import ClaimingRunner
 from specverdict.run.runner import failed_runs
 from specverdict.stats.speed import ExecutionDrift, execution_drift
 from specverdict.store import Store, open_store
@@ -80,12 +79,10 @@ def calibrate(campaign: Path, db: Path | str, executions: int, stage: str | None
     console = Console()
     records: list[RunRecord] = []
     with store.exclusive_runner():
-        runner = ClaimingRunner(
+        runner = local_runner(
             store,
             db,
-            log=lambda m: console.print(m, highlight=False, soft_wrap=True),
-            runs_dir=registry_dir(db) / "runs",
-            progress=progress_for(console),
+            console,
         )
         # rounds of every baseline, forwards then backwards, so that a slow drift of the
         # host lands on each baseline's executions alike; a launched engine's baselines of

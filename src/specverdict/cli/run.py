@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import click
 from rich.console import Console
@@ -190,12 +191,10 @@ def run(
         if kind == "ray":
             records = _run_on_ray(plan, store, db, console, address, only, resume_id, no_retry)
         else:
-            runner = ClaimingRunner(
+            runner = local_runner(
                 store,
                 db,
-                log=lambda m: console.print(m, highlight=False, soft_wrap=True),
-                runs_dir=registry_dir(db) / "runs",
-                progress=progress_for(console),
+                console,
                 reconfigure=ask_on_terminal(console),
                 retry_failed=not no_retry,
                 force=force,
@@ -249,6 +248,19 @@ def run(
     failed = failed_runs(store, records, plan.campaign.gates.max_failure_rate)
     if failed is not None:
         raise failed
+
+
+def local_runner(store: Store, db: Path | str, console: Console, **options: Any) -> ClaimingRunner:
+    """The runner of a command that measures here: its log and progress on ``console``, its
+    runs' folders beside the registry; ``options`` are ``Runner``'s own."""
+    return ClaimingRunner(
+        store,
+        db,
+        log=lambda m: console.print(m, highlight=False, soft_wrap=True),
+        runs_dir=registry_dir(db) / "runs",
+        progress=progress_for(console),
+        **options,
+    )
 
 
 def print_verdict_matrix(store: Store, plan: Plan, console: Console) -> None:

@@ -15,14 +15,12 @@ from rich.table import Table
 from specverdict.campaign import load_campaign
 from specverdict.campaign.yamlfile import read_text
 from specverdict.cli.inputs import not_blank
-from specverdict.cli.progress import progress_for
-from specverdict.cli.run import run
-from specverdict.cli.runs import DB_OPTION, DEFAULT_DB, registry_dir
+from specverdict.cli.run import local_runner, run
+from specverdict.cli.runs import DB_OPTION, DEFAULT_DB
 from specverdict.cli.validate import check_feasible
 from specverdict.cli.wrap import print_next
 from specverdict.engines.reference import launches_reference, require_extra
 from specverdict.measure.results import run_results
-from specverdict.run.executors.claims import ClaimingRunner
 from specverdict.run.sweep import (
     DEFAULT_GAIN,
     DEFAULT_LATENCY,
@@ -190,12 +188,10 @@ def sweep(
     store = open_store(db)
     console = Console()
     with store.exclusive_runner():
-        runner = ClaimingRunner(
+        runner = local_runner(
             store,
             db,
-            log=lambda m: console.print(m, highlight=False, soft_wrap=True),
-            runs_dir=registry_dir(db) / "runs",
-            progress=progress_for(console),
+            console,
             force=force,
         )
         records = runner.run_plan(plan)

@@ -102,14 +102,18 @@ def look_batch(batch: int, block: int | None) -> int:
 
 
 def _dear_starts(
-    store: Store, plan: Plan, spec: RunSpec, design: SequentialDesign, log: Log
+    stored: Callable[[], list[RunRecord]],
+    plan: Plan,
+    spec: RunSpec,
+    design: SequentialDesign,
+    log: Log,
 ) -> SequentialDesign:
     """``design`` with its batch raised where each look would start servers whose starts
     cost more than ``START_SHARE`` of the look (``run.start_cost``); as it is otherwise."""
     starts, executions = look_starts(plan, spec)
     if starts == 0:
         return design
-    cost = start_cost(store, spec)
+    cost = start_cost(stored(), spec)
     where = f"{spec.stage}, {spec.load.label}"
     if cost is None:
         log(
@@ -154,6 +158,13 @@ def plan_designs(
         raise ConfigError(f"--max-samples {max_samples}: expected a positive number of samples")
     sizes: dict[str, int] = {}
     out: dict[str, SequentialDesign] = {}
+    read: list[list[RunRecord]] = []
+
+    def registry() -> list[RunRecord]:  # the stored runs, read once, when a design needs them
+        if not read:
+            read.append(store.list_runs())
+        return read[0]
+
     for pair in pairs:
         spec = pair.candidate
         if spec.stage not in sizes:
@@ -167,7 +178,7 @@ def plan_designs(
         old = _recorded(store, spec)
         asked = (old.declared_batch or old.batch, old.max_samples) if old else None
         if old is None:
-            new = _dear_starts(store, plan, spec, new, log)
+            new = _dear_starts(registry, plan, spec, new, log)
         elif asked != (size, n):
             raise ConfigError(
                 f"--batch {batch} --max-samples {max_samples or 'all'}: the pair "

@@ -21,12 +21,13 @@ before the first sample: the raised batch is recorded in the design (``declared_
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from statistics import median
 
 from specverdict.campaign.plan import Plan
 from specverdict.campaign.spec import RunSpec
-from specverdict.store.base import Store
+from specverdict.records import RunRecord
 
 #: the share of a look's engine time its server starts may take
 START_SHARE = 0.2
@@ -42,13 +43,13 @@ class StartCost:
     baselines: int
 
 
-def start_cost(store: Store, spec: RunSpec) -> StartCost | None:
+def start_cost(runs: Sequence[RunRecord], spec: RunSpec) -> StartCost | None:
     """The median start and the baseline's engine seconds per sample at ``spec``'s load, from
-    completed executions on the same engine command, model and quantization; None without
-    either."""
+    the completed ones of ``runs`` (the registry's) on the same engine command, model and
+    quantization; None without either."""
     same = [
         r
-        for r in store.list_runs()
+        for r in runs
         if r.status == "completed"
         and r.spec.engine == spec.engine
         and r.spec.model == spec.model

@@ -21,7 +21,7 @@ configuration runs every chosen level).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
@@ -124,20 +124,3 @@ def chosen_levels(knees: Sequence[Knee], cap: int | None = None) -> list[int]:
             wanted[level] = min(distance, wanted.get(level, distance))
     kept = sorted(wanted, key=lambda lv: (wanted[lv], lv))[:MAX_CHOSEN]
     return sorted(kept)
-
-
-def swept_campaign(campaign: Campaign, levels: Sequence[int]) -> Campaign:
-    """The campaign measured after the sweep: as written, at the chosen concurrencies."""
-    load = campaign.load.model_copy(update={"concurrency": list(levels), "request_rate": None})
-    return campaign.model_copy(update={"load": load})
-
-
-def points_of(
-    measured: Mapping[tuple[str, int], tuple[float | None, float | None]], configuration: str
-) -> list[Point]:
-    """One configuration's points from ``(configuration, level) -> (tokens/s, TPOT p50)``."""
-    return [
-        Point(level, tps, tpot)
-        for (conf, level), (tps, tpot) in sorted(measured.items())
-        if conf == configuration
-    ]

@@ -46,10 +46,9 @@ from typing import Any
 
 from specverdict.suites import pyast
 from specverdict.suites.function.boundary import Boundaries
-from specverdict.suites.function.edges import round_robin
+from specverdict.suites.function.edges import UNKEYABLE, round_robin
 from specverdict.suites.function.mutate import key
 from specverdict.suites.function.profile import Args, Domain, Profile, char_class
-from specverdict.suites.values import TagError
 
 #: the longest length a sequence or string is grown to, to reach a compared length
 MAX_LENGTH = 12
@@ -431,6 +430,5 @@ def pick_corners(
 ) -> list[Args]:
     """Up to ``limit`` admitted corner inputs, none of whose keys is in ``exclude``, taken
     round-robin over the groups (each group shuffled by ``rng``)."""
-    unkeyable = (TagError, ValueError, OverflowError, TypeError)
     inputs = corner_inputs(seeds, domain, found)
-    return round_robin(inputs, set(exclude), admits, rng, limit, unkeyable)
+    return round_robin(inputs, set(exclude), admits, rng, limit, UNKEYABLE)

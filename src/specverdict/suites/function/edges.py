@@ -243,6 +243,11 @@ def pick_edges(
     return round_robin(found, {key(s) for s in seeds}, admits, rng, limit)
 
 
+#: what a corner or variant input's key may raise (a type the tags cannot name, a value out of
+#: range, an unorderable mix): such an input is left out of ``round_robin``'s pick
+UNKEYABLE: tuple[type[Exception], ...] = (TagError, ValueError, OverflowError, TypeError)
+
+
 def round_robin(
     found: Iterable[tuple[str, Args]],
     seen: set[str],

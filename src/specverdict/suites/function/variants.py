@@ -14,10 +14,9 @@ import random
 from collections.abc import Callable, Iterator, Sequence
 
 from specverdict.suites.function import charclass, joint, magnitude
-from specverdict.suites.function.edges import round_robin
+from specverdict.suites.function.edges import UNKEYABLE, round_robin
 from specverdict.suites.function.profile import Args, Domain
 from specverdict.suites.function.stated import Statement
-from specverdict.suites.values import TagError
 
 #: every kind of generator 4's own inputs
 KINDS = (*charclass.KINDS, *magnitude.KINDS, *joint.KINDS)
@@ -55,6 +54,5 @@ def pick_variants(
 ) -> list[Args]:
     """Up to ``limit`` admitted variant inputs, none of whose keys is in ``exclude``, taken
     round-robin over the groups (each group shuffled by ``rng``)."""
-    unkeyable = (TagError, ValueError, OverflowError, TypeError)
     found = variant_inputs(seeds, domain, statement)
-    return round_robin(found, set(exclude), admits, rng, limit, unkeyable)
+    return round_robin(found, set(exclude), admits, rng, limit, UNKEYABLE)
