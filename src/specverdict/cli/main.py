@@ -14,61 +14,42 @@ import sys
 import click
 
 from specverdict import __version__
-from specverdict.cli.audit import audit
-from specverdict.cli.calibrate import calibrate
-from specverdict.cli.checklist import checklist
-from specverdict.cli.compare_live import compare_live
-from specverdict.cli.demo import demo
-from specverdict.cli.expect import expect
-from specverdict.cli.export import export as runs_export
-from specverdict.cli.export import export_group
-from specverdict.cli.init import init
-from specverdict.cli.plugins import plugins
-from specverdict.cli.policy import policy
-from specverdict.cli.report import report
-from specverdict.cli.resample import resample
-from specverdict.cli.run import run
-from specverdict.cli.runs import runs
-from specverdict.cli.schema import schema
-from specverdict.cli.suites import suites
-from specverdict.cli.sweep import sweep
-from specverdict.cli.validate import validate
-from specverdict.cli.verdict import compare, verdict
-from specverdict.cli.watch import watch
+from specverdict.cli.lazy import LazyGroup
 from specverdict.errors import SpecverdictError, UserInterruptError
 
+#: every command, imported when it is called (``cli.lazy``)
+COMMANDS = {
+    "audit": "specverdict.cli.audit:audit",
+    "calibrate": "specverdict.cli.calibrate:calibrate",
+    "checklist": "specverdict.cli.checklist:checklist",
+    "compare": "specverdict.cli.verdict:compare",
+    "compare-live": "specverdict.cli.compare_live:compare_live",
+    "demo": "specverdict.cli.demo:demo",
+    "expect": "specverdict.cli.expect:expect",
+    "export": "specverdict.cli.export:export_group",
+    "init": "specverdict.cli.init:init",
+    "plugins": "specverdict.cli.plugins:plugins",
+    "policy": "specverdict.cli.policy:policy",
+    "report": "specverdict.cli.report:report",
+    "resample": "specverdict.cli.resample:resample",
+    "run": "specverdict.cli.run:run",
+    "runs": "specverdict.cli.runs:runs",
+    "schema": "specverdict.cli.schema:schema",
+    "suites": "specverdict.cli.suites:suites",
+    "sweep": "specverdict.cli.sweep:sweep",
+    "validate": "specverdict.cli.validate:validate",
+    "verdict": "specverdict.cli.verdict:verdict",
+    "watch": "specverdict.cli.watch:watch",
+}
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+
+@click.group(cls=LazyGroup, lazy=COMMANDS, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="specverdict")
 def cli() -> None:
     """Decide, per coding workload, whether a speculative-decoding setting is worth turning on.
 
     Example: specverdict demo
     """
-
-
-cli.add_command(demo)
-cli.add_command(validate)
-cli.add_command(run)
-cli.add_command(sweep)
-cli.add_command(calibrate)
-cli.add_command(runs)
-cli.add_command(verdict)
-cli.add_command(compare)
-cli.add_command(resample)
-cli.add_command(report)
-cli.add_command(audit)
-cli.add_command(expect)
-cli.add_command(policy)
-cli.add_command(watch)
-cli.add_command(checklist)
-cli.add_command(suites)
-cli.add_command(plugins)
-runs.add_command(runs_export)
-cli.add_command(init)
-cli.add_command(schema)
-cli.add_command(compare_live)
-cli.add_command(export_group)
 
 
 #: the signal that stopped this process, when it was a SIGTERM (a scheduler, ``kill``,

@@ -15,6 +15,7 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
+from specverdict.cli.lazy import LazyGroup
 from specverdict.measure.results import RunResults, run_results
 from specverdict.records import OUTPUT_SCHEMA_VERSION, RunRecord, SampleRecord
 from specverdict.records import override_drift as manifest_drift
@@ -173,7 +174,7 @@ def summary_tables(results: Sequence[RunResults]) -> list[Table]:
     return [summary_table(rows) for rows in groups.values()]
 
 
-@click.group()
+@click.group(cls=LazyGroup, lazy={"export": "specverdict.cli.export:export"})
 def runs() -> None:
     """Inspect the run registry.
 

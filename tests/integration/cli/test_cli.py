@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import click
 import pytest
 from click.testing import CliRunner
@@ -11,8 +14,12 @@ from tests.conftest import specverdict_cli
 
 
 def all_commands(group: click.Group, prefix: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+    """Every command and subcommand, as the program resolves them (the lazy ones imported)."""
+    ctx = click.Context(group)
     out = []
-    for name, command in group.commands.items():
+    for name in group.list_commands(ctx):
+        command = group.get_command(ctx, name)
+        assert command is not None, name
         out.append((*prefix, name))
         if isinstance(command, click.Group):
             out.extend(all_commands(command, (*prefix, name)))
@@ -24,6 +31,26 @@ def test_every_command_help_has_an_example(path: tuple[str, ...]) -> None:
     result = CliRunner().invoke(cli, [*path, "--help"])
     assert result.exit_code == 0
     assert "Example: specverdict " in result.output
+
+
+def test_every_command_is_listed_and_a_call_imports_only_its_own() -> None:
+    """Commands are imported when called: ``runs list`` does not load the statistics
+    (scipy) or the runner, and the listing still names every command."""
+    assert len(all_commands(cli)) >= 30
+    code = (
+        "import sys\n"
+        "from click.testing import CliRunner\n"
+        "from specverdict.cli.main import cli\n"
+        "result = CliRunner().invoke(cli, ['runs', 'list', '--help'])\n"
+        "assert result.exit_code == 0, result.output\n"
+        "heavy = [m for m in ('scipy.stats', 'specverdict.run.runner', 'aiohttp') if m in sys.modules]\n"
+        "print(heavy)\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=120
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "[]", proc.stdout
 
 
 def test_unknown_command_and_bad_option_exit_2_in_one_line() -> None:
