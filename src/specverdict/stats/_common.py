@@ -14,7 +14,6 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy.stats import norm
 
 FloatArray = NDArray[np.float64]
 Samples = Sequence[float | None] | NDArray[np.floating[Any]] | NDArray[np.integer[Any]]
@@ -68,6 +67,8 @@ def check_positive(name: str, value: float) -> float:
 
 def z_two_sided(alpha: float) -> float:
     """The standard normal quantile z_{1-alpha/2}."""
+    from scipy.stats import norm
+
     return float(norm.ppf(1.0 - alpha / 2.0))
 
 

@@ -13,7 +13,6 @@ from collections.abc import Callable
 from typing import Literal
 
 import numpy as np
-from scipy.stats import bootstrap
 
 from specverdict.stats._common import FloatArray, Interval, check_unit_open
 
@@ -57,6 +56,8 @@ def paired_bootstrap(
     (every unit carries the same ratio, say) BCa's acceleration is 0/0; the interval is then the
     range of the resampled values, a point up to rounding, as the percentile method gives.
     """
+    from scipy.stats import bootstrap
+
     check_bootstrap_args(n_resamples, confidence, method)
     if len(data[0]) < 2:
         return None

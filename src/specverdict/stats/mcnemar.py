@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from scipy.stats import binom
-
 from specverdict.stats._common import check_count, check_unit_open
 
 
@@ -58,6 +56,8 @@ def mcnemar_exact(b: int, c: int, alpha: float = 0.05) -> McNemarResult:
     correlated proportions or percentages", Psychometrika 12:153-157; the exact (binomial) form
     as in Agresti A. (2013), *Categorical Data Analysis*, 3rd ed., section 11.1.
     """
+    from scipy.stats import binom
+
     b = check_count("b", b)
     c = check_count("c", c)
     alpha = check_unit_open("alpha", alpha)

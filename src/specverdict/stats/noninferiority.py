@@ -13,8 +13,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from scipy.optimize import brentq
-
 from specverdict.stats._common import (
     Interval,
     check_count,
@@ -99,6 +97,8 @@ def _bound(h: Callable[[float], float], drop: float, outer: float) -> float:
     At the degenerate point h(Δ) = 0 although the root lies strictly beyond it, so the inner
     end of the bracket moves from Δ toward ``outer`` by halving until h is negative.
     """
+    from scipy.optimize import brentq
+
     inner, gap = drop, (outer - drop) / 2.0
     for _ in range(_MAX_HALVINGS):
         if h(inner) < 0.0:

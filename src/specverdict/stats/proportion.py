@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import math
 
-from scipy.stats import norm
-
 
 def wilson_interval(passed: int, n: int, alpha: float) -> tuple[float, float]:
     """Wilson score interval for a binomial proportion (Wilson E.B. (1927), "Probable inference,
     the law of succession, and statistical inference", JASA 22:209-212)."""
+    from scipy.stats import norm
+
     if n <= 0:
         raise ValueError("n must be positive")
     z = float(norm.ppf(1.0 - alpha / 2.0))

@@ -32,7 +32,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.stats import t as student_t
 
 from specverdict.stats._common import Interval, check_unit_open
 from specverdict.stats.noninferiority import Decision
@@ -62,6 +61,8 @@ def stratified_drop(
     alpha: float = 0.05,
 ) -> ResampledDrop:
     """``discordant``/``concordant``: per-sample drops d_i in [−1, 1] of the two strata."""
+    from scipy.stats import t as student_t
+
     margin = check_unit_open("margin", margin)
     alpha = check_unit_open("alpha", alpha)
     d = np.asarray(discordant, dtype=float)

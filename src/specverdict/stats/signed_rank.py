@@ -29,7 +29,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
-from scipy.stats import norm
 
 from specverdict.stats._common import FloatArray, Interval
 
@@ -72,6 +71,8 @@ def _null_cdf(count: int) -> FloatArray:
 
 def null_cdf(count: int, t: float) -> float:
     """P(T+ <= t) for ``count`` values under the null."""
+    from scipy.stats import norm
+
     most = count * (count + 1) // 2
     if t < 0:
         return 0.0
@@ -86,6 +87,8 @@ def null_cdf(count: int, t: float) -> float:
 
 def lower_critical(count: int, tail: float) -> int:
     """The largest t with P(T+ <= t) <= ``tail`` (-1 when even T+ = 0 is more likely)."""
+    from scipy.stats import norm
+
     most = count * (count + 1) // 2
     if count <= EXACT_MOST:
         cdf = _null_cdf(count)

@@ -13,9 +13,6 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 import numpy as np
-from scipy.stats import f as f_dist
-from scipy.stats import norm
-from scipy.stats import t as student_t
 
 from specverdict.stats._common import (
     FloatArray,
@@ -335,6 +332,8 @@ def pool_drift(
     narrow the interval wrongly, and the campaign's own estimate stands alone. A campaign with
     no own A/A takes the calibration unchecked. An own drift within the check pools: a
     smaller one is widened by the calibration, a larger one narrowed. The ``note`` says which."""
+    from scipy.stats import f as f_dist
+
     if calibration is None:
         return own
     cal = f"calibration drift {100 * np.sqrt(calibration.variance):.1f}% (df {calibration.df})"
@@ -464,6 +463,9 @@ def interval_with_drift(
     off the same standard error rather than off the bootstrap's far tails, which a few thousand
     resamples estimate poorly.
     """
+    from scipy.stats import norm
+    from scipy.stats import t as student_t
+
     if confidence is None:
         confidence = estimate.confidence
     if not 0.0 < confidence < 1.0:
@@ -534,6 +536,8 @@ class BlockedEstimate:
         """One-sided p-value that the speed-up exceeds ``bar``, dual to ``interval``: the
         signed-rank test of the blocks' log ratios against log(bar), or the t test below
         ``RANK_MIN_BLOCKS`` blocks; None without an interval."""
+        from scipy.stats import t as student_t
+
         if not self.diffs or self.interval is None:
             return None
         d = np.asarray(self.diffs)
@@ -621,6 +625,8 @@ def blocked_speedup(
 
 def _blocked_t(d: FloatArray, n: int, dropped: int, confidence: float) -> BlockedEstimate:
     """Fewer than ``RANK_MIN_BLOCKS`` blocks: the paired t interval over their log ratios."""
+    from scipy.stats import t as student_t
+
     count = len(d)
     center = float(d.mean())
     if count < 2:
@@ -654,6 +660,8 @@ def blocks_needed(
     interval's half-width; from there the signed-rank interval's, the t half-width widened by
     sqrt(pi/3) (its asymptotic width at normal data, its efficiency 3/pi). None when even
     ``most`` blocks would not (a gap of about 0)."""
+    from scipy.stats import t as student_t
+
     if gap_log <= 0 or not np.isfinite(sd_log):
         return None
     if sd_log <= 0:

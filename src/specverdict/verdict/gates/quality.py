@@ -5,8 +5,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from scipy.stats import fisher_exact, norm
-
 from specverdict.campaign.model import Gates
 from specverdict.records import SampleRecord
 from specverdict.records.failures import failure_kind
@@ -44,6 +42,8 @@ def _distribution(
     on (cut, finished) counts. A significant shift is a quality failure that needs no scorer (a
     sampler that ignores the temperature on the speculative path, say). At temperature 0 the
     greedy identity check covers this."""
+    from scipy.stats import fisher_exact
+
     if base.spec.sampling.temperature == 0.0:
         return None
     if dict(cand.spec.speculation.params).get("acceptance", "exact") == "relaxed":
@@ -126,6 +126,8 @@ def _quality(
     base: Arm, cand: Arm, gates: Gates, look: LookShare | None = None
 ) -> tuple[str, list[Reason], tuple[DiscordantSample, ...], float | None, float | None]:
     """Quality outcome (pass | reject | inconclusive), reasons, supplement and pass rates."""
+    from scipy.stats import norm
+
     b_by = {s.sample_id: s for s in base.first}
     c_by = {s.sample_id: s for s in cand.first}
     scored = any(s.score is not None for s in (*base.first, *cand.first))

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from scipy.stats import t as student_t
 
 from specverdict.campaign.model import Gates
 from specverdict.measure.summary import (
@@ -94,6 +93,8 @@ def _speed(
     two-sided at 1 - alpha x the look's share (each side at its share of alpha/2), so that
     over the declared looks neither a false ADOPT nor a false REJECT on speed exceeds alpha/2;
     the speed p for the family is the look's p divided by its share."""
+    from scipy.stats import t as student_t
+
     ids = sorted({s.sample_id for s in base.first} & {s.sample_id for s in cand.first})
     b, c = _mean_speeds(base, ids, metric), _mean_speeds(cand, ids, metric)
     words = SPEED_METRIC_WORDS[metric]
@@ -428,6 +429,8 @@ def _executions_advice(
     configuration whose interval, at the drift and the samples' noise measured, would clear
     the bar or fall under min_speedup if the estimate held (each added execution adds a
     degree of freedom per configuration), and the cheaper way where it exists."""
+    from scipy.stats import t as student_t
+
     bar = max(1.0, gates.min_speedup)
     gap = float(np.log(point / bar) if point > bar else np.log(gates.min_speedup / point))
     if gap <= 0:
