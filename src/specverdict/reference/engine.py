@@ -36,6 +36,7 @@ from specverdict.reference.proposers import (
     Method,
     MTPMethod,
     NgramMethod,
+    SuffixMethod,
 )
 from specverdict.reference.sampling import AcceptanceRule, SamplingParams
 from specverdict.reference.tokenizer import Detokenizer, RefTokenizer
@@ -101,6 +102,8 @@ def build_method(
     if spec.method == "ngram":
         lo, hi = spec.lookup_range
         return NgramMethod(lo, hi)
+    if spec.method == "suffix":
+        return SuffixMethod(spec.suffix)
     if spec.method == "draft_model":
         path = Path(spec.model) if spec.model else shipped("draft")
         draft = GPTModel.from_dir(path, "draft", options, quant)
@@ -361,6 +364,8 @@ class RequestState:
         if finish:
             self.finished = True
             self.core.sink.request_finished(finish[0])
+            if isinstance(self.core.method, SuffixMethod):  # later requests match against it
+                self.core.method.finished(self.output_ids)
             if self.core.prefix_cache is not None:  # the conversation's next turn starts so
                 self.core.prefix_cache.insert(self.decoder.tokens, self.decoder.cache)
         return RequestOutput(

@@ -6,6 +6,7 @@ per request, which owns that request's draft state (e.g. the draft model's KV ca
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -14,6 +15,7 @@ from numpy.lib.stride_tricks import sliding_window_view
 from numpy.typing import NDArray
 
 from specverdict.reference.model import GPTModel, MTPHeadModel
+from specverdict.reference.options import SuffixSettings
 from specverdict.reference.sampling import SamplingParams, probabilities, sample
 
 F64 = NDArray[np.float64]
@@ -101,6 +103,123 @@ class _NgramSequence:
 
     def propose(self, ctx: DraftContext, k: int) -> Proposal:
         return Proposal(ngram_lookup(ctx.tokens, k, self.lookup_min, self.lookup_max), None)
+
+    def commit(self, valid_prefix: int) -> None:
+        return None
+
+
+# --- suffix decoding ------------------------------------------------------------------------------
+
+#: separates responses in the suffix cache (never a token id)
+SEP = -1
+_EMPTY = np.empty(0, dtype=np.int64)
+
+
+class ResponseCache:
+    """The engine's shared, bounded memory of earlier responses (the ``max_requests`` newest),
+    held as one array with a separator after each response, so that one vectorised search covers
+    them all and no match crosses from one response into the next."""
+
+    def __init__(self, max_requests: int) -> None:
+        self.max_requests = max_requests
+        self.responses: deque[NDArray[np.int64]] = deque()
+        self.array: NDArray[np.int64] = _EMPTY
+
+    def add(self, tokens: list[int]) -> None:
+        if self.max_requests == 0 or not tokens:
+            return
+        self.responses.append(np.asarray(tokens, dtype=np.int64))
+        while len(self.responses) > self.max_requests:
+            self.responses.popleft()
+        self.array = np.concatenate([np.append(r, SEP) for r in self.responses])
+
+
+def suffix_match(
+    arr: NDArray[np.int64], context: NDArray[np.int64], max_depth: int
+) -> tuple[int, NDArray[np.int64]]:
+    """The longest suffix of ``context`` (at most ``max_depth`` tokens) found in ``arr`` followed
+    by a token: (its length, the positions in ``arr`` of every occurrence's last token). A suffix
+    array's binary search would find the same set; this walks the candidates back one token at a
+    time, which on these sizes is one vectorised comparison per matched token."""
+    if len(arr) < 2 or not len(context):
+        return 0, _EMPTY
+    ends = np.flatnonzero(arr[:-1] == context[-1])
+    ends = ends[arr[ends + 1] != SEP]
+    depth = min(max_depth, len(context))
+    length, best = 0, _EMPTY
+    j = 1
+    while len(ends):
+        length, best = j, ends
+        if j == depth:
+            break
+        ends = ends[ends >= j]
+        ends = ends[arr[ends - j] == context[-1 - j]]
+        j += 1
+    return length, best
+
+
+def suffix_lookup(
+    sources: list[NDArray[np.int64]], context: NDArray[np.int64], k: int, settings: SuffixSettings
+) -> list[int]:
+    """Suffix decoding's proposal (Oliaro et al. 2025, "SuffixDecoding", as Arctic Inference
+    serves it in vLLM): match the longest suffix of the context in every source, then follow the
+    most frequent continuation of all the occurrences, one token at a time, while the product of
+    the chosen tokens' frequencies stays at or above ``min_token_prob``; at most k tokens and at
+    most ``max_spec_factor`` per matched token. Ties go to the smaller token id."""
+    matches = [suffix_match(a, context, settings.max_depth) for a in sources]
+    length = max((m[0] for m in matches), default=0)
+    if length < max(1, settings.min_match):
+        return []
+    live = [(a, ends) for a, (n, ends) in zip(sources, matches, strict=True) if n == length]
+    limit = min(k, int(settings.max_spec_factor * length))
+    out: list[int] = []
+    prob = 1.0
+    while len(out) < limit:
+        following = np.concatenate([a[e + 1] for a, e in live])
+        following = following[following != SEP]
+        if not len(following):
+            break
+        values, counts = np.unique(following, return_counts=True)
+        top = int(counts.argmax())
+        prob *= counts[top] / counts.sum()
+        if prob < settings.min_token_prob:
+            break
+        token = int(values[top])
+        out.append(token)
+        live = [(a, e[a[e + 1] == token] + 1) for a, e in live]
+        live = [(a, e[e < len(a) - 1]) for a, e in live]
+    return out
+
+
+class SuffixMethod:
+    """Suffix decoding, model-free: like n-gram lookup it drafts what followed an earlier
+    occurrence of the context's suffix, but it searches the engine's earlier responses too (a
+    shared, bounded cache filled as requests finish), takes the longest match of any length,
+    and follows the continuation most of the occurrences agree on. Its drafts are one-hot, so
+    greedy and sampled verification stay exact."""
+
+    name = "suffix"
+
+    def __init__(self, settings: SuffixSettings) -> None:
+        self.settings = settings
+        self.cache = ResponseCache(settings.max_cached_requests)
+
+    def new_sequence(self) -> SequenceProposer:
+        return _SuffixSequence(self)
+
+    def finished(self, output: list[int]) -> None:
+        """A request's response, remembered for the requests after it."""
+        self.cache.add(output)
+
+
+class _SuffixSequence:
+    def __init__(self, method: SuffixMethod) -> None:
+        self.method = method
+
+    def propose(self, ctx: DraftContext, k: int) -> Proposal:
+        tokens = np.asarray(ctx.tokens, dtype=np.int64)
+        sources = [tokens, self.method.cache.array]
+        return Proposal(suffix_lookup(sources, tokens, k, self.method.settings), None)
 
     def commit(self, valid_prefix: int) -> None:
         return None

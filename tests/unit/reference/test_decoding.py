@@ -58,6 +58,7 @@ def baseline(prompts: list[str], core_none: EngineCore) -> list[list[int]]:
 
 SPECS = [
     {"method": "ngram", "prompt_lookup_min": 1, "prompt_lookup_max": 4},
+    {"method": "suffix"},
     {"method": "draft_model"},
     {"method": "mtp"},
 ]
