@@ -27,12 +27,13 @@ from specverdict.reference.config import EngineConfig, SpeculativeConfig
 from specverdict.reference.decoding import SequenceDecoder, SpecCounts
 from specverdict.reference.device import BYTES_PER_PARAM, COMPUTE_RATE, PROFILES, DeviceModel
 from specverdict.reference.loading import LoadOptions
-from specverdict.reference.model import F64, GPTModel, KVCache, MTPHeadModel
+from specverdict.reference.model import F64, GPTModel, KVCache, MedusaHeadsModel, MTPHeadModel
 from specverdict.reference.options import Scheme
 from specverdict.reference.prefix_cache import PrefixCache
 from specverdict.reference.proposers import (
     DegradedProposer,
     DraftModelMethod,
+    MedusaMethod,
     Method,
     MTPMethod,
     NgramMethod,
@@ -113,6 +114,15 @@ def build_method(
                 f"the target {target.config.vocab_size}: they must share a tokenizer"
             )
         return DraftModelMethod(draft)
+    if spec.method == "medusa":
+        path = Path(spec.model) if spec.model else shipped("medusa")
+        heads = MedusaHeadsModel.from_dir(path, target, options, quant)
+        if spec.num_speculative_tokens > heads.num_heads:
+            raise ValueError(
+                f"num_speculative_tokens {spec.num_speculative_tokens}: the Medusa checkpoint "
+                f"{path} has {heads.num_heads} heads, one per draft token"
+            )
+        return MedusaMethod(heads)
     path = Path(spec.model) if spec.model else shipped("mtp")
     return MTPMethod(MTPHeadModel.from_dir(path, target, options, quant))
 
@@ -163,11 +173,6 @@ class EngineCore:
         #: hold each step for its modelled time (a server must); benchmarks that read
         #: ``modeled_s`` instead of the wall clock may turn it off and run at host speed
         self.pace = True
-        self.draft_params = 0  # parameters one drafting step reads (0: no model drafts)
-        if isinstance(self.method, DraftModelMethod):
-            self.draft_params = self.method.draft.weight_params()[0]
-        elif isinstance(self.method, MTPMethod):
-            self.draft_params = self.method.head.weight_params()
 
     def next_seed(self) -> int:
         """A seed for a request that brought none: reproducible from the engine's ``--seed``."""
@@ -181,6 +186,8 @@ class EngineCore:
             models.append(method.draft.load_report)
         elif isinstance(method, MTPMethod):
             models.append(method.head.load_report)
+        elif isinstance(method, MedusaMethod):
+            models.append(method.heads.load_report)
         return {"models": [m.as_json() for m in models if m is not None]}
 
     def start(self, request: GenerationRequest) -> RequestState:
@@ -238,14 +245,16 @@ class EngineCore:
             computed,
             COMPUTE_RATE[self.config.quantization],
         )
-        draft_steps = max((s.decoder.last_drafts for s in states), default=0)
-        if self.draft_params:
+        drafts = max((s.decoder.last_drafts for s in states), default=0)
+        work = self.method.draft_work(drafts) if self.method is not None and drafts else None
+        if work is not None:
+            # every request of the batch drafts in the same passes (padded to the longest)
             draft_q = self.config.speculative.quantization if self.config.speculative else None
             t += device.draft_time(
-                draft_steps,
-                self.draft_params * BYTES_PER_PARAM[draft_q or "none"],
-                self.draft_params,
-                len(states),
+                work.passes,
+                work.params_read * BYTES_PER_PARAM[draft_q or "none"],
+                work.params_per_row,
+                len(states) * work.rows,
             )
         self.modeled_s += t
         if not self.pace or self.config.device_clock == "virtual":

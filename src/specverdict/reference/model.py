@@ -453,3 +453,87 @@ class MTPHeadModel:
         )
         logits: F64 = layer_norm(x, *self.ln_out, self.eps) @ self.target.lm_head
         return x, logits
+
+
+def _silu(x: F64) -> F64:
+    out: F64 = x / (1.0 + np.exp(-np.maximum(x, -80.0)))
+    return out
+
+
+class _Checkpoint:
+    """Tensors of a module on the target (``<prefix>.<name>``), quantized like the MTP head's."""
+
+    def __init__(
+        self, tensors: dict[str, NDArray[np.floating]], prefix: str, quantization: Scheme
+    ) -> None:
+        self.tensors, self.prefix, self.quantization = tensors, prefix, quantization
+
+    def has(self, name: str) -> bool:
+        return f"{self.prefix}.{name}" in self.tensors
+
+    def get(self, name: str, linear: bool = False, transpose: bool = False) -> F64:
+        key = f"{self.prefix}.{name}"
+        if key not in self.tensors:
+            raise KeyError(f"{self.prefix} checkpoint is missing tensor {key!r}")
+        value = np.asarray(self.tensors[key], dtype=np.float64)
+        if transpose:  # torch Linear stores [out, in]: quantize in the [in, out] layout
+            value = value.T.copy()
+        if self.quantization == "none":
+            return value
+        if linear and value.ndim == 2:
+            return fake_quantize(value, self.quantization)
+        return round_bf16(value)
+
+
+class MedusaHeadsModel:
+    """Medusa's heads (see the training module): head i maps the target's final hidden state
+    ``h`` to ``norm_i(h + SiLU(W_i h + b_i))`` and the target's tied LM head; all heads read the
+    same ``h``, so they run as one pass."""
+
+    def __init__(
+        self,
+        tensors: dict[str, NDArray[np.floating]],
+        target: GPTModel,
+        quantization: Scheme = "none",
+    ) -> None:
+        ck = _Checkpoint(tensors, "medusa", quantization)
+        self.load_report: ModelLoad | None = None
+        self.target = target
+        self.eps = target.config.layer_norm_epsilon
+        n = 0
+        while ck.has(f"res.{n}.weight"):
+            n += 1
+        if n == 0:
+            raise KeyError("medusa checkpoint has no heads (medusa.res.0.weight)")
+        self.num_heads = n
+        self.res_w = [ck.get(f"res.{i}.weight", True, transpose=True) for i in range(n)]
+        self.res_b = [ck.get(f"res.{i}.bias") for i in range(n)]
+        self.norm = [(ck.get(f"norm.{i}.weight"), ck.get(f"norm.{i}.bias")) for i in range(n)]
+
+    @classmethod
+    def from_dir(
+        cls,
+        path: Path,
+        target: GPTModel,
+        options: LoadOptions | None = None,
+        quantization: Scheme = "none",
+    ) -> MedusaHeadsModel:
+        tensors, report = load_checkpoint("medusa", path, options or LoadOptions(), quantization)
+        heads = cls(tensors, target, quantization)
+        heads.load_report = report
+        return heads
+
+    def head_params(self) -> int:
+        """Parameters of one head, without the shared LM head."""
+        w, b, (nw, nb) = self.res_w[0], self.res_b[0], self.norm[0]
+        return w.size + b.size + nw.size + nb.size
+
+    def logits(self, hidden: F64, n: int) -> F64:
+        """The first ``n`` heads' logits, one row per head: row i drafts the token i + 2
+        positions after ``hidden``'s."""
+        rows = []
+        for i in range(n):
+            x = hidden + _silu(hidden @ self.res_w[i] + self.res_b[i])
+            rows.append(layer_norm(x, *self.norm[i], self.eps))
+        out: F64 = np.stack(rows) @ self.target.lm_head
+        return out

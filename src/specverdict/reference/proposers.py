@@ -14,7 +14,7 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 from numpy.typing import NDArray
 
-from specverdict.reference.model import GPTModel, MTPHeadModel
+from specverdict.reference.model import GPTModel, MedusaHeadsModel, MTPHeadModel
 from specverdict.reference.options import SuffixSettings
 from specverdict.reference.sampling import SamplingParams, probabilities, sample
 
@@ -46,10 +46,25 @@ class SequenceProposer(Protocol):
         """``tokens[:valid_prefix]`` are final and agree with what the proposer was shown."""
 
 
+@dataclass(frozen=True)
+class DraftWork:
+    """What drafting ``drafts`` tokens costs a request on the device (``device.DeviceModel``):
+    ``passes`` sequential forward passes, each reading ``params_read`` parameters and computing
+    ``rows`` rows of ``params_per_row`` parameters."""
+
+    passes: int
+    params_read: int
+    params_per_row: int
+    rows: int
+
+
 class Method(Protocol):
     name: str
 
     def new_sequence(self) -> SequenceProposer: ...
+
+    def draft_work(self, drafts: int) -> DraftWork | None:
+        """The device work of drafting ``drafts`` tokens; None for a model-free method."""
 
 
 def _pick(logits: F64, params: SamplingParams, rng: np.random.Generator) -> tuple[int, F64 | None]:
@@ -82,6 +97,9 @@ class NgramMethod:
 
     def new_sequence(self) -> SequenceProposer:
         return _NgramSequence(self.lookup_min, self.lookup_max)
+
+    def draft_work(self, drafts: int) -> DraftWork | None:
+        return None
 
 
 def ngram_lookup(tokens: list[int], k: int, lookup_min: int, lookup_max: int) -> list[int]:
@@ -207,6 +225,9 @@ class SuffixMethod:
     def new_sequence(self) -> SequenceProposer:
         return _SuffixSequence(self)
 
+    def draft_work(self, drafts: int) -> DraftWork | None:
+        return None
+
     def finished(self, output: list[int]) -> None:
         """A request's response, remembered for the requests after it."""
         self.cache.add(output)
@@ -238,6 +259,11 @@ class DraftModelMethod:
 
     def new_sequence(self) -> SequenceProposer:
         return _DraftSequence(self.draft)
+
+    def draft_work(self, drafts: int) -> DraftWork | None:
+        """Autoregressive: one pass of the whole draft model per drafted token."""
+        params = self.draft.weight_params()[0]
+        return DraftWork(drafts, params, params, 1)
 
 
 class _DraftSequence:
@@ -279,6 +305,11 @@ class MTPMethod:
     def new_sequence(self) -> SequenceProposer:
         return _MTPSequence(self.head)
 
+    def draft_work(self, drafts: int) -> DraftWork | None:
+        """Recurrent: one pass of the head (and the LM head) per drafted token."""
+        params = self.head.weight_params()
+        return DraftWork(drafts, params, params, 1)
+
 
 class _MTPSequence:
     def __init__(self, head: MTPHeadModel) -> None:
@@ -291,6 +322,47 @@ class _MTPSequence:
         for _ in range(k):
             h, logits = self.head.step(h, tok)
             tok, q = _pick(logits, ctx.params, ctx.rng)
+            tokens.append(tok)
+            rows.append(q)
+        return _stack(tokens, rows)
+
+    def commit(self, valid_prefix: int) -> None:
+        return None
+
+
+# --- Medusa -----------------------------------------------------------------------------------
+
+
+class MedusaMethod:
+    """Medusa: k independent heads on the target's last hidden state, one pass for all of them.
+    Head i drafts the token i + 1 places after the pending one; the chain is the heads' top-1
+    (greedy) or one draw from each head's distribution (sampling), verified against it."""
+
+    name = "medusa"
+
+    def __init__(self, heads: MedusaHeadsModel) -> None:
+        self.heads = heads
+
+    def new_sequence(self) -> SequenceProposer:
+        return _MedusaSequence(self.heads)
+
+    def draft_work(self, drafts: int) -> DraftWork | None:
+        """One pass: ``drafts`` heads read once (the LM head too), one row each."""
+        lm_head = self.heads.target.lm_head.size
+        head = self.heads.head_params()
+        return DraftWork(1, drafts * head + lm_head, head + lm_head, drafts)
+
+
+class _MedusaSequence:
+    def __init__(self, heads: MedusaHeadsModel) -> None:
+        self.heads = heads
+
+    def propose(self, ctx: DraftContext, k: int) -> Proposal:
+        logits = self.heads.logits(ctx.last_hidden, min(k, self.heads.num_heads))
+        tokens: list[int] = []
+        rows: list[F64 | None] = []
+        for row in logits:
+            tok, q = _pick(row, ctx.params, ctx.rng)
             tokens.append(tok)
             rows.append(q)
         return _stack(tokens, rows)

@@ -19,7 +19,7 @@ PROMPTS = [
     "class Stack:\n    def __init__(self):\n",
 ]
 MAX_TOKENS = 32
-METHODS = [{"method": "suffix"}]
+METHODS = [{"method": "suffix"}, {"method": "medusa"}]
 
 
 def baseline_text(core: EngineCore, prompt: str) -> str:

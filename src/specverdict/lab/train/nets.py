@@ -144,3 +144,53 @@ class MTPHead(nn.Module):
         x = self.eh_proj(torch.cat([self.hnorm(h), self.enorm(tok_emb)], dim=-1))
         x = x + self.mlp(self.ln_mlp(x))
         return x, self.ln_out(x)
+
+
+class MedusaHeads(nn.Module):
+    """Medusa's heads (Cai et al. 2024, "Medusa"): ``n`` independent heads on the target's final
+    hidden state ``h_s``; head i predicts token ``s + 2 + i`` (the target's own LM head predicts
+    ``s + 1``). Each head is Medusa's residual block ``h + SiLU(W h + b)``, then a norm and the
+    target's tied LM head (a vocabulary projection per head would weigh 1.25 MiB each)."""
+
+    def __init__(self, d: int, n: int) -> None:
+        super().__init__()
+        self.n = n
+        self.res = nn.ModuleList([nn.Linear(d, d) for _ in range(n)])
+        self.norm = nn.ModuleList([nn.LayerNorm(d, eps=1e-5) for _ in range(n)])
+        for lin in self.res:
+            nn.init.zeros_(lin.weight)
+            nn.init.zeros_(lin.bias)
+
+    def forward(self, h: torch.Tensor) -> list[torch.Tensor]:
+        """The normalised output of every head (the LM head's input), first head first."""
+        return [norm(h + F.silu(lin(h))) for lin, norm in zip(self.res, self.norm, strict=True)]
+
+
+class BlockDrafter(nn.Module):
+    """A block drafter in the manner of DFlash (one forward proposes a whole block): the target's
+    final hidden state ``h_s`` and the embedding of the token that follows it are fused,
+    ``x = W [norm(h_s); norm(emb(x_{s+1}))]``; each of the ``n`` block positions adds its learned
+    mask embedding and runs one shared pre-norm residual MLP; position i emits the distribution
+    of token ``s + 2 + i`` through a norm and the target's tied LM head. The positions see the
+    same context and never each other's drafts, so all ``n`` come out of one pass."""
+
+    def __init__(self, d: int, n: int, inner: int = 3) -> None:
+        super().__init__()
+        self.n = n
+        self.hnorm = nn.LayerNorm(d, eps=1e-5)
+        self.enorm = nn.LayerNorm(d, eps=1e-5)
+        self.fuse = nn.Linear(2 * d, d)
+        self.pos = nn.Parameter(torch.zeros(n, d))
+        nn.init.normal_(self.pos, std=0.02)
+        self.ln_mlp = nn.LayerNorm(d, eps=1e-5)
+        self.c_fc = Conv1D(d, inner * d)
+        self.c_proj = Conv1D(inner * d, d)
+        self.ln_out = nn.LayerNorm(d, eps=1e-5)
+
+    def forward(self, h: torch.Tensor, tok_emb: torch.Tensor) -> torch.Tensor:
+        """``h``, ``tok_emb``: [..., d] -> normalised outputs [..., n, d] for the LM head."""
+        x = self.fuse(torch.cat([self.hnorm(h), self.enorm(tok_emb)], dim=-1))
+        x = x.unsqueeze(-2) + self.pos
+        x = x + self.c_proj(F.gelu(self.c_fc(self.ln_mlp(x)), approximate="tanh"))
+        out: torch.Tensor = self.ln_out(x)
+        return out
