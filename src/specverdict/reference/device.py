@@ -17,6 +17,7 @@ were ``scale`` times larger:
 The draft term counts the method's real work (``proposers.DraftWork``): an autoregressive
 drafter (draft model, MTP head) runs one pass per drafted token, one row per request; Medusa's
 heads run one pass for all of them, reading each head used once and computing one row per head;
+a block drafter (dflash) runs one pass whatever k is, computing one row per block position;
 a model-free method (n-gram, suffix) costs nothing on the device.
 
 ``bytes_read`` counts every non-expert weight once per step plus, on an MoE target, each expert

@@ -27,10 +27,18 @@ from specverdict.reference.config import EngineConfig, SpeculativeConfig
 from specverdict.reference.decoding import SequenceDecoder, SpecCounts
 from specverdict.reference.device import BYTES_PER_PARAM, COMPUTE_RATE, PROFILES, DeviceModel
 from specverdict.reference.loading import LoadOptions
-from specverdict.reference.model import F64, GPTModel, KVCache, MedusaHeadsModel, MTPHeadModel
+from specverdict.reference.model import (
+    F64,
+    BlockDrafterModel,
+    GPTModel,
+    KVCache,
+    MedusaHeadsModel,
+    MTPHeadModel,
+)
 from specverdict.reference.options import Scheme
 from specverdict.reference.prefix_cache import PrefixCache
 from specverdict.reference.proposers import (
+    BlockDraftMethod,
     DegradedProposer,
     DraftModelMethod,
     MedusaMethod,
@@ -123,6 +131,15 @@ def build_method(
                 f"{path} has {heads.num_heads} heads, one per draft token"
             )
         return MedusaMethod(heads)
+    if spec.method == "dflash":
+        path = Path(spec.model) if spec.model else shipped("dflash")
+        drafter = BlockDrafterModel.from_dir(path, target, options, quant)
+        if spec.num_speculative_tokens > drafter.block_size:
+            raise ValueError(
+                f"num_speculative_tokens {spec.num_speculative_tokens}: the block drafter "
+                f"{path} drafts blocks of at most {drafter.block_size}"
+            )
+        return BlockDraftMethod(drafter)
     path = Path(spec.model) if spec.model else shipped("mtp")
     return MTPMethod(MTPHeadModel.from_dir(path, target, options, quant))
 
@@ -188,6 +205,8 @@ class EngineCore:
             models.append(method.head.load_report)
         elif isinstance(method, MedusaMethod):
             models.append(method.heads.load_report)
+        elif isinstance(method, BlockDraftMethod):
+            models.append(method.drafter.load_report)
         return {"models": [m.as_json() for m in models if m is not None]}
 
     def start(self, request: GenerationRequest) -> RequestState:

@@ -537,3 +537,77 @@ class MedusaHeadsModel:
             rows.append(layer_norm(x, *self.norm[i], self.eps))
         out: F64 = np.stack(rows) @ self.target.lm_head
         return out
+
+
+class BlockDrafterModel:
+    """The block drafter (see the training module): ``x = W [norm(h); norm(emb(tok))]`` from the
+    target's final hidden state and the pending token, plus a learned mask embedding per block
+    position, one shared residual MLP, a norm and the target's tied LM head. The positions never
+    see each other's drafts, so the whole block is one pass."""
+
+    def __init__(
+        self,
+        tensors: dict[str, NDArray[np.floating]],
+        target: GPTModel,
+        quantization: Scheme = "none",
+    ) -> None:
+        ck = _Checkpoint(tensors, "dflash", quantization)
+        self.load_report: ModelLoad | None = None
+        self.target = target
+        self.eps = target.config.layer_norm_epsilon
+        self.hnorm = (ck.get("hnorm.weight"), ck.get("hnorm.bias"))
+        self.enorm = (ck.get("enorm.weight"), ck.get("enorm.bias"))
+        self.fuse_w = ck.get("fuse.weight", True, transpose=True)
+        self.fuse_b = ck.get("fuse.bias")
+        self.pos = ck.get("pos")
+        self.ln_mlp = (ck.get("ln_mlp.weight"), ck.get("ln_mlp.bias"))
+        self.fc_w, self.fc_b = ck.get("c_fc.weight", True), ck.get("c_fc.bias")
+        self.proj_w, self.proj_b = ck.get("c_proj.weight", True), ck.get("c_proj.bias")
+        self.ln_out = (ck.get("ln_out.weight"), ck.get("ln_out.bias"))
+        self.block_size = self.pos.shape[0]
+
+    @classmethod
+    def from_dir(
+        cls,
+        path: Path,
+        target: GPTModel,
+        options: LoadOptions | None = None,
+        quantization: Scheme = "none",
+    ) -> BlockDrafterModel:
+        tensors, report = load_checkpoint("dflash", path, options or LoadOptions(), quantization)
+        drafter = cls(tensors, target, quantization)
+        drafter.load_report = report
+        return drafter
+
+    def weight_params(self) -> int:
+        """Parameters one pass reads, the shared LM head included."""
+        arrays = (
+            *self.hnorm,
+            *self.enorm,
+            self.fuse_w,
+            self.fuse_b,
+            self.pos,
+            *self.ln_mlp,
+            self.fc_w,
+            self.fc_b,
+            self.proj_w,
+            self.proj_b,
+            *self.ln_out,
+        )
+        return sum(a.size for a in arrays) + self.target.lm_head.size
+
+    def logits(self, hidden: F64, token: int, n: int) -> F64:
+        """The first ``n`` block positions' logits: row i drafts the token i + 1 places after
+        ``token`` (the token that follows ``hidden``'s position)."""
+        e = self.target.embed(token)
+        z = np.concatenate(
+            [layer_norm(hidden, *self.hnorm, self.eps), layer_norm(e, *self.enorm, self.eps)]
+        )
+        x = (z @ self.fuse_w + self.fuse_b)[None, :] + self.pos[:n]
+        x = (
+            x
+            + gelu(layer_norm(x, *self.ln_mlp, self.eps) @ self.fc_w + self.fc_b) @ self.proj_w
+            + self.proj_b
+        )
+        out: F64 = layer_norm(x, *self.ln_out, self.eps) @ self.target.lm_head
+        return out

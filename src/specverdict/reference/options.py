@@ -14,7 +14,7 @@ from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-SpecMethod = Literal["ngram", "suffix", "draft_model", "mtp", "medusa"]
+SpecMethod = Literal["ngram", "suffix", "draft_model", "mtp", "medusa", "dflash"]
 #: methods that draft without weights of their own
 MODEL_FREE: frozenset[str] = frozenset({"ngram", "suffix"})
 PerRequestMetricsMode = Literal["none", "summary", "detailed"]
@@ -58,7 +58,8 @@ class SpeculativeConfig(BaseModel):
     num_speculative_tokens: int = Field(gt=0, le=32)
     model: str | None = Field(
         default=None,
-        description="draft model (draft_model), MTP head (mtp) or Medusa heads (medusa) directory; "
+        description="draft model (draft_model), MTP head (mtp), Medusa heads (medusa) or block "
+        "drafter (dflash) directory; "
         "default: the shipped one",
     )
     quantization: Scheme | None = Field(

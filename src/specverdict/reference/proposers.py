@@ -14,7 +14,12 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 from numpy.typing import NDArray
 
-from specverdict.reference.model import GPTModel, MedusaHeadsModel, MTPHeadModel
+from specverdict.reference.model import (
+    BlockDrafterModel,
+    GPTModel,
+    MedusaHeadsModel,
+    MTPHeadModel,
+)
 from specverdict.reference.options import SuffixSettings
 from specverdict.reference.sampling import SamplingParams, probabilities, sample
 
@@ -359,6 +364,47 @@ class _MedusaSequence:
 
     def propose(self, ctx: DraftContext, k: int) -> Proposal:
         logits = self.heads.logits(ctx.last_hidden, min(k, self.heads.num_heads))
+        tokens: list[int] = []
+        rows: list[F64 | None] = []
+        for row in logits:
+            tok, q = _pick(row, ctx.params, ctx.rng)
+            tokens.append(tok)
+            rows.append(q)
+        return _stack(tokens, rows)
+
+    def commit(self, valid_prefix: int) -> None:
+        return None
+
+
+# --- DFlash: a block drafter ------------------------------------------------------------------
+
+
+class BlockDraftMethod:
+    """A block drafter (DFlash's shape): one forward pass on the target's last hidden state and
+    the pending token emits the distributions of all k draft positions at once. The chain is
+    their top-1 (greedy) or one draw from each (sampling), verified against it."""
+
+    name = "dflash"
+
+    def __init__(self, drafter: BlockDrafterModel) -> None:
+        self.drafter = drafter
+
+    def new_sequence(self) -> SequenceProposer:
+        return _BlockSequence(self.drafter)
+
+    def draft_work(self, drafts: int) -> DraftWork | None:
+        """One pass over ``drafts`` rows, whatever k is."""
+        params = self.drafter.weight_params()
+        return DraftWork(1, params, params, drafts)
+
+
+class _BlockSequence:
+    def __init__(self, drafter: BlockDrafterModel) -> None:
+        self.drafter = drafter
+
+    def propose(self, ctx: DraftContext, k: int) -> Proposal:
+        n = min(k, self.drafter.block_size)
+        logits = self.drafter.logits(ctx.last_hidden, ctx.tokens[-1], n)
         tokens: list[int] = []
         rows: list[F64 | None] = []
         for row in logits:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from importlib.resources import files
 from pathlib import Path
 
-SHIPPED = ("target", "draft", "mtp", "medusa")
+SHIPPED = ("target", "draft", "mtp", "medusa", "dflash")
 
 
 def shipped(name: str) -> Path:

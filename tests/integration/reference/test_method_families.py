@@ -19,7 +19,7 @@ PROMPTS = [
     "class Stack:\n    def __init__(self):\n",
 ]
 MAX_TOKENS = 32
-METHODS = [{"method": "suffix"}, {"method": "medusa"}]
+METHODS = [{"method": "suffix"}, {"method": "medusa"}, {"method": "dflash"}]
 
 
 def baseline_text(core: EngineCore, prompt: str) -> str:

@@ -62,6 +62,7 @@ SPECS = [
     {"method": "draft_model"},
     {"method": "mtp"},
     {"method": "medusa"},
+    {"method": "dflash"},
 ]
 #: methods with one module per draft position draft at most as many as they ship
 MAX_K = {"medusa": 4}

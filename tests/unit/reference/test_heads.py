@@ -12,9 +12,9 @@ import pytest
 from scipy.stats import chisquare
 
 from specverdict.reference.engine import build_method
-from specverdict.reference.model import GPTModel, MedusaHeadsModel
+from specverdict.reference.model import BlockDrafterModel, GPTModel, MedusaHeadsModel
 from specverdict.reference.options import SpeculativeConfig
-from specverdict.reference.proposers import DraftContext, MedusaMethod, Method
+from specverdict.reference.proposers import BlockDraftMethod, DraftContext, MedusaMethod, Method
 from specverdict.reference.sampling import SamplingParams, probabilities, verify_stochastic
 from specverdict.reference.weights import shipped
 
@@ -41,6 +41,24 @@ def test_medusa_logits_match_the_torch_forward(target: GPTModel) -> None:
     h = last_hidden(target, GOLDEN["tokens"])
     got = heads.logits(h, heads.num_heads)
     np.testing.assert_allclose(got, np.asarray(GOLDEN["medusa_logits"]), atol=2e-3)
+
+
+def test_block_drafter_logits_match_the_torch_forward(target: GPTModel) -> None:
+    drafter = BlockDrafterModel.from_dir(shipped("dflash"), target)
+    h = last_hidden(target, GOLDEN["tokens"])
+    got = drafter.logits(h, GOLDEN["tokens"][-1], drafter.block_size)
+    np.testing.assert_allclose(got, np.asarray(GOLDEN["dflash_logits"]), atol=2e-3)
+
+
+def test_block_drafter_drafts_a_whole_block_in_one_pass(target: GPTModel) -> None:
+    m = method({"method": "dflash", "num_speculative_tokens": 8}, target)
+    assert isinstance(m, BlockDraftMethod)
+    for k in (1, 4, 8):
+        work = m.draft_work(k)
+        assert work is not None
+        assert (work.passes, work.rows) == (1, k)
+    with pytest.raises(ValueError, match="blocks of at most 8"):
+        method({"method": "dflash", "num_speculative_tokens": 9}, target)
 
 
 def test_medusa_refuses_more_draft_tokens_than_heads(target: GPTModel) -> None:
@@ -88,7 +106,7 @@ def first_token_pvalues(m: Method, target: GPTModel, tokens: list[int]) -> list[
     return out
 
 
-@pytest.mark.parametrize("name", ["medusa"])
+@pytest.mark.parametrize("name", ["medusa", "dflash"])
 def test_sampled_drafts_keep_the_target_distribution(name: str, target: GPTModel) -> None:
     m = method({"method": name, "num_speculative_tokens": 1}, target)
     tokens = GOLDEN["tokens"][:24]

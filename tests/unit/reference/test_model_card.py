@@ -157,7 +157,7 @@ def test_the_card_lists_the_modules_trained_on_the_frozen_target() -> None:
     report = _report()
     card = render_model_card(report, WEIGHTS)
     assert "## Modules trained on the frozen target" in card
-    for name in ("medusa",):
+    for name in ("medusa", "dflash"):
         m = report[name]
         assert f"| {name} |" in card
         assert str(m["top1_agreement_by_position"]) in card

@@ -75,6 +75,9 @@ Total wall time {run["total_seconds"] / 60:.1f} minutes.
 FROZEN_MODULES = {
     "medusa": "Medusa heads: {num_heads} independent residual heads on the target's last "
     "hidden state, tied LM head (head i drafts the token i + 1 after the pending one)",
+    "dflash": "block drafter: the target's last hidden state fused with the pending token's "
+    "embedding, {block_size} learned position embeddings, one residual MLP, tied LM head; a "
+    "block of up to {block_size} drafts in one pass",
 }
 
 
