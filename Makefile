@@ -140,11 +140,11 @@ train: $(TRAIN_STAMP)
 	$(BIN)/python -m specverdict.lab.train.quality
 	$(BIN)/python -m specverdict.lab.train.card
 
-# The modules trained on the frozen shipped target (Medusa's heads, the block drafter): make train
-# ends with them; make train-heads retrains only them (12 minutes measured on one shared core) and
-# leaves the target, the draft and the MTP head as they are.
+# The modules trained on the frozen shipped target (Medusa's heads, the block drafter, the EAGLE-3
+# drafter): make train ends with them; make train-heads retrains only them (about 25 minutes on
+# one shared core) and leaves the target, the draft and the MTP head as they are.
 HEADS_ARGS ?= --heads-only --threads 1 --init-target src/specverdict/reference/weights/target \
-	--medusa-steps 500 --dflash-steps 250 $(PHASE4_DATA)
+	--medusa-steps 500 --dflash-steps 250 --eagle3-steps 900 $(PHASE4_DATA)
 
 train-heads: $(TRAIN_STAMP)
 	OMP_NUM_THREADS=1 $(BIN)/python -m specverdict.lab.train $(HEADS_ARGS)

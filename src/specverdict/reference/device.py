@@ -15,7 +15,7 @@ were ``scale`` times larger:
     t_step   = overhead + t_target + t_draft
 
 The draft term counts the method's real work (``proposers.DraftWork``): an autoregressive
-drafter (draft model, MTP head) runs one pass per drafted token, one row per request; Medusa's
+drafter (draft model, MTP head, EAGLE-3's layer) runs one pass per drafted token, one row per request; Medusa's
 heads run one pass for all of them, reading each head used once and computing one row per head;
 a block drafter (dflash) runs one pass whatever k is, computing one row per block position;
 a model-free method (n-gram, suffix) costs nothing on the device.

@@ -30,6 +30,7 @@ from specverdict.reference.loading import LoadOptions
 from specverdict.reference.model import (
     F64,
     BlockDrafterModel,
+    Eagle3DrafterModel,
     GPTModel,
     KVCache,
     MedusaHeadsModel,
@@ -41,6 +42,7 @@ from specverdict.reference.proposers import (
     BlockDraftMethod,
     DegradedProposer,
     DraftModelMethod,
+    Eagle3Method,
     MedusaMethod,
     Method,
     MTPMethod,
@@ -131,6 +133,11 @@ def build_method(
                 f"{path} has {heads.num_heads} heads, one per draft token"
             )
         return MedusaMethod(heads)
+    if spec.method == "eagle3":
+        path = Path(spec.model) if spec.model else shipped("eagle3")
+        eagle = Eagle3DrafterModel.from_dir(path, target, options, quant)
+        target.capture_layers = eagle.layers
+        return Eagle3Method(eagle)
     if spec.method == "dflash":
         path = Path(spec.model) if spec.model else shipped("dflash")
         drafter = BlockDrafterModel.from_dir(path, target, options, quant)
@@ -205,7 +212,7 @@ class EngineCore:
             models.append(method.head.load_report)
         elif isinstance(method, MedusaMethod):
             models.append(method.heads.load_report)
-        elif isinstance(method, BlockDraftMethod):
+        elif isinstance(method, BlockDraftMethod | Eagle3Method):
             models.append(method.drafter.load_report)
         return {"models": [m.as_json() for m in models if m is not None]}
 
@@ -232,9 +239,12 @@ class EngineCore:
                 for i, _ in planned:
                     outs[i] = exc
                 results = []
-            for (i, _), (logits, hidden) in zip(planned, results, strict=False):
+            features: list[F64 | None] = [None] * len(results)
+            if self.target.capture_layers and results:
+                features = list(self.target.last_features)
+            for (i, _), (logits, hidden), feats in zip(planned, results, features, strict=False):
                 try:
-                    outs[i] = states[i].finish(logits, hidden)
+                    outs[i] = states[i].finish(logits, hidden, feats)
                 except Exception as exc:  # delivered to the request
                     outs[i] = exc
         if self.device is not None and planned:
@@ -349,10 +359,10 @@ class RequestState:
             raise out
         return out
 
-    def finish(self, logits: F64, hidden: F64) -> RequestOutput:
+    def finish(self, logits: F64, hidden: F64, features: F64 | None = None) -> RequestOutput:
         """Complete the planned step with the target's outputs; apply the stop rules."""
         first = not self.output_ids
-        result = self.decoder.complete(logits, hidden)
+        result = self.decoder.complete(logits, hidden, features)
         sink = self.core.sink
         if first:
             sink.prompt_tokens(len(self.request.prompt_ids))

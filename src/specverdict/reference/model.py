@@ -213,6 +213,10 @@ class GPTModel:
                 )
         #: expert activations counted by the last forward: (layer, tokens, distinct experts)
         self.last_expert_load: list[int] = []
+        #: blocks whose outputs (the residual stream) the last forward keeps for every new
+        #: position, concatenated per sequence in ``last_features`` (EAGLE-3 reads them)
+        self.capture_layers: tuple[int, ...] = ()
+        self.last_features: list[F64] = []
 
     @classmethod
     def from_dir(
@@ -320,6 +324,7 @@ class GPTModel:
             for _, start, m in spans
         ]
         self.last_expert_load = []
+        captured: list[F64] = []
         # rows of multi-token verify passes (not prefills), when their kernels read activations
         # at the weights' precision (see ``verify_activations``)
         verify: NDArray[np.bool_] | None = None
@@ -362,6 +367,11 @@ class GPTModel:
             if verify is not None:
                 h[verify] = quantize_activations(h[verify], self.verify_activations)
             x = x + self._mlp(li, h, verify)
+            if li in self.capture_layers:
+                captured.append(x)
+        if captured:
+            both = np.concatenate(captured, axis=-1)
+            self.last_features = [both[off : off + m] for off, _, m in spans]
         out = []
         for (off, start, m), (_, cache, last_only) in zip(spans, items, strict=True):
             cache.length = start + m
@@ -611,3 +621,121 @@ class BlockDrafterModel:
         )
         out: F64 = layer_norm(x, *self.ln_out, self.eps) @ self.target.lm_head
         return out
+
+
+class Eagle3DrafterModel:
+    """The EAGLE-3-style draft decoder (see the training module): ``g = fc([f_low; f_mid;
+    f_high])`` from the target's layers, the input ``W [norm(g); norm(emb(next token))]``, one
+    pre-norm decoder layer with its own KV cache, a norm and the target's tied LM head. Drafting
+    feeds the layer's own output back as ``g``: one pass per drafted token."""
+
+    def __init__(
+        self,
+        tensors: dict[str, NDArray[np.floating]],
+        target: GPTModel,
+        layers: tuple[int, ...],
+        n_head: int,
+        head_dim: int,
+        quantization: Scheme = "none",
+    ) -> None:
+        ck = _Checkpoint(tensors, "eagle3", quantization)
+        self.load_report: ModelLoad | None = None
+        self.target = target
+        self.layers = layers
+        self.n_head, self.head_dim = n_head, head_dim
+        self.eps = target.config.layer_norm_epsilon
+        self.fc_w = ck.get("fc.weight", True, transpose=True)
+        self.gnorm = (ck.get("gnorm.weight"), ck.get("gnorm.bias"))
+        self.enorm = (ck.get("enorm.weight"), ck.get("enorm.bias"))
+        self.fuse_w = ck.get("fuse.weight", True, transpose=True)
+        self.fuse_b = ck.get("fuse.bias")
+        self.ln_1 = (ck.get("ln_1.weight"), ck.get("ln_1.bias"))
+        self.attn_w, self.attn_b = ck.get("c_attn.weight", True), ck.get("c_attn.bias")
+        self.proj_w, self.proj_b = ck.get("c_proj.weight", True), ck.get("c_proj.bias")
+        self.ln_2 = (ck.get("ln_2.weight"), ck.get("ln_2.bias"))
+        self.fc1_w, self.fc1_b = ck.get("c_fc.weight", True), ck.get("c_fc.bias")
+        self.fc2_w, self.fc2_b = ck.get("c_fc_proj.weight", True), ck.get("c_fc_proj.bias")
+        self.ln_out = (ck.get("ln_out.weight"), ck.get("ln_out.bias"))
+        self._scale = 1.0 / np.sqrt(head_dim)
+
+    @classmethod
+    def from_dir(
+        cls,
+        path: Path,
+        target: GPTModel,
+        options: LoadOptions | None = None,
+        quantization: Scheme = "none",
+    ) -> Eagle3DrafterModel:
+        options = options or LoadOptions()
+        raw = read_config("eagle3", path, options)
+        layers = raw.get("target_layers")
+        n_head, head_dim = raw.get("n_head"), raw.get("head_dim")
+        if not (isinstance(layers, list) and isinstance(n_head, int) and isinstance(head_dim, int)):
+            raise ValueError(f"{path / 'config.json'}: needs target_layers, n_head and head_dim")
+        if any(not isinstance(i, int) or not 0 <= i < target.config.n_layer for i in layers):
+            raise ValueError(f"{path / 'config.json'}: target_layers {layers} outside the target")
+        tensors, report = load_checkpoint("eagle3", path, options, quantization)
+        drafter = cls(tensors, target, tuple(layers), n_head, head_dim, quantization)
+        drafter.load_report = report
+        return drafter
+
+    def weight_params(self) -> int:
+        """Parameters one drafting pass reads, the shared LM head included."""
+        arrays = (
+            self.fc_w,
+            *self.gnorm,
+            *self.enorm,
+            self.fuse_w,
+            self.fuse_b,
+            *self.ln_1,
+            self.attn_w,
+            self.attn_b,
+            self.proj_w,
+            self.proj_b,
+            *self.ln_2,
+            self.fc1_w,
+            self.fc1_b,
+            self.fc2_w,
+            self.fc2_b,
+            *self.ln_out,
+        )
+        return sum(a.size for a in arrays) + self.target.lm_head.size
+
+    def new_cache(self) -> tuple[F64, F64]:
+        shape = (self.n_head, self.target.config.n_positions, self.head_dim)
+        return np.zeros(shape), np.zeros(shape)
+
+    def fuse_features(self, features: F64) -> F64:
+        out: F64 = features @ self.fc_w
+        return out
+
+    def forward(self, g: F64, tokens: list[int], cache: tuple[F64, F64], start: int) -> F64:
+        """Run the layer on ``m`` new positions (rows of ``g`` and their next tokens) appended at
+        ``start`` of ``cache``; returns their outputs (the next ``g``), [m, d]."""
+        e = self.target.wte[np.asarray(tokens, dtype=np.int64)]
+        z = np.concatenate(
+            [layer_norm(g, *self.gnorm, self.eps), layer_norm(e, *self.enorm, self.eps)], axis=-1
+        )
+        x = z @ self.fuse_w + self.fuse_b
+        m, H, hd = len(tokens), self.n_head, self.head_dim
+        qkv = layer_norm(x, *self.ln_1, self.eps) @ self.attn_w + self.attn_b
+        q = qkv[:, : H * hd].reshape(m, H, hd).transpose(1, 0, 2)
+        end = start + m
+        keys, values = cache
+        keys[:, start:end] = qkv[:, H * hd : 2 * H * hd].reshape(m, H, hd).transpose(1, 0, 2)
+        values[:, start:end] = qkv[:, 2 * H * hd :].reshape(m, H, hd).transpose(1, 0, 2)
+        att = (q @ keys[:, :end].transpose(0, 2, 1)) * self._scale
+        if m > 1:
+            mask = np.arange(end)[None, :] > (start + np.arange(m))[:, None]
+            att = np.where(mask[None], -np.inf, att)
+        att = np.exp(att - att.max(axis=-1, keepdims=True))
+        att /= att.sum(axis=-1, keepdims=True)
+        y = (att @ values[:, :end]).transpose(1, 0, 2).reshape(m, H * hd)
+        x = x + y @ self.proj_w + self.proj_b
+        h = layer_norm(x, *self.ln_2, self.eps)
+        out: F64 = x + gelu(h @ self.fc1_w + self.fc1_b) @ self.fc2_w + self.fc2_b
+        return out
+
+    def logits(self, out: F64) -> F64:
+        logits: F64 = layer_norm(out, *self.ln_out, self.eps) @ self.target.lm_head
+        return logits

@@ -14,7 +14,7 @@ from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-SpecMethod = Literal["ngram", "suffix", "draft_model", "mtp", "medusa", "dflash"]
+SpecMethod = Literal["ngram", "suffix", "draft_model", "mtp", "medusa", "dflash", "eagle3"]
 #: methods that draft without weights of their own
 MODEL_FREE: frozenset[str] = frozenset({"ngram", "suffix"})
 PerRequestMetricsMode = Literal["none", "summary", "detailed"]
@@ -59,7 +59,7 @@ class SpeculativeConfig(BaseModel):
     model: str | None = Field(
         default=None,
         description="draft model (draft_model), MTP head (mtp), Medusa heads (medusa) or block "
-        "drafter (dflash) directory; "
+        "drafter (dflash) or EAGLE-3 drafter (eagle3) directory; "
         "default: the shipped one",
     )
     quantization: Scheme | None = Field(

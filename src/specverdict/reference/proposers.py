@@ -16,6 +16,7 @@ from numpy.typing import NDArray
 
 from specverdict.reference.model import (
     BlockDrafterModel,
+    Eagle3DrafterModel,
     GPTModel,
     MedusaHeadsModel,
     MTPHeadModel,
@@ -42,6 +43,10 @@ class DraftContext:
     last_hidden: F64
     params: SamplingParams
     rng: np.random.Generator
+    #: the target's captured layer outputs by position (``GPTModel.capture_layers``), known
+    #: from ``features_from`` up to the position before the pending token; None when not captured
+    features: F64 | None = None
+    features_from: int = 0
 
 
 class SequenceProposer(Protocol):
@@ -414,6 +419,68 @@ class _BlockSequence:
         return _stack(tokens, rows)
 
     def commit(self, valid_prefix: int) -> None:
+        return None
+
+
+# --- EAGLE-3 ----------------------------------------------------------------------------------
+
+
+class Eagle3Method:
+    """EAGLE-3: a one-layer draft decoder over the fusion of the target's low, middle and high
+    layers' outputs; it keeps its own KV cache of the accepted positions and drafts k tokens
+    autoregressively, feeding its own output back (k draft passes)."""
+
+    name = "eagle3"
+
+    def __init__(self, drafter: Eagle3DrafterModel) -> None:
+        self.drafter = drafter
+
+    def new_sequence(self) -> SequenceProposer:
+        return _Eagle3Sequence(self.drafter)
+
+    def draft_work(self, drafts: int) -> DraftWork | None:
+        """Autoregressive: one pass of the layer (and the LM head) per drafted token."""
+        params = self.drafter.weight_params()
+        return DraftWork(drafts, params, params, 1)
+
+
+class _Eagle3Sequence:
+    def __init__(self, drafter: Eagle3DrafterModel) -> None:
+        self.drafter = drafter
+        self.cache = drafter.new_cache()
+        self.length = 0  # cached positions computed from the target's features
+        self.start = 0  # the first position the cache holds (after a prefix-cache hit, later)
+
+    def propose(self, ctx: DraftContext, k: int) -> Proposal:
+        if ctx.features is None:
+            return Proposal([], None)
+        if self.length == 0:
+            self.start = ctx.features_from
+        n = len(ctx.tokens) - 1  # the pending token's position
+        first = self.start + self.length
+        if n <= first:
+            return Proposal([], None)
+        room = self.cache[0].shape[1] - (n - self.start)
+        k = min(k, room)
+        if k <= 0:
+            return Proposal([], None)
+        # the accepted positions not yet in the cache: the target's features and their next tokens
+        g = self.drafter.fuse_features(ctx.features[first:n])
+        out = self.drafter.forward(g, ctx.tokens[first + 1 : n + 1], self.cache, self.length)
+        self.length = n - self.start
+        o = out[-1]
+        tokens: list[int] = []
+        rows: list[F64 | None] = []
+        for i in range(k):
+            tok, q = _pick(self.drafter.logits(o), ctx.params, ctx.rng)
+            tokens.append(tok)
+            rows.append(q)
+            if i < k - 1:
+                o = self.drafter.forward(o[None], [tok], self.cache, self.length + i)[-1]
+        return _stack(tokens, rows)
+
+    def commit(self, valid_prefix: int) -> None:
+        # the drafted positions are dropped: the target's features replace them next step
         return None
 
 

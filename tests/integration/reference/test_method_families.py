@@ -19,7 +19,12 @@ PROMPTS = [
     "class Stack:\n    def __init__(self):\n",
 ]
 MAX_TOKENS = 32
-METHODS = [{"method": "suffix"}, {"method": "medusa"}, {"method": "dflash"}]
+METHODS = [
+    {"method": "suffix"},
+    {"method": "medusa"},
+    {"method": "dflash"},
+    {"method": "eagle3"},
+]
 
 
 def baseline_text(core: EngineCore, prompt: str) -> str:

@@ -63,6 +63,7 @@ SPECS = [
     {"method": "mtp"},
     {"method": "medusa"},
     {"method": "dflash"},
+    {"method": "eagle3"},
 ]
 #: methods with one module per draft position draft at most as many as they ship
 MAX_K = {"medusa": 4}

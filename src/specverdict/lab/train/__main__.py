@@ -429,6 +429,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--medusa-heads", type=int, default=4)
     p.add_argument("--dflash-steps", type=int, default=0, help="with --heads-only")
     p.add_argument("--dflash-block", type=int, default=8, help="the block drafter's block size")
+    p.add_argument("--eagle3-steps", type=int, default=0, help="with --heads-only")
     p.add_argument("--golden-heads", type=Path, default=Path("tests/fixtures/golden_heads.json"))
     p.add_argument(
         "--precision",

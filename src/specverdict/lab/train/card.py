@@ -78,6 +78,9 @@ FROZEN_MODULES = {
     "dflash": "block drafter: the target's last hidden state fused with the pending token's "
     "embedding, {block_size} learned position embeddings, one residual MLP, tied LM head; a "
     "block of up to {block_size} drafts in one pass",
+    "eagle3": "EAGLE-3 draft decoder: the target's layers {target_layers} fused, one decoder "
+    "layer ({n_head} heads of {head_dim}) with its own KV cache, tied LM head; drafts "
+    "autoregressively on its own outputs (agreement of drafting steps 1 and 2)",
 }
 
 
@@ -113,9 +116,13 @@ def _frozen_modules(report: dict[str, Any], weights: Path) -> str:
         "Agreement is measured as for the draft and the MTP head (teacher-forced, held-out text). "
         "Trained by "
         + ", then ".join(f"`{c}`" for c in commands)
-        + f" (torch {report[present[0]]['torch']}, {report[present[0]]['threads']} CPU thread(s), "
-        f"{report[present[0]]['pool_windows']} windows of target hidden states, "
-        f"{report[present[0]]['positions_per_step']} positions a step).",
+        + f" (torch {report[present[0]]['torch']}, {report[present[0]]['threads']} CPU thread(s)); "
+        "windows of target states computed once and positions trained a step: "
+        + ", ".join(
+            f"{n} {report[n]['pool_windows']} and {report[n]['positions_per_step']:,}"
+            for n in present
+        )
+        + ".",
     ]
     return "\n".join(lines) + "\n"
 

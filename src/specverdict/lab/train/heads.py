@@ -26,12 +26,24 @@ import torch.nn.functional as F
 from safetensors.torch import load_file, save_file
 
 from specverdict.lab.train.card import render_model_card
-from specverdict.lab.train.nets import GPT, BlockDrafter, GPTShape, MedusaHeads
+from specverdict.lab.train.nets import (
+    GPT,
+    BlockDrafter,
+    Eagle3Drafter,
+    GPTShape,
+    MedusaHeads,
+    hidden_and_layers,
+)
 
 #: training windows whose target hidden states are computed once (rows of ``ctx + 1`` tokens)
 POOL_WINDOWS = 192
 #: positions per training step
 POSITIONS = 1536
+#: the target layers whose outputs EAGLE-3 fuses (low, middle, high of the six)
+EAGLE3_LAYERS = (1, 3, 5)
+#: EAGLE-3 trains on crops of windows (its layer attends): windows and crop length per step
+EAGLE3_CROPS, EAGLE3_CROP = 6, 256
+EAGLE3_POOL_WINDOWS = 64
 
 
 def log(msg: str) -> None:
@@ -141,6 +153,42 @@ def dflash_loss(
     return fn
 
 
+def eagle3_loss(
+    target: GPT, drafter: Eagle3Drafter, pool: tuple[torch.Tensor, torch.Tensor, torch.Tensor]
+) -> Callable[[torch.Tensor, torch.Tensor], torch.Tensor]:
+    wte = target.transformer.wte.weight
+    hidden, feats, toks = pool
+
+    def fn(rows: torch.Tensor, cols: torch.Tensor) -> torch.Tensor:
+        rows, starts = rows[:EAGLE3_CROPS], cols[:EAGLE3_CROPS]
+        span = starts[:, None] + torch.arange(EAGLE3_CROP)[None]
+        g = drafter.fc(feats[rows[:, None], span])
+        emb = target.transformer.wte(toks[rows[:, None], span + 1])
+        o1, o2 = drafter.two_steps(g, emb)
+        teacher = hidden[rows[:, None], span + 1]  # position i drafts token i + 2
+        return distill_loss(wte, o1, teacher) + distill_loss(wte, o2[:, 1:], teacher[:, 1:])
+
+    return fn
+
+
+@torch.no_grad()
+def eagle3_agreement(target: GPT, valid_ids: np.ndarray, drafter: Eagle3Drafter) -> list[float]:
+    """Top-1 agreement of drafting steps 1 and 2 (the training-time test's two steps)."""
+    from specverdict.lab.train.__main__ import windows
+
+    idx = windows(valid_ids, np.random.default_rng(54321), 8, 256)
+    h, f = hidden_and_layers(target, idx[:, :-1], EAGLE3_LAYERS)
+    wte = target.transformer.wte.weight
+    tgt = (h @ wte.T).argmax(-1)
+    t = h.shape[1] - 1
+    o1, o2 = drafter.two_steps(drafter.fc(f[:, :t]), target.transformer.wte(idx[:, 1 : 1 + t]))
+    rates = []
+    for o, skip in ((o1, 0), (o2, 1)):
+        pred = (o[:, skip:] @ wte.T).argmax(-1)
+        rates.append(round(float((pred == tgt[:, 1 + skip : 1 + t]).float().mean()), 3))
+    return rates
+
+
 @torch.no_grad()
 def agreement(
     target: GPT, valid_ids: np.ndarray, medusa: MedusaHeads | None, dflash: BlockDrafter | None
@@ -193,6 +241,19 @@ def golden(
         block = dflash(h, wte[tokens[-1]])
         out["dflash_logits"] = [[round(x, 5) for x in (o @ wte.T).tolist()] for o in block]
     return out
+
+
+@torch.no_grad()
+def eagle3_golden(target: GPT, drafter: Eagle3Drafter, tokens: list[int]) -> dict[str, Any]:
+    """Step-1 logits of the EAGLE-3 drafter at every position of ``tokens`` but the last (each
+    position i reads the target's features at i and token i + 1), teacher-forced."""
+    idx = torch.tensor([tokens])
+    _, f = hidden_and_layers(target, idx[:, :-1], EAGLE3_LAYERS)
+    x = drafter.inputs(drafter.fc(f), target.transformer.wte(idx[:, 1:]))
+    q, k, v = drafter.qkv(x)
+    o = drafter.finish(x, F.scaled_dot_product_attention(q, k, v, is_causal=True))
+    logits = drafter.ln_out(o)[0, -1] @ target.transformer.wte.weight.T
+    return {"eagle3_last_logits": [round(v, 5) for v in logits.tolist()]}
 
 
 def train_heads(
@@ -297,11 +358,64 @@ def train_heads(
             },
         )
         golden_dflash = drafter
+    golden_eagle3: Eagle3Drafter | None = None
+    if args.eagle3_steps:
+        torch.manual_seed(args.seed + 41)
+        toks = torch.from_numpy(
+            packed_ids[np.sort(pick[:EAGLE3_POOL_WINDOWS]), :-1].astype(np.int64)
+        )
+        with torch.no_grad():
+            parts = [
+                hidden_and_layers(target, toks[i : i + 8], EAGLE3_LAYERS)
+                for i in range(0, len(toks), 8)
+            ]
+        epool = (torch.cat([p[0] for p in parts]), torch.cat([p[1] for p in parts]), toks)
+        del parts
+        eagle = Eagle3Drafter(d, len(EAGLE3_LAYERS))
+        seconds = run(
+            "eagle3",
+            eagle,
+            eagle3_loss(target, eagle, epool),
+            (epool[0], epool[2]),
+            args.eagle3_steps,
+            EAGLE3_CROP,
+            2e-3,
+            args.seed + 41,
+        )
+        eagle.eval()
+        report["eagle3"] = {
+            "params": sum(p.numel() for p in eagle.parameters()),
+            "steps": args.eagle3_steps,
+            "train_seconds": round(seconds, 1),
+            "top1_agreement_by_position": eagle3_agreement(target, valid_ids, eagle),
+            **common,
+            "pool_windows": len(epool[2]),
+            "positions_per_step": EAGLE3_CROPS * EAGLE3_CROP,
+        }
+        log(f"eagle3: {report['eagle3']}")
+        export(
+            eagle,
+            "eagle3",
+            args.out / "eagle3",
+            {
+                "architectures": ["SpecverdictEagle3Drafter"],
+                "model_type": "specverdict_eagle3",
+                "n_embd": d,
+                "vocab_size": target.shape.vocab_size,
+                "target_layers": list(EAGLE3_LAYERS),
+                "n_head": eagle.n_head,
+                "head_dim": eagle.head_dim,
+                "shares": "transformer.wte.weight of the target (tied LM head and embedding)",
+            },
+        )
+        golden_eagle3 = eagle
     report_path.write_text(json.dumps(report, indent=2))
     (args.out / "MODEL_CARD.md").write_text(render_model_card(report, args.out))
     gold_path: Path = args.golden_heads
     gold = json.loads(gold_path.read_text()) if gold_path.exists() else {}
     gold.update(golden(target, golden_medusa, golden_dflash, valid_ids[:48].tolist()))
+    if golden_eagle3 is not None:
+        gold.update(eagle3_golden(target, golden_eagle3, valid_ids[:48].tolist()))
     gold_path.parent.mkdir(parents=True, exist_ok=True)
     gold_path.write_text(json.dumps(gold))
     log(f"done in {time.perf_counter() - t_start:.0f} s")
