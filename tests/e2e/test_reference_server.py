@@ -326,7 +326,7 @@ def test_malformed_json_is_a_400_and_the_server_survives(servers: Servers) -> No
             "--speculative-config.num_speculative_tokens",
         ),
         (
-            ["--speculative-config", '{"method": "medusa", "num_speculative_tokens": 2}'],
+            ["--speculative-config", '{"method": "eagle", "num_speculative_tokens": 2}'],
             "--speculative-config.method",
         ),
         (

@@ -94,6 +94,9 @@ class SequenceDecoder:
         self.rule = mode if isinstance(mode, AcceptanceRule) else AcceptanceRule(mode)
         self.mode = self.rule.mode
         self.last_hidden: F64 = np.zeros(target.config.n_embd)
+        #: the target's captured layer outputs by position, when it captures any (EAGLE-3)
+        self.features: F64 | None = None
+        self.features_from = 0
         self.prefilled = False
         self.last_drafts = 0  # drafts proposed by the last planned step
         self._planned: tuple[int, list[int], F64 | None] = (0, [], None)
@@ -122,7 +125,14 @@ class SequenceDecoder:
         draft_probs: F64 | None = None
         k = min(self.k, self.room - 1)
         if self.proposer is not None and k > 0:
-            ctx = DraftContext(self.tokens, self.last_hidden, self.params, self.rng)
+            ctx = DraftContext(
+                self.tokens,
+                self.last_hidden,
+                self.params,
+                self.rng,
+                self.features,
+                self.features_from,
+            )
             proposal = self.proposer.propose(ctx, k)
             drafts = proposal.tokens[:k]
             if proposal.probs is not None:
@@ -131,10 +141,22 @@ class SequenceDecoder:
         self.last_drafts = len(drafts)
         return [self.tokens[-1], *drafts], False
 
-    def complete(self, logits: F64, hidden: F64) -> StepResult:
-        """Verify the planned drafts against the target's outputs for the fed tokens."""
+    def _keep_features(self, start: int, rows: F64 | None) -> None:
+        """The captured layer outputs of the fed positions from ``start`` on."""
+        if rows is None:
+            return
+        if self.features is None:
+            self.features = np.zeros((self.cache.capacity, rows.shape[1]))
+            self.features_from = start
+        self.features[start : start + len(rows)] = rows
+
+    def complete(self, logits: F64, hidden: F64, features: F64 | None = None) -> StepResult:
+        """Verify the planned drafts against the target's outputs for the fed tokens (and keep
+        the accepted positions' captured layer outputs, ``features``, when there are any)."""
         if not self.prefilled:
             self.prefilled = True
+            if features is not None:  # the fed positions end where the cache now ends
+                self._keep_features(self.cache.length - len(features), features)
             first = self._pick(logits[-1])
             self.last_hidden = hidden[-1]
             self.tokens.append(first)
@@ -152,6 +174,8 @@ class SequenceDecoder:
                 self.rule.threshold_single,
             )
         self.cache.rollback(start + 1 + v.accepted)
+        if features is not None:
+            self._keep_features(start, features[: 1 + v.accepted])
         valid_prefix = len(self.tokens) + v.accepted
         emitted = [*drafts[: v.accepted], v.next_token]
         self.tokens.extend(emitted)

@@ -11,8 +11,14 @@ the step really did (tokens computed, distinct experts read, draft steps run), a
 were ``scale`` times larger:
 
     t_target = max(bytes_read / bandwidth, 2 · active_params · rows / (peak_flops · rate))
-    t_draft  = draft_steps · max(draft_bytes / bandwidth, 2 · draft_params · batch / peak_flops)
+    t_draft  = passes · max(draft_bytes / bandwidth, 2 · params_per_row · rows / peak_flops)
     t_step   = overhead + t_target + t_draft
+
+The draft term counts the method's real work (``proposers.DraftWork``): an autoregressive
+drafter (draft model, MTP head, EAGLE-3's layer) runs one pass per drafted token, one row per request; Medusa's
+heads run one pass for all of them, reading each head used once and computing one row per head;
+a block drafter (dflash) runs one pass whatever k is, computing one row per block position;
+a model-free method (n-gram, suffix) costs nothing on the device.
 
 ``bytes_read`` counts every non-expert weight once per step plus, on an MoE target, each expert
 routed to by any token of the step; bytes per parameter follow the weight format (bf16 2,
@@ -46,12 +52,16 @@ class DeviceModel:
         compute = 2.0 * active_params_rows * self.scale / (self.peak_flops * rate)
         return max(mem, compute)
 
-    def draft_time(self, steps: int, draft_bytes: float, draft_params: float, batch: int) -> float:
-        if steps == 0:
+    def draft_time(
+        self, passes: int, draft_bytes: float, params_per_row: float, rows: int
+    ) -> float:
+        """``passes`` sequential draft passes, each reading ``draft_bytes`` and computing ``rows``
+        rows (over the batch) of ``params_per_row`` parameters."""
+        if passes == 0:
             return 0.0
         mem = draft_bytes * self.scale / self.bandwidth
-        compute = 2.0 * draft_params * batch * self.scale / self.peak_flops
-        return steps * max(mem, compute)
+        compute = 2.0 * params_per_row * rows * self.scale / self.peak_flops
+        return passes * max(mem, compute)
 
 
 #: Profiles: a model about 8B parameters large (our target times 5,000) on an accelerator whose

@@ -27,15 +27,27 @@ from specverdict.reference.config import EngineConfig, SpeculativeConfig
 from specverdict.reference.decoding import SequenceDecoder, SpecCounts
 from specverdict.reference.device import BYTES_PER_PARAM, COMPUTE_RATE, PROFILES, DeviceModel
 from specverdict.reference.loading import LoadOptions
-from specverdict.reference.model import F64, GPTModel, KVCache, MTPHeadModel
+from specverdict.reference.model import (
+    F64,
+    BlockDrafterModel,
+    Eagle3DrafterModel,
+    GPTModel,
+    KVCache,
+    MedusaHeadsModel,
+    MTPHeadModel,
+)
 from specverdict.reference.options import Scheme
 from specverdict.reference.prefix_cache import PrefixCache
 from specverdict.reference.proposers import (
+    BlockDraftMethod,
     DegradedProposer,
     DraftModelMethod,
+    Eagle3Method,
+    MedusaMethod,
     Method,
     MTPMethod,
     NgramMethod,
+    SuffixMethod,
 )
 from specverdict.reference.sampling import AcceptanceRule, SamplingParams
 from specverdict.reference.tokenizer import Detokenizer, RefTokenizer
@@ -101,6 +113,8 @@ def build_method(
     if spec.method == "ngram":
         lo, hi = spec.lookup_range
         return NgramMethod(lo, hi)
+    if spec.method == "suffix":
+        return SuffixMethod(spec.suffix)
     if spec.method == "draft_model":
         path = Path(spec.model) if spec.model else shipped("draft")
         draft = GPTModel.from_dir(path, "draft", options, quant)
@@ -110,6 +124,29 @@ def build_method(
                 f"the target {target.config.vocab_size}: they must share a tokenizer"
             )
         return DraftModelMethod(draft)
+    if spec.method == "medusa":
+        path = Path(spec.model) if spec.model else shipped("medusa")
+        heads = MedusaHeadsModel.from_dir(path, target, options, quant)
+        if spec.num_speculative_tokens > heads.num_heads:
+            raise ValueError(
+                f"num_speculative_tokens {spec.num_speculative_tokens}: the Medusa checkpoint "
+                f"{path} has {heads.num_heads} heads, one per draft token"
+            )
+        return MedusaMethod(heads)
+    if spec.method == "eagle3":
+        path = Path(spec.model) if spec.model else shipped("eagle3")
+        eagle = Eagle3DrafterModel.from_dir(path, target, options, quant)
+        target.capture_layers = eagle.layers
+        return Eagle3Method(eagle)
+    if spec.method == "dflash":
+        path = Path(spec.model) if spec.model else shipped("dflash")
+        drafter = BlockDrafterModel.from_dir(path, target, options, quant)
+        if spec.num_speculative_tokens > drafter.block_size:
+            raise ValueError(
+                f"num_speculative_tokens {spec.num_speculative_tokens}: the block drafter "
+                f"{path} drafts blocks of at most {drafter.block_size}"
+            )
+        return BlockDraftMethod(drafter)
     path = Path(spec.model) if spec.model else shipped("mtp")
     return MTPMethod(MTPHeadModel.from_dir(path, target, options, quant))
 
@@ -160,11 +197,6 @@ class EngineCore:
         #: hold each step for its modelled time (a server must); benchmarks that read
         #: ``modeled_s`` instead of the wall clock may turn it off and run at host speed
         self.pace = True
-        self.draft_params = 0  # parameters one drafting step reads (0: no model drafts)
-        if isinstance(self.method, DraftModelMethod):
-            self.draft_params = self.method.draft.weight_params()[0]
-        elif isinstance(self.method, MTPMethod):
-            self.draft_params = self.method.head.weight_params()
 
     def next_seed(self) -> int:
         """A seed for a request that brought none: reproducible from the engine's ``--seed``."""
@@ -178,6 +210,10 @@ class EngineCore:
             models.append(method.draft.load_report)
         elif isinstance(method, MTPMethod):
             models.append(method.head.load_report)
+        elif isinstance(method, MedusaMethod):
+            models.append(method.heads.load_report)
+        elif isinstance(method, BlockDraftMethod | Eagle3Method):
+            models.append(method.drafter.load_report)
         return {"models": [m.as_json() for m in models if m is not None]}
 
     def start(self, request: GenerationRequest) -> RequestState:
@@ -203,9 +239,12 @@ class EngineCore:
                 for i, _ in planned:
                     outs[i] = exc
                 results = []
-            for (i, _), (logits, hidden) in zip(planned, results, strict=False):
+            features: list[F64 | None] = [None] * len(results)
+            if self.target.capture_layers and results:
+                features = list(self.target.last_features)
+            for (i, _), (logits, hidden), feats in zip(planned, results, features, strict=False):
                 try:
-                    outs[i] = states[i].finish(logits, hidden)
+                    outs[i] = states[i].finish(logits, hidden, feats)
                 except Exception as exc:  # delivered to the request
                     outs[i] = exc
         if self.device is not None and planned:
@@ -235,14 +274,16 @@ class EngineCore:
             computed,
             COMPUTE_RATE[self.config.quantization],
         )
-        draft_steps = max((s.decoder.last_drafts for s in states), default=0)
-        if self.draft_params:
+        drafts = max((s.decoder.last_drafts for s in states), default=0)
+        work = self.method.draft_work(drafts) if self.method is not None and drafts else None
+        if work is not None:
+            # every request of the batch drafts in the same passes (padded to the longest)
             draft_q = self.config.speculative.quantization if self.config.speculative else None
             t += device.draft_time(
-                draft_steps,
-                self.draft_params * BYTES_PER_PARAM[draft_q or "none"],
-                self.draft_params,
-                len(states),
+                work.passes,
+                work.params_read * BYTES_PER_PARAM[draft_q or "none"],
+                work.params_per_row,
+                len(states) * work.rows,
             )
         self.modeled_s += t
         if not self.pace or self.config.device_clock == "virtual":
@@ -318,10 +359,10 @@ class RequestState:
             raise out
         return out
 
-    def finish(self, logits: F64, hidden: F64) -> RequestOutput:
+    def finish(self, logits: F64, hidden: F64, features: F64 | None = None) -> RequestOutput:
         """Complete the planned step with the target's outputs; apply the stop rules."""
         first = not self.output_ids
-        result = self.decoder.complete(logits, hidden)
+        result = self.decoder.complete(logits, hidden, features)
         sink = self.core.sink
         if first:
             sink.prompt_tokens(len(self.request.prompt_ids))
@@ -361,6 +402,8 @@ class RequestState:
         if finish:
             self.finished = True
             self.core.sink.request_finished(finish[0])
+            if isinstance(self.core.method, SuffixMethod):  # later requests match against it
+                self.core.method.finished(self.output_ids)
             if self.core.prefix_cache is not None:  # the conversation's next turn starts so
                 self.core.prefix_cache.insert(self.decoder.tokens, self.decoder.cache)
         return RequestOutput(

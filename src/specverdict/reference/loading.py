@@ -5,10 +5,10 @@ which returns its tensors and a :class:`ModelLoad`: per tensor its name, shape, 
 file, and the tensors *left at their initial values*. ``GET /debug/load_report`` serves these.
 
 - **Overrides** (``--override-dir DIR``): a file ``DIR/<role>/<name>`` replaces the checkpoint's
-  ``<name>`` for that role (``target``, ``draft``, ``mtp``), the way a bind mount over a model
+  ``<name>`` for that role (``target``, ``draft``, ``mtp``, ``medusa``, ``dflash``, ``eagle3``), the way a bind mount over a model
   directory does. Start the engine without the flag and the overrides are gone, as when a
   container is re-created without its mounts.
-- **Loader fault** (``--fault draft-skip=PATTERN``): tensors of the draft or MTP head whose names
+- **Loader fault** (``--fault draft-skip=PATTERN``): tensors of a drafting module whose names
   match the glob PATTERN are left at their initialisation (GPT-2's: N(0, 0.02) matrices, unit norm
   weights, zero biases; seeded by name) and nothing is logged, like a loader that silently skips
   weights it does not recognise: start-up is normal, outputs stay correct (the target verifies),
@@ -28,6 +28,8 @@ from numpy.typing import NDArray
 from safetensors import safe_open
 
 Tensors = dict[str, NDArray[np.floating]]
+#: the roles of the modules that draft (the loader fault applies to them)
+DRAFT_ROLES = ("draft", "mtp", "medusa", "dflash", "eagle3")
 
 
 @dataclass(frozen=True)
@@ -103,7 +105,7 @@ def load_checkpoint(
         report.overridden_files.append(str(path))
     if options.resolve(role, directory, "config.json")[1]:
         report.overridden_files.append(str(options.resolve(role, directory, "config.json")[0]))
-    skip = options.skip_pattern if role in ("draft", "mtp") else None
+    skip = options.skip_pattern if role in DRAFT_ROLES else None
     tensors: Tensors = {}
     with safe_open(str(path), framework="numpy") as fh:
         for name in fh.keys():  # noqa: SIM118 (safe_open handles are not mappings)

@@ -213,6 +213,10 @@ class GPTModel:
                 )
         #: expert activations counted by the last forward: (layer, tokens, distinct experts)
         self.last_expert_load: list[int] = []
+        #: blocks whose outputs (the residual stream) the last forward keeps for every new
+        #: position, concatenated per sequence in ``last_features`` (EAGLE-3 reads them)
+        self.capture_layers: tuple[int, ...] = ()
+        self.last_features: list[F64] = []
 
     @classmethod
     def from_dir(
@@ -320,6 +324,7 @@ class GPTModel:
             for _, start, m in spans
         ]
         self.last_expert_load = []
+        captured: list[F64] = []
         # rows of multi-token verify passes (not prefills), when their kernels read activations
         # at the weights' precision (see ``verify_activations``)
         verify: NDArray[np.bool_] | None = None
@@ -362,6 +367,11 @@ class GPTModel:
             if verify is not None:
                 h[verify] = quantize_activations(h[verify], self.verify_activations)
             x = x + self._mlp(li, h, verify)
+            if li in self.capture_layers:
+                captured.append(x)
+        if captured:
+            both = np.concatenate(captured, axis=-1)
+            self.last_features = [both[off : off + m] for off, _, m in spans]
         out = []
         for (off, start, m), (_, cache, last_only) in zip(spans, items, strict=True):
             cache.length = start + m
@@ -453,3 +463,279 @@ class MTPHeadModel:
         )
         logits: F64 = layer_norm(x, *self.ln_out, self.eps) @ self.target.lm_head
         return x, logits
+
+
+def _silu(x: F64) -> F64:
+    out: F64 = x / (1.0 + np.exp(-np.maximum(x, -80.0)))
+    return out
+
+
+class _Checkpoint:
+    """Tensors of a module on the target (``<prefix>.<name>``), quantized like the MTP head's."""
+
+    def __init__(
+        self, tensors: dict[str, NDArray[np.floating]], prefix: str, quantization: Scheme
+    ) -> None:
+        self.tensors, self.prefix, self.quantization = tensors, prefix, quantization
+
+    def has(self, name: str) -> bool:
+        return f"{self.prefix}.{name}" in self.tensors
+
+    def get(self, name: str, linear: bool = False, transpose: bool = False) -> F64:
+        key = f"{self.prefix}.{name}"
+        if key not in self.tensors:
+            raise KeyError(f"{self.prefix} checkpoint is missing tensor {key!r}")
+        value = np.asarray(self.tensors[key], dtype=np.float64)
+        if transpose:  # torch Linear stores [out, in]: quantize in the [in, out] layout
+            value = value.T.copy()
+        if self.quantization == "none":
+            return value
+        if linear and value.ndim == 2:
+            return fake_quantize(value, self.quantization)
+        return round_bf16(value)
+
+
+class MedusaHeadsModel:
+    """Medusa's heads (see the training module): head i maps the target's final hidden state
+    ``h`` to ``norm_i(h + SiLU(W_i h + b_i))`` and the target's tied LM head; all heads read the
+    same ``h``, so they run as one pass."""
+
+    def __init__(
+        self,
+        tensors: dict[str, NDArray[np.floating]],
+        target: GPTModel,
+        quantization: Scheme = "none",
+    ) -> None:
+        ck = _Checkpoint(tensors, "medusa", quantization)
+        self.load_report: ModelLoad | None = None
+        self.target = target
+        self.eps = target.config.layer_norm_epsilon
+        n = 0
+        while ck.has(f"res.{n}.weight"):
+            n += 1
+        if n == 0:
+            raise KeyError("medusa checkpoint has no heads (medusa.res.0.weight)")
+        self.num_heads = n
+        self.res_w = [ck.get(f"res.{i}.weight", True, transpose=True) for i in range(n)]
+        self.res_b = [ck.get(f"res.{i}.bias") for i in range(n)]
+        self.norm = [(ck.get(f"norm.{i}.weight"), ck.get(f"norm.{i}.bias")) for i in range(n)]
+
+    @classmethod
+    def from_dir(
+        cls,
+        path: Path,
+        target: GPTModel,
+        options: LoadOptions | None = None,
+        quantization: Scheme = "none",
+    ) -> MedusaHeadsModel:
+        tensors, report = load_checkpoint("medusa", path, options or LoadOptions(), quantization)
+        heads = cls(tensors, target, quantization)
+        heads.load_report = report
+        return heads
+
+    def head_params(self) -> int:
+        """Parameters of one head, without the shared LM head."""
+        w, b, (nw, nb) = self.res_w[0], self.res_b[0], self.norm[0]
+        return w.size + b.size + nw.size + nb.size
+
+    def logits(self, hidden: F64, n: int) -> F64:
+        """The first ``n`` heads' logits, one row per head: row i drafts the token i + 2
+        positions after ``hidden``'s."""
+        rows = []
+        for i in range(n):
+            x = hidden + _silu(hidden @ self.res_w[i] + self.res_b[i])
+            rows.append(layer_norm(x, *self.norm[i], self.eps))
+        out: F64 = np.stack(rows) @ self.target.lm_head
+        return out
+
+
+class BlockDrafterModel:
+    """The block drafter (see the training module): ``x = W [norm(h); norm(emb(tok))]`` from the
+    target's final hidden state and the pending token, plus a learned mask embedding per block
+    position, one shared residual MLP, a norm and the target's tied LM head. The positions never
+    see each other's drafts, so the whole block is one pass."""
+
+    def __init__(
+        self,
+        tensors: dict[str, NDArray[np.floating]],
+        target: GPTModel,
+        quantization: Scheme = "none",
+    ) -> None:
+        ck = _Checkpoint(tensors, "dflash", quantization)
+        self.load_report: ModelLoad | None = None
+        self.target = target
+        self.eps = target.config.layer_norm_epsilon
+        self.hnorm = (ck.get("hnorm.weight"), ck.get("hnorm.bias"))
+        self.enorm = (ck.get("enorm.weight"), ck.get("enorm.bias"))
+        self.fuse_w = ck.get("fuse.weight", True, transpose=True)
+        self.fuse_b = ck.get("fuse.bias")
+        self.pos = ck.get("pos")
+        self.ln_mlp = (ck.get("ln_mlp.weight"), ck.get("ln_mlp.bias"))
+        self.fc_w, self.fc_b = ck.get("c_fc.weight", True), ck.get("c_fc.bias")
+        self.proj_w, self.proj_b = ck.get("c_proj.weight", True), ck.get("c_proj.bias")
+        self.ln_out = (ck.get("ln_out.weight"), ck.get("ln_out.bias"))
+        self.block_size = self.pos.shape[0]
+
+    @classmethod
+    def from_dir(
+        cls,
+        path: Path,
+        target: GPTModel,
+        options: LoadOptions | None = None,
+        quantization: Scheme = "none",
+    ) -> BlockDrafterModel:
+        tensors, report = load_checkpoint("dflash", path, options or LoadOptions(), quantization)
+        drafter = cls(tensors, target, quantization)
+        drafter.load_report = report
+        return drafter
+
+    def weight_params(self) -> int:
+        """Parameters one pass reads, the shared LM head included."""
+        arrays = (
+            *self.hnorm,
+            *self.enorm,
+            self.fuse_w,
+            self.fuse_b,
+            self.pos,
+            *self.ln_mlp,
+            self.fc_w,
+            self.fc_b,
+            self.proj_w,
+            self.proj_b,
+            *self.ln_out,
+        )
+        return sum(a.size for a in arrays) + self.target.lm_head.size
+
+    def logits(self, hidden: F64, token: int, n: int) -> F64:
+        """The first ``n`` block positions' logits: row i drafts the token i + 1 places after
+        ``token`` (the token that follows ``hidden``'s position)."""
+        e = self.target.embed(token)
+        z = np.concatenate(
+            [layer_norm(hidden, *self.hnorm, self.eps), layer_norm(e, *self.enorm, self.eps)]
+        )
+        x = (z @ self.fuse_w + self.fuse_b)[None, :] + self.pos[:n]
+        x = (
+            x
+            + gelu(layer_norm(x, *self.ln_mlp, self.eps) @ self.fc_w + self.fc_b) @ self.proj_w
+            + self.proj_b
+        )
+        out: F64 = layer_norm(x, *self.ln_out, self.eps) @ self.target.lm_head
+        return out
+
+
+class Eagle3DrafterModel:
+    """The EAGLE-3-style draft decoder (see the training module): ``g = fc([f_low; f_mid;
+    f_high])`` from the target's layers, the input ``W [norm(g); norm(emb(next token))]``, one
+    pre-norm decoder layer with its own KV cache, a norm and the target's tied LM head. Drafting
+    feeds the layer's own output back as ``g``: one pass per drafted token."""
+
+    def __init__(
+        self,
+        tensors: dict[str, NDArray[np.floating]],
+        target: GPTModel,
+        layers: tuple[int, ...],
+        n_head: int,
+        head_dim: int,
+        quantization: Scheme = "none",
+    ) -> None:
+        ck = _Checkpoint(tensors, "eagle3", quantization)
+        self.load_report: ModelLoad | None = None
+        self.target = target
+        self.layers = layers
+        self.n_head, self.head_dim = n_head, head_dim
+        self.eps = target.config.layer_norm_epsilon
+        self.fc_w = ck.get("fc.weight", True, transpose=True)
+        self.gnorm = (ck.get("gnorm.weight"), ck.get("gnorm.bias"))
+        self.enorm = (ck.get("enorm.weight"), ck.get("enorm.bias"))
+        self.fuse_w = ck.get("fuse.weight", True, transpose=True)
+        self.fuse_b = ck.get("fuse.bias")
+        self.ln_1 = (ck.get("ln_1.weight"), ck.get("ln_1.bias"))
+        self.attn_w, self.attn_b = ck.get("c_attn.weight", True), ck.get("c_attn.bias")
+        self.proj_w, self.proj_b = ck.get("c_proj.weight", True), ck.get("c_proj.bias")
+        self.ln_2 = (ck.get("ln_2.weight"), ck.get("ln_2.bias"))
+        self.fc1_w, self.fc1_b = ck.get("c_fc.weight", True), ck.get("c_fc.bias")
+        self.fc2_w, self.fc2_b = ck.get("c_fc_proj.weight", True), ck.get("c_fc_proj.bias")
+        self.ln_out = (ck.get("ln_out.weight"), ck.get("ln_out.bias"))
+        self._scale = 1.0 / np.sqrt(head_dim)
+
+    @classmethod
+    def from_dir(
+        cls,
+        path: Path,
+        target: GPTModel,
+        options: LoadOptions | None = None,
+        quantization: Scheme = "none",
+    ) -> Eagle3DrafterModel:
+        options = options or LoadOptions()
+        raw = read_config("eagle3", path, options)
+        layers = raw.get("target_layers")
+        n_head, head_dim = raw.get("n_head"), raw.get("head_dim")
+        if not (isinstance(layers, list) and isinstance(n_head, int) and isinstance(head_dim, int)):
+            raise ValueError(f"{path / 'config.json'}: needs target_layers, n_head and head_dim")
+        if any(not isinstance(i, int) or not 0 <= i < target.config.n_layer for i in layers):
+            raise ValueError(f"{path / 'config.json'}: target_layers {layers} outside the target")
+        tensors, report = load_checkpoint("eagle3", path, options, quantization)
+        drafter = cls(tensors, target, tuple(layers), n_head, head_dim, quantization)
+        drafter.load_report = report
+        return drafter
+
+    def weight_params(self) -> int:
+        """Parameters one drafting pass reads, the shared LM head included."""
+        arrays = (
+            self.fc_w,
+            *self.gnorm,
+            *self.enorm,
+            self.fuse_w,
+            self.fuse_b,
+            *self.ln_1,
+            self.attn_w,
+            self.attn_b,
+            self.proj_w,
+            self.proj_b,
+            *self.ln_2,
+            self.fc1_w,
+            self.fc1_b,
+            self.fc2_w,
+            self.fc2_b,
+            *self.ln_out,
+        )
+        return sum(a.size for a in arrays) + self.target.lm_head.size
+
+    def new_cache(self) -> tuple[F64, F64]:
+        shape = (self.n_head, self.target.config.n_positions, self.head_dim)
+        return np.zeros(shape), np.zeros(shape)
+
+    def fuse_features(self, features: F64) -> F64:
+        out: F64 = features @ self.fc_w
+        return out
+
+    def forward(self, g: F64, tokens: list[int], cache: tuple[F64, F64], start: int) -> F64:
+        """Run the layer on ``m`` new positions (rows of ``g`` and their next tokens) appended at
+        ``start`` of ``cache``; returns their outputs (the next ``g``), [m, d]."""
+        e = self.target.wte[np.asarray(tokens, dtype=np.int64)]
+        z = np.concatenate(
+            [layer_norm(g, *self.gnorm, self.eps), layer_norm(e, *self.enorm, self.eps)], axis=-1
+        )
+        x = z @ self.fuse_w + self.fuse_b
+        m, H, hd = len(tokens), self.n_head, self.head_dim
+        qkv = layer_norm(x, *self.ln_1, self.eps) @ self.attn_w + self.attn_b
+        q = qkv[:, : H * hd].reshape(m, H, hd).transpose(1, 0, 2)
+        end = start + m
+        keys, values = cache
+        keys[:, start:end] = qkv[:, H * hd : 2 * H * hd].reshape(m, H, hd).transpose(1, 0, 2)
+        values[:, start:end] = qkv[:, 2 * H * hd :].reshape(m, H, hd).transpose(1, 0, 2)
+        att = (q @ keys[:, :end].transpose(0, 2, 1)) * self._scale
+        if m > 1:
+            mask = np.arange(end)[None, :] > (start + np.arange(m))[:, None]
+            att = np.where(mask[None], -np.inf, att)
+        att = np.exp(att - att.max(axis=-1, keepdims=True))
+        att /= att.sum(axis=-1, keepdims=True)
+        y = (att @ values[:, :end]).transpose(1, 0, 2).reshape(m, H * hd)
+        x = x + y @ self.proj_w + self.proj_b
+        h = layer_norm(x, *self.ln_2, self.eps)
+        out: F64 = x + gelu(h @ self.fc1_w + self.fc1_b) @ self.fc2_w + self.fc2_b
+        return out
+
+    def logits(self, out: F64) -> F64:
+        logits: F64 = layer_norm(out, *self.ln_out, self.eps) @ self.target.lm_head
+        return logits

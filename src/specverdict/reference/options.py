@@ -1,7 +1,7 @@
 """The reference engine's launch vocabulary: its speculation methods, weight quantization
 schemes, acceptance modes, and the model of its ``--speculative-config``.
 
-Pure definitions (typing and pydantic, nothing else): the harness's reference adapter checks a
+Pure definitions (typing, dataclasses and pydantic, nothing else): the harness's reference adapter checks a
 campaign against them without the engine's runtime (numpy kernels, safetensors, tokenizers, the
 HTTP server), which is the ``reference`` extra. The engine parses its flags with the same
 models, so what the adapter accepts is what the server accepts.
@@ -9,11 +9,14 @@ models, so what the adapter accepts is what the server accepts.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-SpecMethod = Literal["ngram", "draft_model", "mtp"]
+SpecMethod = Literal["ngram", "suffix", "draft_model", "mtp", "medusa", "dflash", "eagle3"]
+#: methods that draft without weights of their own
+MODEL_FREE: frozenset[str] = frozenset({"ngram", "suffix"})
 PerRequestMetricsMode = Literal["none", "summary", "detailed"]
 
 #: prefix caching: the block size of reuse (vLLM's default) and the default capacity, in tokens
@@ -26,6 +29,25 @@ SCHEMES: tuple[str, ...] = get_args(Scheme)
 AcceptanceMode = Literal["exact", "relaxed", "threshold"]
 
 
+#: the speculative config's keys of method ``suffix``
+SUFFIX_OPTIONS = (
+    "suffix_decoding_max_tree_depth",
+    "suffix_decoding_max_cached_requests",
+    "suffix_decoding_max_spec_factor",
+    "suffix_decoding_min_token_prob",
+    "suffix_min_match",
+)
+
+
+@dataclass(frozen=True)
+class SuffixSettings:
+    max_depth: int
+    max_cached_requests: int
+    max_spec_factor: float
+    min_token_prob: float
+    min_match: int
+
+
 class SpeculativeConfig(BaseModel):
     """The JSON of ``--speculative-config``: the keys of vLLM's ``SpeculativeConfig`` that the
     reference engine implements, plus ``acceptance`` (``exact`` or the lossy ``relaxed``)."""
@@ -36,7 +58,9 @@ class SpeculativeConfig(BaseModel):
     num_speculative_tokens: int = Field(gt=0, le=32)
     model: str | None = Field(
         default=None,
-        description="draft model (draft_model) or MTP head (mtp) directory; default: the shipped one",
+        description="draft model (draft_model), MTP head (mtp), Medusa heads (medusa) or block "
+        "drafter (dflash) or EAGLE-3 drafter (eagle3) directory; "
+        "default: the shipped one",
     )
     quantization: Scheme | None = Field(
         default=None,
@@ -44,6 +68,35 @@ class SpeculativeConfig(BaseModel):
     )
     prompt_lookup_min: int | None = Field(default=None, ge=1)
     prompt_lookup_max: int | None = Field(default=None, ge=1)
+    suffix_decoding_max_tree_depth: int | None = Field(
+        default=None,
+        ge=1,
+        description="suffix: the longest context suffix matched (vLLM's name; default 24)",
+    )
+    suffix_decoding_max_cached_requests: int | None = Field(
+        default=None,
+        ge=0,
+        description="suffix: earlier responses the engine keeps to match against, newest first "
+        "(vLLM's name; default 10000; 0: the current request only)",
+    )
+    suffix_decoding_max_spec_factor: float | None = Field(
+        default=None,
+        gt=0.0,
+        description="suffix: at most this many draft tokens per matched token (vLLM's name; "
+        "default 1.0)",
+    )
+    suffix_decoding_min_token_prob: float | None = Field(
+        default=None,
+        ge=0.0,
+        le=1.0,
+        description="suffix: stop drafting when the continuation's estimated probability falls "
+        "below this (vLLM's name; default 0.1)",
+    )
+    suffix_min_match: int | None = Field(
+        default=None,
+        ge=1,
+        description="suffix: draft nothing when the longest match is shorter (default 1)",
+    )
     acceptance: AcceptanceMode = "exact"
     relaxed_topk: int = Field(
         default=1, ge=1, description="relaxed: a draft among the target's top-k may be accepted"
@@ -62,13 +115,16 @@ class SpeculativeConfig(BaseModel):
 
     @model_validator(mode="after")
     def _check(self) -> SpeculativeConfig:
-        if self.method == "ngram" and self.quantization is not None:
-            raise ValueError("method 'ngram' has no draft weights to quantize")
+        if self.method in MODEL_FREE and self.quantization is not None:
+            raise ValueError(f"method {self.method!r} has no draft weights to quantize")
         lookup = self.prompt_lookup_min is not None or self.prompt_lookup_max is not None
         if self.method != "ngram" and lookup:
             raise ValueError("prompt_lookup_min/prompt_lookup_max apply to method 'ngram' only")
-        if self.method == "ngram" and self.model is not None:
-            raise ValueError("method 'ngram' takes no draft 'model'")
+        if self.method in MODEL_FREE and self.model is not None:
+            raise ValueError(f"method {self.method!r} takes no draft 'model'")
+        suffix = [name for name in SUFFIX_OPTIONS if getattr(self, name) is not None]
+        if self.method != "suffix" and suffix:
+            raise ValueError(f"{suffix[0]} applies to method 'suffix' only")
         relaxed = self.relaxed_topk != 1 or self.relaxed_delta != 0.0
         if relaxed and self.acceptance != "relaxed":
             raise ValueError("relaxed_topk/relaxed_delta apply to acceptance 'relaxed' only")
@@ -78,6 +134,25 @@ class SpeculativeConfig(BaseModel):
         if lo > hi:
             raise ValueError(f"prompt_lookup_min ({lo}) must be <= prompt_lookup_max ({hi})")
         return self
+
+    @property
+    def suffix(self) -> SuffixSettings:
+        """The suffix proposer's settings, vLLM's defaults where unset."""
+        return SuffixSettings(
+            max_depth=self.suffix_decoding_max_tree_depth or 24,
+            max_cached_requests=(
+                10000
+                if self.suffix_decoding_max_cached_requests is None
+                else self.suffix_decoding_max_cached_requests
+            ),
+            max_spec_factor=self.suffix_decoding_max_spec_factor or 1.0,
+            min_token_prob=(
+                0.1
+                if self.suffix_decoding_min_token_prob is None
+                else self.suffix_decoding_min_token_prob
+            ),
+            min_match=self.suffix_min_match or 1,
+        )
 
     @property
     def lookup_range(self) -> tuple[int, int]:

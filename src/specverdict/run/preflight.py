@@ -30,7 +30,13 @@ from specverdict.errors import ConfigError, SpecverdictError
 from specverdict.records import Audits, LoaderOutcome, OverridesOutcome
 
 #: the model a speculation method adds beside the target, by the role the engine reports
-_SPEC_ROLE = {"draft_model": "draft", "mtp": "mtp"}
+_SPEC_ROLE = {
+    "draft_model": "draft",
+    "mtp": "mtp",
+    "medusa": "medusa",
+    "dflash": "dflash",
+    "eagle3": "eagle3",
+}
 
 
 def _reference_checkpoints(

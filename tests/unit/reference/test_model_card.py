@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from specverdict.lab.train.card import render_model_card
+from specverdict.reference.weights import SHIPPED
 
 WEIGHTS = Path(__file__).resolve().parents[3] / "src" / "specverdict" / "reference" / "weights"
 
@@ -49,7 +50,7 @@ def test_the_card_says_the_stub_and_recovery_shares_and_the_pass_rates_by_kind(
     card = render_model_card(report, WEIGHTS)
     assert "60% of the agent documents and 50% of the repository documents" in card
     assert "30% of the agent documents first make a mistake and recover" in card
-    for name in ("target", "draft", "mtp"):
+    for name in SHIPPED:
         (tmp_path / name).mkdir()
         for f in (WEIGHTS / name).iterdir():
             (tmp_path / name / f.name).symlink_to(f)
@@ -150,3 +151,17 @@ def test_the_shipped_weights_descend_from_the_shipped_base() -> None:
     assert _report()["lineage"][:2] == lineage
     for name in ("tokenizer.json", "config.json"):
         assert (base / name).read_bytes() == (WEIGHTS / "target" / name).read_bytes(), name
+
+
+def test_the_card_lists_the_modules_trained_on_the_frozen_target() -> None:
+    report = _report()
+    card = render_model_card(report, WEIGHTS)
+    assert "## Modules trained on the frozen target" in card
+    for name in ("medusa", "dflash", "eagle3"):
+        m = report[name]
+        assert f"| {name} |" in card
+        assert str(m["top1_agreement_by_position"]) in card
+        assert f"`{m['command']}`" in card
+        assert (WEIGHTS / name / "model.safetensors").stat().st_size <= 2**20
+    bare = {k: v for k, v in report.items() if k not in ("medusa", "dflash", "eagle3")}
+    assert "## Modules trained on the frozen target" not in render_model_card(bare, WEIGHTS)

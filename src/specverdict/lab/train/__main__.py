@@ -29,7 +29,7 @@ from specverdict.lab.train.nets import GPT, GPTShape, MTPHead
 from specverdict.lab.train.precision import CHOICES, Precision, autocast, choose
 from specverdict.reference.chat import CHAT_TEMPLATE, EOS_TOKEN, IM_END, IM_START
 
-PACKAGE_WEIGHTS = Path(__file__).resolve().parent.parent / "weights"
+PACKAGE_WEIGHTS = Path(__file__).resolve().parents[2] / "reference" / "weights"
 
 
 def log(msg: str) -> None:
@@ -420,6 +420,18 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--mtp-depth", type=int, default=3)
     p.add_argument("--threads", type=int, default=2)
     p.add_argument(
+        "--heads-only",
+        action="store_true",
+        help="train only the modules on the frozen target of --init-target (--medusa-steps, "
+        "--dflash-steps); the target, draft and MTP head in --out are left as they are",
+    )
+    p.add_argument("--medusa-steps", type=int, default=0, help="with --heads-only")
+    p.add_argument("--medusa-heads", type=int, default=4)
+    p.add_argument("--dflash-steps", type=int, default=0, help="with --heads-only")
+    p.add_argument("--dflash-block", type=int, default=8, help="the block drafter's block size")
+    p.add_argument("--eagle3-steps", type=int, default=0, help="with --heads-only")
+    p.add_argument("--golden-heads", type=Path, default=Path("tests/fixtures/golden_heads.json"))
+    p.add_argument(
         "--precision",
         choices=CHOICES,
         default="auto",
@@ -564,6 +576,10 @@ def main(argv: list[str] | None = None) -> int:
         f"tokens: stdlib {len(train_ids)}, generated {synth_tokens}, valid {len(valid_ids)}; "
         f"{len(data.ids)} packed windows of {width}"
     )
+    if args.heads_only:
+        from specverdict.lab.train.heads import train_heads
+
+        return train_heads(args, argv, data.ids, valid_ids)
 
     target_shape = GPTShape(args.vocab, args.ctx, n_embd=160, n_layer=6, n_head=5)
     draft_shape = GPTShape(args.vocab, args.ctx, n_embd=64, n_layer=1, n_head=2)

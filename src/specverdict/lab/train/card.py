@@ -68,7 +68,63 @@ batches of {run["batch"]} windows of {run["ctx"]} tokens (the full context from 
 Windows start at a document's first token; generated documents are trained on their answers
 only. Greedy pass@1 on 40 function tasks during training: {_progress(t)}.
 Total wall time {run["total_seconds"] / 60:.1f} minutes.
-{_lineage(report)}{_quality(weights)}"""
+{_lineage(report)}{_frozen_modules(report, weights)}{_quality(weights)}"""
+
+
+#: modules trained on the frozen target after it (``--heads-only``), in the card's order
+FROZEN_MODULES = {
+    "medusa": "Medusa heads: {num_heads} independent residual heads on the target's last "
+    "hidden state, tied LM head (head i drafts the token i + 1 after the pending one)",
+    "dflash": "block drafter: the target's last hidden state fused with the pending token's "
+    "embedding, {block_size} learned position embeddings, one residual MLP, tied LM head; a "
+    "block of up to {block_size} drafts in one pass",
+    "eagle3": "EAGLE-3 draft decoder: the target's layers {target_layers} fused, one decoder "
+    "layer ({n_head} heads of {head_dim}) with its own KV cache, tied LM head; drafts "
+    "autoregressively on its own outputs (agreement of drafting steps 1 and 2)",
+}
+
+
+def _frozen_modules(report: dict[str, Any], weights: Path) -> str:
+    present = [name for name in FROZEN_MODULES if name in report]
+    if not present:
+        return ""
+    lines = [
+        "",
+        "## Modules trained on the frozen target",
+        "",
+        "Trained after the models above, on the shipped target with its weights frozen, against "
+        "its own next-token distributions (self-distillation); the target, draft and MTP head "
+        "are unchanged.",
+        "",
+        "| module | layout | parameters | steps | train time | file | top-1 agreement by draft "
+        "position |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    commands = []
+    for name in present:
+        m = report[name]
+        cfg = json.loads((weights / name / "config.json").read_text())
+        layout = FROZEN_MODULES[name].format(**cfg)
+        lines.append(
+            f"| {name} | {layout} | {m['params']:,} | {m['steps']} | {m['train_seconds']:.0f} s "
+            f"| {_size(weights / name / 'model.safetensors')} | {m['top1_agreement_by_position']} |"
+        )
+        if m["command"] not in commands:
+            commands.append(m["command"])
+    lines += [
+        "",
+        "Agreement is measured as for the draft and the MTP head (teacher-forced, held-out text). "
+        "Trained by "
+        + ", then ".join(f"`{c}`" for c in commands)
+        + f" (torch {report[present[0]]['torch']}, {report[present[0]]['threads']} CPU thread(s)); "
+        "windows of target states computed once and positions trained a step: "
+        + ", ".join(
+            f"{n} {report[n]['pool_windows']} and {report[n]['positions_per_step']:,}"
+            for n in present
+        )
+        + ".",
+    ]
+    return "\n".join(lines) + "\n"
 
 
 def _target_phases(report: dict[str, Any]) -> list[dict[str, Any]]:
@@ -240,7 +296,9 @@ def _quality(weights: Path) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     args = argv if argv is not None else sys.argv[1:]
-    weights = Path(args[0]) if args else Path(__file__).resolve().parent.parent / "weights"
+    weights = (
+        Path(args[0]) if args else Path(__file__).resolve().parents[2] / "reference" / "weights"
+    )
     report = json.loads((weights / "training_report.json").read_text())
     (weights / "MODEL_CARD.md").write_text(render_model_card(report, weights))
     return 0

@@ -144,3 +144,139 @@ class MTPHead(nn.Module):
         x = self.eh_proj(torch.cat([self.hnorm(h), self.enorm(tok_emb)], dim=-1))
         x = x + self.mlp(self.ln_mlp(x))
         return x, self.ln_out(x)
+
+
+class MedusaHeads(nn.Module):
+    """Medusa's heads (Cai et al. 2024, "Medusa"): ``n`` independent heads on the target's final
+    hidden state ``h_s``; head i predicts token ``s + 2 + i`` (the target's own LM head predicts
+    ``s + 1``). Each head is Medusa's residual block ``h + SiLU(W h + b)``, then a norm and the
+    target's tied LM head (a vocabulary projection per head would weigh 1.25 MiB each)."""
+
+    def __init__(self, d: int, n: int) -> None:
+        super().__init__()
+        self.n = n
+        self.res = nn.ModuleList([nn.Linear(d, d) for _ in range(n)])
+        self.norm = nn.ModuleList([nn.LayerNorm(d, eps=1e-5) for _ in range(n)])
+        for lin in self.res:
+            nn.init.zeros_(lin.weight)
+            nn.init.zeros_(lin.bias)
+
+    def forward(self, h: torch.Tensor) -> list[torch.Tensor]:
+        """The normalised output of every head (the LM head's input), first head first."""
+        return [norm(h + F.silu(lin(h))) for lin, norm in zip(self.res, self.norm, strict=True)]
+
+
+class BlockDrafter(nn.Module):
+    """A block drafter in the manner of DFlash (one forward proposes a whole block): the target's
+    final hidden state ``h_s`` and the embedding of the token that follows it are fused,
+    ``x = W [norm(h_s); norm(emb(x_{s+1}))]``; each of the ``n`` block positions adds its learned
+    mask embedding and runs one shared pre-norm residual MLP; position i emits the distribution
+    of token ``s + 2 + i`` through a norm and the target's tied LM head. The positions see the
+    same context and never each other's drafts, so all ``n`` come out of one pass."""
+
+    def __init__(self, d: int, n: int, inner: int = 3) -> None:
+        super().__init__()
+        self.n = n
+        self.hnorm = nn.LayerNorm(d, eps=1e-5)
+        self.enorm = nn.LayerNorm(d, eps=1e-5)
+        self.fuse = nn.Linear(2 * d, d)
+        self.pos = nn.Parameter(torch.zeros(n, d))
+        nn.init.normal_(self.pos, std=0.02)
+        self.ln_mlp = nn.LayerNorm(d, eps=1e-5)
+        self.c_fc = Conv1D(d, inner * d)
+        self.c_proj = Conv1D(inner * d, d)
+        self.ln_out = nn.LayerNorm(d, eps=1e-5)
+
+    def forward(self, h: torch.Tensor, tok_emb: torch.Tensor) -> torch.Tensor:
+        """``h``, ``tok_emb``: [..., d] -> normalised outputs [..., n, d] for the LM head."""
+        x = self.fuse(torch.cat([self.hnorm(h), self.enorm(tok_emb)], dim=-1))
+        x = x.unsqueeze(-2) + self.pos
+        x = x + self.c_proj(F.gelu(self.c_fc(self.ln_mlp(x)), approximate="tanh"))
+        out: torch.Tensor = self.ln_out(x)
+        return out
+
+
+def hidden_and_layers(
+    model: GPT, idx: torch.Tensor, layers: tuple[int, ...]
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """(final hidden states after ``ln_f``, the residual stream after each block of ``layers``
+    concatenated on the last axis)."""
+    t = idx.shape[1]
+    pos = torch.arange(t, device=idx.device)
+    x = model.transformer.wte(idx) + model.transformer.wpe(pos)[None]
+    taken = []
+    for i, block in enumerate(model.transformer.h):
+        x = block(x)
+        if i in layers:
+            taken.append(x)
+    return model.transformer.ln_f(x), torch.cat(taken, dim=-1)
+
+
+class Eagle3Drafter(nn.Module):
+    """An EAGLE-3-style draft decoder (Li et al. 2025, "EAGLE-3"): the target's low, middle and
+    high layers' features are fused, ``g = fc([f_low; f_mid; f_high])``; the decoder's input at
+    a position is ``W [norm(g); norm(emb(next token))]``; one pre-norm decoder layer (causal
+    attention over the draft's own cache, an MLP) and the target's tied LM head follow. Drafting
+    step j > 1 takes the layer's own previous output in place of ``g`` (k passes for k drafts).
+    Trained with EAGLE-3's training-time test for the second step: its query attends to the first
+    step's keys before it and to its own key."""
+
+    def __init__(
+        self, d: int, n_layers_fused: int = 3, n_head: int = 2, head_dim: int = 32
+    ) -> None:
+        super().__init__()
+        self.n_head, self.head_dim = n_head, head_dim
+        self.fc = nn.Linear(n_layers_fused * d, d, bias=False)
+        self.gnorm = nn.LayerNorm(d, eps=1e-5)
+        self.enorm = nn.LayerNorm(d, eps=1e-5)
+        self.fuse = nn.Linear(2 * d, d)
+        self.ln_1 = nn.LayerNorm(d, eps=1e-5)
+        self.c_attn = Conv1D(d, 3 * n_head * head_dim)
+        self.c_proj = Conv1D(n_head * head_dim, d)
+        self.ln_2 = nn.LayerNorm(d, eps=1e-5)
+        self.c_fc = Conv1D(d, d)
+        self.c_fc_proj = Conv1D(d, d)
+        self.ln_out = nn.LayerNorm(d, eps=1e-5)
+
+    def inputs(self, g: torch.Tensor, tok_emb: torch.Tensor) -> torch.Tensor:
+        return self.fuse(torch.cat([self.gnorm(g), self.enorm(tok_emb)], dim=-1))
+
+    def qkv(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        b, t, _ = x.shape
+        q, k, v = self.c_attn(self.ln_1(x)).split(self.n_head * self.head_dim, dim=-1)
+
+        def heads(z: torch.Tensor) -> torch.Tensor:
+            return z.view(b, t, self.n_head, self.head_dim).transpose(1, 2)
+
+        return heads(q), heads(k), heads(v)
+
+    def finish(self, x: torch.Tensor, att: torch.Tensor) -> torch.Tensor:
+        b, _, t, _ = att.shape
+        x = x + self.c_proj(att.transpose(1, 2).reshape(b, t, -1))
+        h = self.ln_2(x)
+        out: torch.Tensor = x + self.c_fc_proj(F.gelu(self.c_fc(h), approximate="tanh"))
+        return out
+
+    def two_steps(
+        self, g: torch.Tensor, emb_next: torch.Tensor
+    ) -> tuple[torch.Tensor, torch.Tensor]:
+        """Outputs (for the LM head, after ``ln_out``) of drafting steps 1 and 2 at every position
+        of a window: step 1 reads the target's fused features, step 2 (shifted by one position)
+        the step-1 output before it, attending to step 1's keys before it and its own key."""
+        x1 = self.inputs(g, emb_next)
+        q1, k1, v1 = self.qkv(x1)
+        o1 = self.finish(x1, F.scaled_dot_product_attention(q1, k1, v1, is_causal=True))
+        # step 2 at position i: input (o1 at i-1, emb of token i+1)
+        prev = torch.cat([torch.zeros_like(o1[:, :1]), o1[:, :-1]], dim=1)
+        x2 = self.inputs(prev, emb_next)
+        q2, k2, v2 = self.qkv(x2)
+        t = x2.shape[1]
+        scale = 1.0 / math.sqrt(self.head_dim)
+        scores = (q2 @ k1.transpose(-1, -2)) * scale
+        before = torch.ones(t, t, dtype=torch.bool).tril(-1)
+        scores = scores.masked_fill(~before, float("-inf"))
+        own = (q2 * k2).sum(-1, keepdim=True) * scale
+        w = torch.softmax(torch.cat([scores, own], dim=-1), dim=-1)
+        att = w[..., :t] @ v1 + w[..., t:] * v2
+        o2 = self.finish(x2, att)
+        return self.ln_out(o1), self.ln_out(o2)

@@ -25,7 +25,7 @@ from specverdict.store import SQLiteStore
 from specverdict.suites.synth.data import load_eval
 from specverdict.verdict import campaign_verdicts
 
-WEIGHTS = Path(__file__).resolve().parent.parent / "weights"
+WEIGHTS = Path(__file__).resolve().parents[2] / "reference" / "weights"
 CAMPAIGN = Path("examples/reference-quality.yaml")
 
 

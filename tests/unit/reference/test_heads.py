@@ -1,0 +1,159 @@
+"""The modules trained on the frozen target (Medusa's heads): the numpy inference against the
+torch forward (golden logits written at training time), the device work they are charged, and
+exact sampled verification of their drafts (greedy identity is in ``test_decoding``)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from scipy.stats import chisquare
+
+from specverdict.reference.engine import build_method
+from specverdict.reference.model import (
+    BlockDrafterModel,
+    Eagle3DrafterModel,
+    GPTModel,
+    MedusaHeadsModel,
+)
+from specverdict.reference.options import SpeculativeConfig
+from specverdict.reference.proposers import (
+    BlockDraftMethod,
+    DraftContext,
+    Eagle3Method,
+    MedusaMethod,
+    Method,
+)
+from specverdict.reference.sampling import SamplingParams, probabilities, verify_stochastic
+from specverdict.reference.weights import shipped
+
+GOLDEN = json.loads((Path(__file__).parents[2] / "fixtures" / "golden_heads.json").read_text())
+
+
+@pytest.fixture(scope="module")
+def target() -> GPTModel:
+    return GPTModel.from_dir(shipped("target"))
+
+
+def last_hidden(target: GPTModel, tokens: list[int]) -> np.ndarray:
+    """The target's final hidden state before the last token (what a proposer is given)."""
+    _, hidden = target.forward(tokens[:-1], target.new_cache(), last_only=True)
+    return hidden[-1]
+
+
+def context(
+    target: GPTModel, m: Method, tokens: list[int], params: SamplingParams, seed: int
+) -> DraftContext:
+    """What the decoder gives a proposer after a prefill of ``tokens[:-1]``."""
+    target.capture_layers = m.drafter.layers if isinstance(m, Eagle3Method) else ()
+    _, hidden = target.forward(tokens[:-1], target.new_cache(), last_only=True)
+    features = target.last_features[0] if target.capture_layers else None
+    target.capture_layers = ()
+    rng = np.random.default_rng(seed)
+    return DraftContext(tokens, hidden[-1], params, rng, features, 0)
+
+
+def method(spec: dict[str, object], target: GPTModel) -> Method:
+    return build_method(SpeculativeConfig.model_validate(spec), target)
+
+
+def test_medusa_logits_match_the_torch_forward(target: GPTModel) -> None:
+    heads = MedusaHeadsModel.from_dir(shipped("medusa"), target)
+    h = last_hidden(target, GOLDEN["tokens"])
+    got = heads.logits(h, heads.num_heads)
+    np.testing.assert_allclose(got, np.asarray(GOLDEN["medusa_logits"]), atol=2e-3)
+
+
+def test_block_drafter_logits_match_the_torch_forward(target: GPTModel) -> None:
+    drafter = BlockDrafterModel.from_dir(shipped("dflash"), target)
+    h = last_hidden(target, GOLDEN["tokens"])
+    got = drafter.logits(h, GOLDEN["tokens"][-1], drafter.block_size)
+    np.testing.assert_allclose(got, np.asarray(GOLDEN["dflash_logits"]), atol=2e-3)
+
+
+def test_block_drafter_drafts_a_whole_block_in_one_pass(target: GPTModel) -> None:
+    m = method({"method": "dflash", "num_speculative_tokens": 8}, target)
+    assert isinstance(m, BlockDraftMethod)
+    for k in (1, 4, 8):
+        work = m.draft_work(k)
+        assert work is not None
+        assert (work.passes, work.rows) == (1, k)
+    with pytest.raises(ValueError, match="blocks of at most 8"):
+        method({"method": "dflash", "num_speculative_tokens": 9}, target)
+
+
+def test_eagle3_logits_match_the_torch_forward(target: GPTModel) -> None:
+    drafter = Eagle3DrafterModel.from_dir(shipped("eagle3"), target)
+    tokens = GOLDEN["tokens"]
+    probe = GPTModel.from_dir(shipped("target"))
+    probe.capture_layers = drafter.layers
+    probe.forward(tokens[:-1], probe.new_cache())
+    g = drafter.fuse_features(probe.last_features[0])
+    out = drafter.forward(g, tokens[1:], drafter.new_cache(), 0)
+    np.testing.assert_allclose(
+        drafter.logits(out[-1]), np.asarray(GOLDEN["eagle3_last_logits"]), atol=2e-3
+    )
+
+
+def test_eagle3_drafts_one_pass_a_token_and_fuses_three_target_layers(target: GPTModel) -> None:
+    m = method({"method": "eagle3", "num_speculative_tokens": 4}, target)
+    assert isinstance(m, Eagle3Method)
+    assert len(m.drafter.layers) == 3
+    assert target.capture_layers == m.drafter.layers
+    target.capture_layers = ()
+    work = m.draft_work(4)
+    assert work is not None and (work.passes, work.rows) == (4, 1)
+
+
+def test_medusa_refuses_more_draft_tokens_than_heads(target: GPTModel) -> None:
+    with pytest.raises(ValueError, match="has 4 heads"):
+        method({"method": "medusa", "num_speculative_tokens": 5}, target)
+
+
+def test_medusa_drafts_in_one_pass_of_the_heads_it_uses(target: GPTModel) -> None:
+    m = method({"method": "medusa", "num_speculative_tokens": 4}, target)
+    assert isinstance(m, MedusaMethod)
+    lm, head = target.lm_head.size, m.heads.head_params()
+    work = m.draft_work(3)
+    assert work is not None
+    assert (work.passes, work.params_read, work.rows) == (1, 3 * head + lm, 3)
+    mtp = method({"method": "mtp", "num_speculative_tokens": 4}, target).draft_work(3)
+    assert mtp is not None and mtp.passes == 3  # an autoregressive drafter: one pass a token
+
+
+DRAWS = 4000
+SEEDS = range(5)
+
+
+def first_token_pvalues(m: Method, target: GPTModel, tokens: list[int]) -> list[float]:
+    """Each draw: the method's proposal (token and the distribution it was drawn from) verified
+    against the target's distribution at that position; the emitted token must follow the
+    target's distribution (the chi-square test of ``test_sampling``, on five streams)."""
+    params = SamplingParams(temperature=1.0)
+    p = probabilities(target.forward(tokens, target.new_cache())[0][-1], params)
+    order = np.argsort(-p)[:15]
+    out = []
+    for seed in SEEDS:
+        ctx = context(target, m, tokens, params, seed)
+        rng = ctx.rng
+        counts = np.zeros(len(p))
+        for _ in range(DRAWS):
+            seq = m.new_sequence()
+            proposal = seq.propose(ctx, 1)
+            assert proposal.probs is not None
+            d = proposal.tokens[0]
+            v = verify_stochastic([d], proposal.probs[:1], np.stack([p, p]), rng, "exact")
+            counts[d if v.accepted else v.next_token] += 1
+        observed = np.append(counts[order], DRAWS - counts[order].sum())
+        expected = np.append(p[order], 1.0 - p[order].sum()) * DRAWS
+        out.append(float(chisquare(observed, expected).pvalue))
+    return out
+
+
+@pytest.mark.parametrize("name", ["medusa", "dflash", "eagle3"])
+def test_sampled_drafts_keep_the_target_distribution(name: str, target: GPTModel) -> None:
+    m = method({"method": name, "num_speculative_tokens": 1}, target)
+    tokens = GOLDEN["tokens"][:24]
+    assert np.median(first_token_pvalues(m, target, tokens)) > 0.01
