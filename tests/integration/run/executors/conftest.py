@@ -72,8 +72,10 @@ class LocalCluster:
         self.cluster.shutdown()
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def ray_cluster() -> Iterator[LocalCluster]:
+    """One cluster for a test file (its start takes about 10 s): its tests run in file order,
+    the one that removes a node last."""
     cluster = LocalCluster(accel_nodes=2)
     try:
         yield cluster

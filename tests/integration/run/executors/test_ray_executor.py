@@ -1,6 +1,7 @@
 """The Ray executor on a real multi-node Ray cluster, into a real PostgreSQL registry, with the
 reference engine launched on the nodes: the same verdicts as the local runner, placement by
-resources, a node removed mid-run, a driver killed mid-run."""
+resources, a driver killed mid-run, a node removed mid-run. The tests share one cluster, in
+this order: the node removal comes last, as it leaves one node fewer."""
 
 from __future__ import annotations
 
@@ -224,6 +225,60 @@ def _wait(check: object, timeout: float, what: str) -> None:
         time.sleep(0.2)
 
 
+def test_a_killed_driver_is_resumed_by_a_new_one(
+    ray_cluster: LocalCluster, postgres: PostgresServer, tmp_path: Path
+) -> None:
+    """``specverdict run --executor ray`` killed with SIGKILL mid-run: its claims expire, a
+    second driver takes them over and finishes the campaign with every sample stored once."""
+    campaign = tmp_path / "driver.yaml"
+    campaign.write_text(
+        cluster_campaign("driver", samples=12, max_tokens=64, concurrency=2, virtual=False)
+    )
+    url = postgres.database()
+    env = {
+        **os.environ,
+        "SPECVERDICT_CLAIM_TTL_S": "4",
+        "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0",
+    }
+    cmd = [sys.executable, "-m", "specverdict", "run", str(campaign), "--executor", "ray",
+           "--address", ray_cluster.address, "--db", url, "--force"]  # fmt: skip
+    with open(tmp_path / "first.log", "w") as log:
+        first = subprocess.Popen(cmd, cwd=tmp_path, env=env, stdout=log, stderr=subprocess.STDOUT)
+    store = open_store(url)
+
+    def measuring() -> bool:
+        return any(len(store.samples(r.run_id)) >= 3 for r in store.list_runs(campaign="driver"))
+
+    try:
+        _wait(measuring, 180, "the first driver to store samples")
+    finally:
+        first.send_signal(signal.SIGKILL)
+        first.wait(timeout=30)
+    before = {
+        r.run_id: {
+            s.sample_id: s.model_copy(update={"score": None}) for s in store.samples(r.run_id)
+        }
+        for r in store.list_runs()
+    }
+    assert any(len(v) < 12 for v in before.values())  # killed mid-run, not after
+    second = subprocess.run(cmd, cwd=tmp_path, env=env, capture_output=True, text=True,
+                            timeout=400, check=False)  # fmt: skip
+    assert second.returncode == 0, second.stdout + second.stderr
+    runs = store.list_runs(campaign="driver")
+    assert sorted(r.spec.speculation.method for r in runs) == ["mtp", "none"]
+    assert all(r.status == "completed" for r in runs)
+    for r in runs:
+        attempts = store.attempts(r.run_id)
+        ids = [a.sample_id for a in attempts]
+        assert len(ids) == len(set(ids)) == 12
+        kept = before.get(r.run_id, {})
+        now = {s.sample_id: s.model_copy(update={"score": None}) for s in attempts}
+        assert {k: v for k, v in now.items() if k in kept} == kept
+    assert "next: specverdict verdict" in second.stdout
+    assert "resuming" in second.stdout  # the unfinished run was resumed, not measured anew
+    store.close()
+
+
 def test_a_node_lost_mid_run_is_resumed_on_another_node_from_the_registry(
     ray_cluster: LocalCluster, postgres: PostgresServer, tmp_path: Path
 ) -> None:
@@ -278,58 +333,4 @@ def test_a_node_lost_mid_run_is_resumed_on_another_node_from_the_registry(
     (_, outcome), = ex.outcomes  # fmt: skip
     assert outcome.node_id != lost.node_id
     _wait(lambda: not _running(engine), 30, "the lost node's engine to be stopped")
-    store.close()
-
-
-def test_a_killed_driver_is_resumed_by_a_new_one(
-    ray_cluster: LocalCluster, postgres: PostgresServer, tmp_path: Path
-) -> None:
-    """``specverdict run --executor ray`` killed with SIGKILL mid-run: its claims expire, a
-    second driver takes them over and finishes the campaign with every sample stored once."""
-    campaign = tmp_path / "driver.yaml"
-    campaign.write_text(
-        cluster_campaign("driver", samples=12, max_tokens=64, concurrency=2, virtual=False)
-    )
-    url = postgres.database()
-    env = {
-        **os.environ,
-        "SPECVERDICT_CLAIM_TTL_S": "4",
-        "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0",
-    }
-    cmd = [sys.executable, "-m", "specverdict", "run", str(campaign), "--executor", "ray",
-           "--address", ray_cluster.address, "--db", url, "--force"]  # fmt: skip
-    with open(tmp_path / "first.log", "w") as log:
-        first = subprocess.Popen(cmd, cwd=tmp_path, env=env, stdout=log, stderr=subprocess.STDOUT)
-    store = open_store(url)
-
-    def measuring() -> bool:
-        return any(len(store.samples(r.run_id)) >= 3 for r in store.list_runs(campaign="driver"))
-
-    try:
-        _wait(measuring, 180, "the first driver to store samples")
-    finally:
-        first.send_signal(signal.SIGKILL)
-        first.wait(timeout=30)
-    before = {
-        r.run_id: {
-            s.sample_id: s.model_copy(update={"score": None}) for s in store.samples(r.run_id)
-        }
-        for r in store.list_runs()
-    }
-    assert any(len(v) < 12 for v in before.values())  # killed mid-run, not after
-    second = subprocess.run(cmd, cwd=tmp_path, env=env, capture_output=True, text=True,
-                            timeout=400, check=False)  # fmt: skip
-    assert second.returncode == 0, second.stdout + second.stderr
-    runs = store.list_runs(campaign="driver")
-    assert sorted(r.spec.speculation.method for r in runs) == ["mtp", "none"]
-    assert all(r.status == "completed" for r in runs)
-    for r in runs:
-        attempts = store.attempts(r.run_id)
-        ids = [a.sample_id for a in attempts]
-        assert len(ids) == len(set(ids)) == 12
-        kept = before.get(r.run_id, {})
-        now = {s.sample_id: s.model_copy(update={"score": None}) for s in attempts}
-        assert {k: v for k, v in now.items() if k in kept} == kept
-    assert "next: specverdict verdict" in second.stdout
-    assert "resuming" in second.stdout  # the unfinished run was resumed, not measured anew
     store.close()
