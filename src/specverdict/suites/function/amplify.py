@@ -69,16 +69,26 @@ from specverdict.suites.function.corners import (
     widen_by_docstring,
 )
 from specverdict.suites.function.edges import WideMutator, pick_edges, widen
+from specverdict.suites.function.extended import (
+    pick_extended,
+    reach,
+    widen_for_kinds,
+    widen_from_one,
+)
+from specverdict.suites.function.letters import ascii_only
 from specverdict.suites.function.mutate import Mutator, key
 from specverdict.suites.function.profile import Args, Domain
 from specverdict.suites.function.stated import parameters, read_statement, widen_by_statement
 from specverdict.suites.function.variants import pick_variants
 from specverdict.suites.values import TagError
 
-#: the default generator; 1 (mutation only), 2 (edges) and 3 (corners) are kept to measure against
-AMPLIFIER_VERSION = 4
-GENERATORS = (1, 2, 3, 4)
+#: the default generator; 1 (mutation only), 2 (edges), 3 (corners) and 4 (variants) are kept to
+#: measure against
+AMPLIFIER_VERSION = 5
+GENERATORS = (1, 2, 3, 4, 5)
 Contract = Callable[[Args], bool]
+#: generator 5 takes up to ``generate // EXTENDED_SHARE`` inputs of its own kinds
+EXTENDED_SHARE = 4
 
 __all__ = ["AMPLIFIER_VERSION", "AmplifyConfig", "Mutator", "amplify", "key"]
 
@@ -137,15 +147,22 @@ def amplify(
     statement = read_statement(doc, entry_point, params)
     if config.generator >= 4:
         domain = widen_by_statement(domain, bounds, statement, params)
+    if config.generator >= 5:
+        domain = widen_from_one(domain, bounds)
 
-    def admits(args: Args) -> bool:
-        text = key_or_none(args)
-        return (
-            text is not None
-            and len(text) <= config.max_chars
-            and domain.admits(args)
-            and (contract is None or _holds(contract, args))
-        )
+    def admitted_by(where: Domain) -> Callable[[Args], bool]:
+        def admits(args: Args) -> bool:
+            text = key_or_none(args)
+            return (
+                text is not None
+                and len(text) <= config.max_chars
+                and where.admits(args)
+                and (contract is None or _holds(contract, args))
+            )
+
+        return admits
+
+    admits = admitted_by(domain)
 
     head = [e for e in pool[len(seeds) :] if admits(e)]  # docstring examples, first
     if config.generator == 2:
@@ -160,7 +177,16 @@ def amplify(
         else:
             taken |= {key(a) for a in corners}
             own = pick_variants(pool, domain, statement, config.generate // 3, rng, admits, taken)
-            head += _alternate(own, corners, edges)
+            if config.generator == 4:
+                head += _alternate(own, corners, edges)
+            else:
+                taken |= {key(a) for a in own}
+                where = reach(reference, entry_point, params, statement)
+                wide = admitted_by(widen_for_kinds(domain, bounds, where))
+                limit = config.generate // EXTENDED_SHARE
+                plain = ascii_only(prompt or reference, reference)
+                new = pick_extended(pool, where, plain, limit, rng, wide, taken)
+                head += _alternate(new, own, corners, edges)
     head = [a for a in _unique(head) if key(a) not in known][: config.generate]
     return _mutants(seeds, domain, WideMutator(rng, bounds), rng, config, contract, head)
 

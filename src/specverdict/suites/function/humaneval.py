@@ -128,6 +128,14 @@ REFERENCE_FIXES = {
     # The canonical solution counts the minus sign as a digit: -10 has "at most two digits".
     "HumanEval/122": """    return sum(elem for elem in arr[:k] if len(str(abs(elem))) <= 2)
 """,
+    # The canonical solution calls 0 (and every negative number) prime: x_or_y(0, 34, 12) -> 34.
+    "HumanEval/150": """    if n < 2:
+        return y
+    for i in range(2, n):
+        if n % i == 0:
+            return y
+    return x
+""",
     # The canonical solution's `and`/`or` precedence rejects day 31 of every month.
     "HumanEval/124": """    try:
         month, day, _year = (int(part) for part in date.strip().split("-"))
