@@ -57,7 +57,7 @@ def test_number_arguments_scaled_and_made_nearly_equal_together() -> None:
     assert near == [(1, 1 + 1e-10)]
 
 
-GROWS = '''
+GROWS = """
 def f(n, m, k, q):
     total = 0
     for i in range(n):
@@ -66,9 +66,9 @@ def f(n, m, k, q):
     while i * i <= m:
         i += 1
     return "x" * k + str(q ** 2)
-'''
+"""
 
-TAKES_APART = '''
+TAKES_APART = """
 def g(n, xs, p):
     s = 0
     while n > 0:
@@ -78,7 +78,7 @@ def g(n, xs, p):
     while power < p:
         power *= 3
     return s + sum(int(c) for x in xs for c in str(abs(x)))
-'''
+"""
 
 
 def test_the_reference_growth_gates_large_values() -> None:

@@ -83,9 +83,9 @@ def _strings(p: Profile, bounds: Boundaries) -> None:
             p.run_hi[cls] = max(p.run_hi[cls], MAX_LETTER_RUN)
     if "digit" in p.run_hi:
         p.run_hi["digit"] = max(p.run_hi["digit"], MAX_DIGIT_RUN)
-    if p.item is not None and p.item.len_lo is not None and not bounds.sized:
-        if all(type(v) is str for v in p.item.pool):
-            p.item.len_lo = 0
+    item = p.item
+    if item is not None and item.len_lo is not None and all(type(v) is str for v in item.pool):
+        item.len_lo = item.len_lo if bounds.sized else 0
     for child in (p.item, p.key, p.value):
         if child is not None:
             _strings(child, bounds)

@@ -26,10 +26,6 @@ def _names(node: ast.AST) -> set[str]:
     return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
 
 
-def _targets(node: ast.AST) -> set[str]:
-    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
-
-
 def _functions(tree: ast.AST) -> dict[str, ast.FunctionDef]:
     return {n.name: n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}
 
@@ -45,9 +41,9 @@ def _taint(tree: ast.AST, start: set[str]) -> set[str]:
                 if _names(node.value) & tainted:
                     targets = node.targets if isinstance(node, ast.Assign) else [node.target]
                     for t in targets:
-                        tainted |= _targets(t)
+                        tainted |= _names(t)
             elif isinstance(node, ast.For | ast.comprehension) and _names(node.iter) & tainted:
-                tainted |= _targets(node.target)
+                tainted |= _names(node.target)
             elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
                 called = functions.get(node.func.id)
                 args = [*node.args, *(k.value for k in node.keywords)]
@@ -81,28 +77,32 @@ def _grows(tree: ast.AST, tainted: set[str]) -> bool:
             name = _call_name(node)
             args = [*node.args, *(k.value for k in node.keywords)]
             touched = any(_names(a) & tainted for a in args)
-            if touched and (name in _GROWING or name in functions and _recursive(functions[name])):
+            if touched and (
+                name in _GROWING or (name in functions and _recursive(functions[name]))
+            ):
                 return True
         elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
             for a, b in ((node.left, node.right), (node.right, node.left)):
                 if _sequence(a) and _names(b) & tainted:
                     return True
-        elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow):
-            if _names(node.right) & tainted:
+        elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow | ast.Div):
+            # 2 ** n grows with n; n / 2 makes the reference itself inexact
+            side = node.right if isinstance(node.op, ast.Pow) else node
+            if _names(side) & tainted:
                 return True
         elif isinstance(node, ast.While) and _steps(node, tainted):
             return True
-        elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
-            if _names(node) & tainted:
-                return True  # the reference itself is inexact there
     return False
 
 
 def _step(node: ast.AST) -> set[str]:
     """The name ``node`` moves by a constant (``i += 1``, ``n = n - 1``), if any."""
-    if isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Add | ast.Sub):
-        if isinstance(node.value, ast.Constant):
-            return _targets(node.target)
+    if (
+        isinstance(node, ast.AugAssign)
+        and isinstance(node.op, ast.Add | ast.Sub)
+        and isinstance(node.value, ast.Constant)
+    ):
+        return _names(node.target)
     if isinstance(node, ast.Assign) and isinstance(node.value, ast.BinOp):
         value = node.value
         if isinstance(value.op, ast.Add | ast.Sub) and isinstance(value.right, ast.Constant):
@@ -119,7 +119,7 @@ def _steps(loop: ast.While, tainted: set[str]) -> bool:
     stepped: set[str] = set()
     for node in ast.walk(loop):
         stepped |= _step(node)
-    return bool(stepped & tainted or stepped and _names(loop.test) & tainted)
+    return bool(stepped & tainted or (stepped and _names(loop.test) & tainted))
 
 
 def _recursive(function: ast.FunctionDef) -> bool:

@@ -106,9 +106,7 @@ def _power_past(base: int) -> int | None:
     return power
 
 
-def _scalar(
-    value: Any, large: bool, fractions: bool, others: Sequence[Any]
-) -> Iterator[Variant]:
+def _scalar(value: Any, large: bool, fractions: bool, others: Sequence[Any]) -> Iterator[Variant]:
     if _whole(value):
         if large:
             for n in LARGE:
