@@ -52,7 +52,8 @@ arguments scaled or nearly equal together; ``letters.py``, accented letters, Uni
 lengths that are squares of primes or past a small table, digit runs a float calls equal,
 empty and prefix items, a string argument made a pattern, an empty word with a count of 0; up
 to a quarter of the generated inputs), generator 4's variants, generator 3's corners and
-generator 2's edges in turn, one of each; then mutation as in generator 2. Its domain is
+generator 2's edges in turn, one of each; then mutation as in generator 2. It draws generator 4's inputs from generator 4's random stream, so
+that the two differ by its own inputs, not by the draw. Its domain is
 generator 4's with 0 admitted below a least seed of 1 (unless the prompt says positive); its own
 inputs are admitted by a wider one (``extended.widen_for_kinds``): no bound on a number whose
 value the reference's work does not grow with (``growth.py``), longer letter and digit runs,
@@ -145,7 +146,9 @@ def amplify(
     generator 5 for how the reference's work grows with a number (``growth.py``)."""
     if not seeds or not seeds[0]:
         return []
-    rng = random.Random(f"{config.seed}:{task_id}:{config.generator}")
+    # generator 5 draws generator 4's inputs from generator 4's stream, its own from another
+    stream = 4 if config.generator == 5 else config.generator
+    rng = random.Random(f"{config.seed}:{task_id}:{stream}")
     if config.generator == 1:
         domain = Domain.infer(seeds)
         return _mutants(seeds, domain, Mutator(rng), rng, config, contract, [])
@@ -200,7 +203,8 @@ def amplify(
                 wide = admitted_by(widen_for_kinds(domain, bounds, where))
                 limit = config.generate // EXTENDED_SHARE
                 plain = ascii_only(prompt or reference, reference)
-                new = pick_extended(pool, where, plain, limit, rng, wide, taken)
+                own_rng = random.Random(f"{config.seed}:{task_id}:{config.generator}")
+                new = pick_extended(pool, where, plain, limit, own_rng, wide, taken)
                 head += _alternate(new, own, corners, edges)
     head = [a for a in _unique(head) if key(a) not in known][: config.generate]
     return _mutants(seeds, domain, WideMutator(rng, bounds), rng, config, contract, head)
