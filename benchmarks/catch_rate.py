@@ -11,7 +11,8 @@ and always counts.
 
 Suites: each amplification generator at seed 0 with 100 inputs (``generator 1``, mutation only,
 the baseline; ``generator 2``, edges; ``generator 3``, corners; ``generator 4``, character-class,
-magnitude and joint inputs, the default), and, only to tell
+magnitude and joint inputs; ``generator 5``, precision and text inputs, the default), and, only
+to tell
 wrong mutants from equivalent ones, a judge made of every generator at seed 1 with 300 inputs
 each. Every reference is scored too, and every alternative right solution of the tests
 (``ALTERNATIVE_RIGHT``): each must pass every suite (false failures).

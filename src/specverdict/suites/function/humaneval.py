@@ -13,8 +13,8 @@ copied into this repository. Per task:
   inputs would make correct answers fail, a corrected reference written here gives the expected
   outputs instead (``REFERENCE_FIXES``; each agrees with the canonical solution on every base
   input, which the tests check);
-* up to 100 amplified inputs per task are generated (``amplify``, generator 4: character-class,
-  magnitude and joint variants of the seeds, corner inputs for ties, bounds, empty and
+* up to 100 amplified inputs per task are generated (``amplify``, generator 5: precision and
+  text inputs, character-class, magnitude and joint variants of the seeds, corner inputs for ties, bounds, empty and
   negative inputs and string ends, edge inputs from the reference's boundary values and
   docstring examples, then mutation) and answered by the reference (88 on average with seed
   0; a handful where the seeds leave little to vary, such as the bracket strings of
@@ -127,6 +127,14 @@ REFERENCE_FIXES = {
 """,
     # The canonical solution counts the minus sign as a digit: -10 has "at most two digits".
     "HumanEval/122": """    return sum(elem for elem in arr[:k] if len(str(abs(elem))) <= 2)
+""",
+    # The canonical solution calls 0 (and every negative number) prime: x_or_y(0, 34, 12) -> 34.
+    "HumanEval/150": """    if n < 2:
+        return y
+    for i in range(2, n):
+        if n % i == 0:
+            return y
+    return x
 """,
     # The canonical solution's `and`/`or` precedence rejects day 31 of every month.
     "HumanEval/124": """    try:
