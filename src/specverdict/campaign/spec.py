@@ -35,7 +35,16 @@ class ModelRef(Frozen):
 
 
 #: parameter prefixes shown in a candidate's label (acceptance rules: lossless or not)
-LABELLED_PARAMS = ("acceptance", "relaxed_", "accept_threshold")
+LABELLED_PARAMS = (
+    "acceptance",
+    "relaxed_",
+    "accept_threshold",
+    "use_relaxed_acceptance",
+    "speculative_accept_threshold",
+    "rejection_sample_method",
+    "synthetic_acceptance",
+    "spec_decoding_acceptance_method",
+)
 
 
 class Speculation(Frozen):

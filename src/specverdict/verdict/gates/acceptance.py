@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from specverdict.campaign.lossy import lossy_mode
 from specverdict.records import SampleRecord, override_drift
 from specverdict.records.acceptance import RequestAcceptance
 from specverdict.stats import (
@@ -123,7 +124,7 @@ def _identity(base: Arm, cand: Arm) -> Reason | None:
         msg += f" ({gi.missing} not answered on both arms, not compared)"
     if gi.divergences:
         msg += f"; first divergent character: {first}"
-    lossless = dict(cand.spec.speculation.params).get("acceptance", "exact") != "relaxed"
+    lossless = lossy_mode(cand.spec) is None
     if lossless and gi.share < LOSSLESS_IDENTITY_FLOOR:
         msg += (
             " (lossless speculation should be near 100%: numerics, a lossy mode or a broken path)"

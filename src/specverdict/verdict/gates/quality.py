@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
+from specverdict.campaign.lossy import lossy_mode
 from specverdict.campaign.model import Gates
 from specverdict.records import SampleRecord
 from specverdict.records.failures import failure_kind
@@ -46,7 +47,7 @@ def _distribution(
 
     if base.spec.sampling.temperature == 0.0:
         return None
-    if dict(cand.spec.speculation.params).get("acceptance", "exact") == "relaxed":
+    if lossy_mode(cand.spec) is not None:
         return None  # lossy by design: the quality gates decide
     counts = []
     for arm in (base, cand):
@@ -352,7 +353,7 @@ def _quality(
         status = "inconclusive"
     reasons.append(Reason(gate="quality.noninferiority", status=status, message=msg, data=ni_data))
     gained = can_reject and mc.significant and mc.c > mc.b
-    if gained and dict(cand.spec.speculation.params).get("acceptance", "exact") == "exact":
+    if gained and lossy_mode(cand.spec) is None:
         # lossless means equal: a method that must reproduce the target's outputs (or their
         # distribution) cannot be significantly better either; the arms are not comparable
         reasons.append(

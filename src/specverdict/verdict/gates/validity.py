@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from specverdict.campaign.lossy import lossy_mode
 from specverdict.campaign.model import FIXED_K_FLOOR, FIXED_K_METHODS, Gates
 from specverdict.campaign.spec import PairingError, check_pair
 from specverdict.records import RunManifest
@@ -256,6 +257,7 @@ def _actual_speculation(base: Arm, cand: Arm) -> list[Reason]:
                     msg += "; audits: " + "; ".join(findings)
                 reasons.append(Reason(gate="speculation", status="invalid", message=msg, data=data))
     reasons += _declared_k(cand)
+    reasons += _lossy(cand)
     if not reasons:
         checked = len(base.run_ids) + len(cand.run_ids) - len(unknown)
         msg = f"actual speculation matches the declared one in {checked} execution(s)"
@@ -270,6 +272,20 @@ def _actual_speculation(base: Arm, cand: Arm) -> list[Reason]:
             )
         )
     return reasons
+
+
+def _lossy(cand: Arm) -> list[Reason]:
+    """A lossy mode the candidate's configuration asks for (``campaign.lossy``): INVALID when
+    its outputs are not the model's (synthetic or forced acceptance), else a marker that the
+    quality gates, not the lossless checks, decide."""
+    mode = lossy_mode(cand.spec)
+    if mode is None:
+        return []
+    data = {"kind": mode.kind, "setting": mode.setting}
+    if not mode.judgeable:
+        message = f"{mode.describe()}: neither quality nor speed can be judged; measure it without"
+        return [Reason(gate="speculation.lossy", status="invalid", message=message, data=data)]
+    return [Reason(gate="speculation.lossy", status="info", message=mode.describe(), data=data)]
 
 
 def _declared_k(cand: Arm) -> list[Reason]:
