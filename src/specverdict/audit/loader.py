@@ -39,6 +39,7 @@ from urllib.parse import urlsplit
 import httpx
 from pydantic import BaseModel, ConfigDict
 
+from specverdict.audit.drafter import drafter_findings
 from specverdict.audit.inventory import ROLES, Inventory, TensorInfo, inventory_gguf, role_of
 from specverdict.errors import ConfigError
 from specverdict.records.audits import (
@@ -350,8 +351,14 @@ def compare_model(
     *,
     ignore: Sequence[str] = (),
     renames: Sequence[tuple[str, str]] = (),
+    method: str | None = None,
+    k: int | None = None,
 ) -> ModelAudit:
     """Compare one model's loader record with its checkpoint's inventory.
+
+    ``method`` and ``k``: what a drafter (any model but the target) is served as, for the
+    drafter findings (``audit.drafter``: a DSpark drafter served as mtp, an EAGLE-3 head
+    without its fusion, fewer Medusa heads than k).
 
     ``ignore``: globs of checkpoint tensor names left out of the comparison (e.g. buffers an
     engine drops on purpose, such as GPT-2's ``*.attn.bias``). ``renames``: (old prefix, new
@@ -436,8 +443,19 @@ def compare_model(
         for r in [*ROLES, *sorted(set(counts) - set(ROLES))]
         if r in counts
     }
-    clean = not (not_loaded or left or unexpected or shapes or dtypes or inventory.problems)
+    drafter = drafter_findings(inventory, method, k) if loaded.role != "target" else []
+    clean = not (
+        not_loaded or left or unexpected or shapes or dtypes or drafter or inventory.problems
+    )
     line = verdict_line(loaded.role, len(ckpt), not_loaded, left, unexpected, shapes, dtypes)
+    if drafter:
+        line += f"; {drafter[0].detail}" + (
+            f" ({len(drafter)} tensors: {', '.join(f.name for f in drafter[:3])}"
+            + (", ..." if len(drafter) > 3 else "")
+            + ")"
+            if len(drafter) > 1
+            else f" ({drafter[0].name})"
+        )
     if inventory.problems:
         line += f"; the checkpoint itself has {len(inventory.problems)} problems"
     return ModelAudit(
@@ -454,6 +472,7 @@ def compare_model(
         unexpected=tuple(unexpected),
         shape_mismatches=tuple(shapes),
         dtype_mismatches=tuple(dtypes),
+        drafter=tuple(drafter),
         notes=tuple(notes),
         clean=clean,
         verdict=line,
@@ -481,12 +500,15 @@ def compare_loaded(
     *,
     ignore: Sequence[str] = (),
     renames: Sequence[tuple[str, str]] = (),
+    method: str | None = None,
+    k: int | None = None,
 ) -> LoaderAudit:
     """Audit one or more loaded models against their checkpoints.
 
     ``inventories`` is one inventory (for a single loaded model) or a mapping from a model's
     role (``target``, ``draft``, ``mtp``) to its checkpoint's inventory; a loaded model without
-    an inventory is an error. See :func:`compare_model` for ``ignore`` and ``renames``.
+    an inventory is an error. See :func:`compare_model` for ``ignore``, ``renames``,
+    ``method`` and ``k``.
     """
     models = [loaded] if isinstance(loaded, LoadedModel) else list(loaded)
     if not models:
@@ -506,7 +528,7 @@ def compare_loaded(
                     f"no checkpoint for model {m.role!r} (have: {', '.join(inventories) or 'none'})"
                 )
             inv = inventories[m.role]
-        audits.append(compare_model(inv, m, ignore=ignore, renames=renames))
+        audits.append(compare_model(inv, m, ignore=ignore, renames=renames, method=method, k=k))
     return LoaderAudit(
         models=tuple(audits),
         clean=all(a.clean for a in audits),

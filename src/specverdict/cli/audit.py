@@ -73,9 +73,10 @@ def _render_loader(result: LoaderAudit, console: Console) -> None:
             ("unexpected", m.unexpected),
             ("shape mismatch", m.shape_mismatches),
             ("dtype mismatch", m.dtype_mismatches),
+            ("drafter", m.drafter),
         ):
             for f in found[:SHOWN]:
-                extra = f" ({f.detail})" if "mismatch" in title else ""
+                extra = f" ({f.detail})" if "mismatch" in title or title == "drafter" else ""
                 console.print(
                     f"  {title:>22}  {f.role:<15} {f.name}{extra}", highlight=False, markup=False
                 )
@@ -119,6 +120,13 @@ def _render_loader(result: LoaderAudit, console: Console) -> None:
     metavar="OLD=NEW",
     help="rewrite a checkpoint-name prefix before matching engine names (repeatable)",
 )
+@click.option(
+    "--method",
+    metavar="METHOD",
+    help="what the drafter is served as (mtp, eagle3, medusa, ...): names a drafter of another "
+    "family served as this one (a DSpark drafter as mtp, an EAGLE-3 head without its fusion)",
+)
+@click.option("--k", type=click.IntRange(min=1), help="draft tokens per step, with --method")
 @JSON
 def loader(
     report: str | None,
@@ -127,6 +135,8 @@ def loader(
     role: str,
     ignore: tuple[str, ...],
     rename: tuple[str, ...],
+    method: str | None,
+    k: int | None,
     as_json: bool,
 ) -> None:
     """Compare a checkpoint's tensors (from safetensors headers) with what an engine loaded:
@@ -164,7 +174,7 @@ def loader(
                     f"no checkpoint for model {m.role!r}: give --checkpoint {m.role}=PATH"
                 )
             inventories[m.role] = inventory_checkpoint(m.path)
-    result = compare_loaded(inventories, models, ignore=ignore, renames=renames)
+    result = compare_loaded(inventories, models, ignore=ignore, renames=renames, method=method, k=k)
     if as_json:
         click.echo(json.dumps(result.model_dump(mode="json"), indent=2))
     else:

@@ -51,6 +51,8 @@ class ModelAudit(Frozen):
     unexpected: tuple[Finding, ...]
     shape_mismatches: tuple[Finding, ...]
     dtype_mismatches: tuple[Finding, ...]
+    #: a drafter checkpoint against the method it is served as (``audit.drafter``)
+    drafter: tuple[Finding, ...] = ()
     notes: tuple[str, ...]
     clean: bool
     verdict: str

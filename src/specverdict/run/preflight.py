@@ -85,7 +85,8 @@ def loader_audit(campaign: Campaign, spec: RunSpec, base_url: str) -> LoaderOutc
         else:
             return None
         inventories: dict[str, Inventory] = {r: inventory_checkpoint(p) for r, p in paths.items()}
-        audit = compare_loaded(inventories, loaded)
+        sp = spec.speculation
+        audit = compare_loaded(inventories, loaded, method=sp.method, k=sp.k)
     except (SpecverdictError, OSError, ValueError, KeyError) as exc:
         return LoaderOutcome(error=f"loader audit could not run: {exc}")
     return LoaderOutcome(audit=audit)

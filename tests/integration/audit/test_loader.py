@@ -314,3 +314,76 @@ def test_parse_loaded_refuses_other_shapes() -> None:
         parse_loaded({"nothing": 1}, "x")
     with pytest.raises(ConfigError, match="expected a tensor name"):
         parse_loaded([1, 2], "x")
+
+
+def test_a_dspark_drafter_served_as_mtp_is_named_with_its_tensors(tmp_path: Path) -> None:
+    """A DSpark-style drafter (the shipped MTP head's tensors plus a Markov head and a
+    confidence head, as DeepSeek-V4-Flash-0731 stores it under ``mtp.*``) served on the
+    reference engine as ``method: mtp``: the server starts and every tensor is accounted for,
+    so only the drafter check can say what happened; it names the DSpark tensors. The same
+    checkpoint audited as what it is (no method given) and the shipped MTP head served as
+    mtp are clean."""
+    from safetensors.numpy import load_file
+
+    drafter = tmp_path / "dspark"
+    drafter.mkdir()
+    mtp = shipped("mtp")
+    for f in mtp.iterdir():
+        if f.name != "model.safetensors" and f.is_file():
+            (drafter / f.name).write_bytes(f.read_bytes())
+    tensors = load_file(str(mtp / "model.safetensors"))
+    d = tensors["mtp.eh_proj.weight"].shape[0]
+    rng = np.random.default_rng(0)
+    extra = {
+        "mtp.markov_head.down.weight": rng.standard_normal((16, d)).astype(np.float32),
+        "mtp.markov_head.up.weight": rng.standard_normal((d, 16)).astype(np.float32),
+        "mtp.confidence_head.weight": rng.standard_normal((1, d)).astype(np.float32),
+    }
+    save_file({**tensors, **extra}, str(drafter / "model.safetensors"))
+    spec = json.dumps({"method": "mtp", "num_speculative_tokens": 2, "model": str(drafter)})
+    with reference_server("--speculative-config", spec) as url:
+        served = specverdict_cli(
+            "audit", "loader", "--load-report", url, "--method", "mtp", "--k", "2", "--json"
+        )
+        plain = specverdict_cli("audit", "loader", "--load-report", url, "--json")
+    assert served.returncode == 1, served.stderr
+    audit = json.loads(served.stdout)
+    head = next(m for m in audit["models"] if m["model"] == "mtp")
+    assert {f["name"] for f in head["drafter"]} == set(extra)
+    assert "DSpark drafter" in head["verdict"] and "serve it as method dspark" in head["verdict"]
+    assert head["not_loaded"] == head["unexpected"] == []  # the generic audit sees nothing
+    assert plain.returncode == 0, plain.stdout
+    with reference_server(
+        "--speculative-config", '{"method":"mtp","num_speculative_tokens":2}'
+    ) as url:
+        shipped_head = specverdict_cli(
+            "audit", "loader", "--load-report", url, "--method", "mtp", "--k", "2"
+        )
+    assert shipped_head.returncode == 0, shipped_head.stdout
+
+
+def test_an_eagle3_head_without_fusion_and_too_few_medusa_heads_are_findings(
+    tmp_path: Path,
+) -> None:
+    """Served as eagle3, a head with an EAGLE-1/2 ``fc`` (twice the width, not three times)
+    is named; the shipped EAGLE-3 head is clean. Served as medusa with k above its heads,
+    the shipped 4-head checkpoint is named; at k=4 it is clean."""
+    from safetensors.numpy import load_file
+
+    from specverdict.audit.drafter import drafter_findings
+
+    eagle = inventory_checkpoint(shipped("eagle3"))
+    assert drafter_findings(eagle, "eagle3", 2) == []
+    tensors = load_file(str(shipped("eagle3") / "model.safetensors"))
+    h = tensors["eagle3.fc.weight"].shape[0]
+    tensors["eagle3.fc.weight"] = np.zeros((h, 2 * h), dtype=np.float32)
+    save_file(tensors, str(tmp_path / "model.safetensors"))
+    (finding,) = drafter_findings(inventory_checkpoint(tmp_path), "eagle3", 2)
+    assert finding.name == "eagle3.fc.weight" and "an EAGLE-1/2 head" in finding.detail
+    medusa = inventory_checkpoint(shipped("medusa"))
+    assert drafter_findings(medusa, "medusa", 4) == []
+    (few,) = drafter_findings(medusa, "medusa", 6)
+    assert "4 Medusa heads for k=6" in few.detail
+    # a method the checkpoint fits, or none given: nothing
+    assert drafter_findings(medusa, None, 6) == []
+    assert drafter_findings(inventory_checkpoint(shipped("mtp")), "mtp", 2) == []
