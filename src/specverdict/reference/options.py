@@ -9,6 +9,7 @@ models, so what the adapter accepts is what the server accepts.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, get_args
 
@@ -36,7 +37,7 @@ AcceptanceMode = Literal["exact", "relaxed", "threshold"]
 KRange = tuple[int, int, int]
 
 
-def k_schedule_problem(schedule: list[list[int]] | list[KRange] | tuple[KRange, ...]) -> str | None:
+def k_schedule_problem(schedule: Sequence[Sequence[int]]) -> str | None:
     """Why a k schedule is malformed (one clause), or None: at least one range, each
     ``[start, end, k]`` of integers, the first from 1, contiguous (each starts one after the
     end before it), start <= end, k >= 0 and at least one k above 0."""
@@ -60,7 +61,7 @@ def k_schedule_problem(schedule: list[list[int]] | list[KRange] | tuple[KRange, 
     return None
 
 
-def k_at(schedule: list[list[int]] | list[KRange] | tuple[KRange, ...], batch: int) -> int:
+def k_at(schedule: Sequence[Sequence[int]], batch: int) -> int:
     """The k a schedule gives a step of ``batch`` requests (past the last range: its k)."""
     for start, end, k in schedule:
         if start <= batch <= end:
@@ -68,9 +69,7 @@ def k_at(schedule: list[list[int]] | list[KRange] | tuple[KRange, ...], batch: i
     return schedule[-1][2]
 
 
-def k_range(
-    schedule: list[list[int]] | list[KRange] | tuple[KRange, ...], batches: int
-) -> tuple[int, int]:
+def k_range(schedule: Sequence[Sequence[int]], batches: int) -> tuple[int, int]:
     """The smallest and largest k a schedule gives over batch sizes 1..``batches``."""
     ks = [k for start, _, k in schedule if start <= max(batches, 1)]
     return min(ks), max(ks)
