@@ -31,6 +31,7 @@ from pydantic import (
 )
 
 from specverdict.plugins import ENGINES
+from specverdict.reference.options import k_schedule_problem
 
 
 def _engine_kind(kind: str) -> str:
@@ -296,6 +297,13 @@ class Candidate(Strict):
     k: Int | list[Int] | None = Field(
         default=None, description=f"draft tokens per step (1 to {MAX_K}); a list expands"
     )
+    k_schedule: list[list[Int]] | None = Field(
+        default=None,
+        description="k by batch size, vLLM's num_speculative_tokens_per_batch_size: inclusive "
+        "ranges [start, end, k], the first from 1, contiguous, k >= 0 (0: speculation off "
+        "there), e.g. [[1, 8, 4], [9, 32, 2], [33, 1024, 1]]; past the last range its k. "
+        "Instead of k, or with k equal to its largest k",
+    )
     draft: Text | None = Field(default=None, description="draft model or head (path or hub id)")
     draft_quantization: Text | list[Text] | None = Field(
         default=None, description="draft weight quantization; a list expands"
@@ -329,6 +337,19 @@ class Candidate(Strict):
             raise ValueError("k list has duplicates")
         return v
 
+    @field_validator("k_schedule")
+    @classmethod
+    def _k_schedule(cls, v: list[list[int]] | None) -> list[list[int]] | None:
+        if v is None:
+            return v
+        problem = k_schedule_problem(v)
+        if problem is not None:
+            raise ValueError(problem)
+        top = max(k for _, _, k in v)
+        if top > MAX_K:
+            raise ValueError(f"a k of {top}: expected at most {MAX_K}")
+        return v
+
     @field_validator("expected_acceptance")
     @classmethod
     def _golden(cls, v: object, info: ValidationInfo) -> float | None:
@@ -340,6 +361,12 @@ class Candidate(Strict):
         k, method = info.data["k"], info.data["method"]
         if method == "none":
             raise FieldError((), "method 'none' drafts nothing: it has no expected acceptance")
+        if info.data.get("k_schedule") is not None:
+            raise FieldError(
+                (),
+                "a golden file gives one acceptance length per k, and a k_schedule drafts "
+                "several k: give expected_acceptance a number",
+            )
         if k is None:
             return None  # "needs k" is said below
         if isinstance(k, list):
@@ -375,13 +402,36 @@ class Candidate(Strict):
     @model_validator(mode="after")
     def _shape(self) -> Candidate:
         if self.method == "none":
-            if self.k is not None or self.draft is not None or self.draft_quantization is not None:
-                raise ValueError("method 'none' takes no k, draft or draft_quantization")
+            if (
+                self.k is not None
+                or self.k_schedule is not None
+                or self.draft is not None
+                or self.draft_quantization is not None
+            ):
+                raise ValueError(
+                    "method 'none' takes no k, k_schedule, draft or draft_quantization"
+                )
+        elif self.k_schedule is not None:
+            top = max(k for _, _, k in self.k_schedule)
+            if isinstance(self.k, list):
+                raise FieldError(
+                    ("k",), "a k list cannot go with a k_schedule: one candidate per schedule"
+                )
+            if self.k is not None and self.k != top:
+                raise FieldError(
+                    ("k",),
+                    f"k {self.k} with a k_schedule: expected the schedule's largest k ({top}), "
+                    "or no k",
+                )
         elif self.k is None:
             raise ValueError(f"method {self.method!r} needs k (num_speculative_tokens)")
         return self
 
     def ks(self) -> list[int | None]:
+        """The k of each run this entry expands to (with a schedule: its largest k, vLLM's
+        ``num_speculative_tokens``)."""
+        if self.k_schedule is not None:
+            return [max(k for _, _, k in self.k_schedule)]
         return list(self.k) if isinstance(self.k, list) else [self.k]
 
     def draft_quantizations(self) -> list[str | None]:

@@ -192,11 +192,22 @@ def blocked(
 
 
 def speculations(candidate: Candidate) -> list[Speculation]:
-    """The speculation axes one candidate entry expands to (a list of k, of draft quantizations)."""
+    """The speculation axes one candidate entry expands to (a list of k, of draft quantizations;
+    a k schedule is one run)."""
     params = tuple(sorted(candidate.params.items()))
+    schedule = (
+        None
+        if candidate.k_schedule is None
+        else tuple((start, end, k) for start, end, k in candidate.k_schedule)
+    )
     return [
         Speculation(
-            method=candidate.method, k=k, draft=candidate.draft, draft_quantization=q, params=params
+            method=candidate.method,
+            k=k,
+            draft=candidate.draft,
+            draft_quantization=q,
+            params=params,
+            k_schedule=schedule,
         )
         for k, q in product(candidate.ks(), candidate.draft_quantizations())
     ]

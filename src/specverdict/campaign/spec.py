@@ -16,6 +16,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from specverdict.campaign.model import EngineKind, Method, ParamValue, Samples, Scorer
+from specverdict.reference.options import k_range
 
 
 class Frozen(BaseModel):
@@ -49,16 +50,43 @@ LABELLED_PARAMS = (
 
 class Speculation(Frozen):
     method: Method = "none"
+    #: draft tokens per step; with a k schedule its largest k (vLLM's num_speculative_tokens)
     k: int | None = None
     draft: str | None = None
     draft_quantization: str | None = None
     params: tuple[tuple[str, ParamValue], ...] = ()
+    #: k by batch size (inclusive ranges ``(start, end, k)`` from 1, vLLM's
+    #: ``num_speculative_tokens_per_batch_size``); identity only when set
+    k_schedule: tuple[tuple[int, int, int], ...] | None = None
+
+    @property
+    def k_text(self) -> str:
+        """``4`` for a fixed k; ``4/2/1@8,32,1024`` for a schedule: its ks, then the batch
+        size each range ends at (the ranges start at 1 and are contiguous, so this is all of
+        it)."""
+        if self.k_schedule is None:
+            return str(self.k)
+        ks = "/".join(str(k) for _, _, k in self.k_schedule)
+        ends = ",".join(str(end) for _, end, _ in self.k_schedule)
+        return f"{ks}@{ends}"
+
+    def k_bounds(self, concurrency: int | None) -> tuple[int, int] | None:
+        """The smallest and largest k the engine drafts per step when at most ``concurrency``
+        requests run at once (None: any batch size); None without k."""
+        if self.k is None:
+            return None
+        if self.k_schedule is None:
+            return self.k, self.k
+        if concurrency is None:
+            ks = [k for _, _, k in self.k_schedule]
+            return min(ks), max(ks)
+        return k_range(self.k_schedule, concurrency)
 
     @property
     def label(self) -> str:
         if self.method == "none":
             return "none"
-        parts = [self.method, f"k={self.k}"]
+        parts = [self.method, f"k={self.k_text}"]
         if self.draft_quantization:
             parts.append(f"draft-q={self.draft_quantization}")
         # acceptance rules change what a candidate is (lossy or not): always in its name
@@ -162,6 +190,8 @@ class RunSpec(Frozen):
         Fields added after the first release are left out while at their default, so that
         stored runs keep their fingerprints."""
         out = self.model_dump(mode="json", exclude={"campaign"})
+        if out["speculation"]["k_schedule"] is None:
+            del out["speculation"]["k_schedule"]
         if not out["engine"]["launch_args"]:
             del out["engine"]["launch_args"]
         if isinstance(out["samples"], dict) and out["samples"].get("stratify", "") is None:
@@ -212,13 +242,17 @@ class PairingError(ValueError):
     """Two runs that must not be compared; the message lists the differing axes."""
 
 
+#: identity fields that belong to another speculation axis
+_AXIS = {"k_schedule": "k"}
+
+
 def check_pair(base: RunSpec, cand: RunSpec) -> list[str]:
     """Refuse a comparison that changes more than speculation, or more than one speculation axis.
 
     A baseline (method ``none``) may face any speculative candidate of the same engine, model,
     quantization, stage, suite version, samples, sampling and load. Two speculative runs may be
     compared only when they differ in exactly one speculation axis (method, k, draft, draft
-    quantization or parameters). Returns the speculation axes that differ.
+    quantization or parameters; a k schedule is part of k). Returns the speculation axes that differ.
     """
     # in attach mode each configuration may have its own server: where, not what it runs
     axes = [a for a in differing_axes(base, cand) if a != "engine.base_url"]
@@ -228,7 +262,8 @@ def check_pair(base: RunSpec, cand: RunSpec) -> list[str]:
     if outside:
         raise PairingError("runs differ outside speculation: " + ", ".join(outside))
     if base.speculation.method != "none":
-        spec_axes = {a.split(".")[1] for a in axes}
+        # a k schedule and its largest k (vLLM's num_speculative_tokens) are one axis: k
+        spec_axes = {_AXIS.get(a.split(".")[1], a.split(".")[1]) for a in axes}
         if len(spec_axes) > 1:
             raise PairingError(
                 "speculative runs differ in more than one speculation axis: " + ", ".join(axes)

@@ -15,7 +15,14 @@ from specverdict.campaign.golden import find_entry
 from specverdict.campaign.model import MAX_K
 from specverdict.cli.runs import DB_OPTION, find_run, open_registry
 from specverdict.errors import ConfigError
-from specverdict.verdict.expect import Expectation, inputs_from_run, resolve_inputs
+from specverdict.verdict.expect import (
+    Expectation,
+    LevelExpectation,
+    expect_schedule,
+    inputs_from_run,
+    parse_k_schedule,
+    resolve_inputs,
+)
 from specverdict.verdict.expect import expect as compute_expectation
 
 _CLAIM = re.compile(r"\s*(\d+(?:\.\d*)?|\.\d+)\s*[xX]?\s*")
@@ -37,6 +44,14 @@ def parse_claim(text: str) -> float:
     if m is None or float(m.group(1)) <= 0:
         raise click.UsageError(f"--claim {text}: expected a speed-up such as 2.0x")
     return float(m.group(1))
+
+
+def render_level(r: LevelExpectation) -> str:
+    """One load level of a k schedule's prediction."""
+    head = f"concurrency {r.concurrency}: the schedule's k is {r.k}"
+    if r.expectation is None:
+        return f"{head}: no speculation, expected speed-up S = 1.000x"
+    return f"{head}\n{render(r.expectation)}"
 
 
 def render(e: Expectation) -> str:
@@ -101,6 +116,17 @@ def render(e: Expectation) -> str:
     type=click.IntRange(max=MAX_K),
     help="draft length (default: the number of positions, or the run's)",
 )
+@click.option(
+    "--k-schedule",
+    metavar="JSON",
+    help="k by batch size instead of --k, vLLM's num_speculative_tokens_per_batch_size, e.g. "
+    "'[[1,8,4],[9,32,2],[33,1024,1]]': predicts at each --concurrency from the schedule's k there",
+)
+@click.option(
+    "--concurrency",
+    metavar="C1,...",
+    help="with --k-schedule: the load levels to predict at (default: each range's start)",
+)
 @click.option("--draft-cost", type=float, help="one drafter forward, in baseline decode steps")
 @click.option(
     "--verify-cost",
@@ -122,6 +148,8 @@ def expect(
     category: str | None,
     db: Path,
     k: int | None,
+    k_schedule: str | None,
+    concurrency: str | None,
     draft_cost: float | None,
     verify_cost: str | None,
     claim: str | None,
@@ -133,8 +161,20 @@ def expect(
     Example: specverdict expect --acceptance 0.7 --k 4 --draft-cost 0.05 --claim 2.0x
 
     Example: specverdict expect --golden qwen3.827b_bf16_mtp.yaml --k 3 --draft-cost 0.05
+
+    Example: specverdict expect --acceptance 0.7 --k-schedule '[[1,8,4],[9,1024,1]]'
+    --concurrency 1,16
     """
     claimed = parse_claim(claim) if claim is not None else None
+    if concurrency is not None and k_schedule is None:
+        raise click.UsageError("--concurrency chooses the levels of a --k-schedule: give one")
+    if k_schedule is not None:
+        if k is not None:
+            raise click.UsageError("--k-schedule gives k at each load level: drop --k")
+        if golden is not None:
+            raise click.UsageError(
+                "--k-schedule with --golden: a golden entry is at one k; give --acceptance"
+            )
     filters = {
         "model": model,
         "thinking": thinking,
@@ -164,13 +204,47 @@ def expect(
     if run_id is not None:
         store = open_registry(db)
         run = inputs_from_run(store, find_run(store, run_id).run_id)
+    positions = _floats(per_position, "--per-position") if per_position is not None else None
+    costs = _floats(verify_cost, "--verify-cost") if verify_cost is not None else None
+    if k_schedule is not None:
+        schedule = parse_k_schedule(k_schedule)
+        levels = (
+            [round(c) for c in _floats(concurrency, "--concurrency")]
+            if concurrency is not None
+            else [start for start, _, _ in schedule]
+        )
+        top = max(r[2] for r in schedule)
+        if positions is not None and len(positions) < top:
+            raise ConfigError(
+                f"--per-position has {len(positions)} values: the schedule drafts up to {top}"
+            )
+        rows = expect_schedule(
+            schedule,
+            levels,
+            lambda at: resolve_inputs(
+                k=at,
+                acceptance=acceptance,
+                per_position=positions[:at] if positions is not None else None,
+                run=run,
+                verify_cost=costs,
+                draft_cost=draft_cost,
+            ),
+            claimed,
+        )
+        if as_json:
+            click.echo(json.dumps([r.model_dump(mode="json") for r in rows], indent=2))
+        else:
+            click.echo("\n\n".join(render_level(r) for r in rows))
+        if any(r.expectation is not None and r.expectation.attainable is False for r in rows):
+            raise SystemExit(1)
+        return
     inputs = resolve_inputs(
         k=k,
         acceptance=acceptance,
-        per_position=_floats(per_position, "--per-position") if per_position is not None else None,
+        per_position=positions,
         run=run,
         golden=chosen,
-        verify_cost=_floats(verify_cost, "--verify-cost") if verify_cost is not None else None,
+        verify_cost=costs,
         draft_cost=draft_cost,
     )
     result = compute_expectation(inputs, claimed)

@@ -88,6 +88,10 @@ class EngineAdapter(ABC):
     method_names: ClassVar[Mapping[str, tuple[str, ...]] | None] = None
     #: methods of the campaign the engine lacks -> why, in one clause from its source
     unsupported: ClassVar[Mapping[str, str]] = {}
+    #: the engine takes a candidate's k schedule (k by batch size) in its flags
+    takes_k_schedule: ClassVar[bool] = False
+    #: why it does not, in one clause (what its source has instead)
+    no_k_schedule: ClassVar[str] = "its adapter passes one k, no k by batch size"
 
     def problems(self, spec: RunSpec) -> list[str]:
         """Why this engine cannot run ``spec`` as configured, found without starting it: a
@@ -98,6 +102,12 @@ class EngineAdapter(ABC):
         if self.methods is not None and method != "none" and method not in self.methods:
             reason = self.unsupported.get(method)
             return [*found, str(unsupported_method(self.kind, method, self.methods, reason))]
+        if spec.speculation.k_schedule is not None and not self.takes_k_schedule:
+            return [
+                *found,
+                f"k_schedule: engine {self.kind!r} cannot run a k schedule: {self.no_k_schedule}; "
+                "give this candidate one k",
+            ]
         try:
             self.launch_files(spec)
             self.speculative_args(spec, ".")

@@ -263,6 +263,7 @@ class LlamaCppAdapter(EngineAdapter):
     methods = frozenset(SPEC_TYPES)
     method_names = SPEC_TYPES
     unsupported = UNSUPPORTED
+    no_k_schedule = "llama.cpp has no k by batch size (--draft-max is one number per server)"
 
     def speculative_args(self, spec: RunSpec, run_dir: str = ".") -> list[str]:
         return llamacpp_speculative_args(spec)

@@ -242,6 +242,10 @@ class SGLangAdapter(EngineAdapter):
     methods = frozenset(ALGORITHMS)
     method_names = MappingProxyType({m: (a,) for m, a in ALGORITHMS.items()})
     unsupported = UNSUPPORTED
+    no_k_schedule = (
+        "SGLang has no k by batch size (its speculative_adaptive_config picks num_steps from "
+        "acceptance while running, not from the batch size)"
+    )
     snapshot_paths = (SERVER_INFO,)
 
     def speculative_args(self, spec: RunSpec, run_dir: str = ".") -> list[str]:

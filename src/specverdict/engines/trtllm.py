@@ -176,6 +176,11 @@ class TRTLLMAdapter(EngineAdapter):
     methods = frozenset(DECODING_TYPES)
     method_names = MappingProxyType({m: (t,) for m, t in DECODING_TYPES.items()})
     unsupported = UNSUPPORTED
+    no_k_schedule = (
+        "TensorRT-LLM's draft_len_schedule maps batch-size thresholds to draft lengths (above "
+        "its largest threshold nothing is drafted), not inclusive ranges; the adapter does not "
+        "map a schedule to it yet"
+    )
     #: read before the measured requests to empty the queue of warm-up iterations, and after
     #: them to collect what arrived after the last poll
     snapshot_paths = (STATS_PATH,)

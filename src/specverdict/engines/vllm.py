@@ -124,6 +124,8 @@ def vllm_speculative_config(spec: RunSpec) -> dict[str, Any] | None:
     if sp.method not in METHODS:
         raise unsupported_method("vllm", sp.method, METHODS)
     config: dict[str, Any] = {"method": METHODS[sp.method], "num_speculative_tokens": sp.k}
+    if sp.k_schedule is not None:  # num_speculative_tokens is then its largest k
+        config[K_SCHEDULE_KEY] = [list(r) for r in sp.k_schedule]
     if sp.draft is not None:
         config["model"] = sp.draft
     if sp.draft_quantization is not None:
@@ -138,6 +140,7 @@ class VLLMAdapter(EngineAdapter):
     needs_metrics = True
     methods = frozenset(METHODS)
     method_names = MappingProxyType({m: (name,) for m, name in METHODS.items()})
+    takes_k_schedule = True
 
     def cautions(self, spec: RunSpec) -> list[str]:
         """vLLM re-detects a ``draft_model`` from its draft (``SpeculativeConfig.__post_init__``

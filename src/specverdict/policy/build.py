@@ -219,6 +219,11 @@ def vllm_schedule(
         return None, ["speculation off at every load level: no --speculative-config"]
     if any(c.concurrency is None for c in cells):
         return None, ["load levels are request rates: vLLM's schedule is per batch size"]
+    if any(c.speculation.k_schedule is not None for c in on):
+        return None, [
+            "an ADOPT configuration has its own k schedule: its flags carry it; no other "
+            "schedule is folded from the load levels"
+        ]
     shapes = {c.speculation.model_copy(update={"k": None}) for c in on}
     ks = {c.speculation.k for c in on}
     if len(shapes) > 1:

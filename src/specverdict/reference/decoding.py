@@ -111,9 +111,10 @@ class SequenceDecoder:
             return int(logits.argmax())
         return sample(probabilities(logits, self.params), self.rng)
 
-    def begin(self) -> tuple[list[int], bool]:
+    def begin(self, k: int | None = None) -> tuple[list[int], bool]:
         """Plan this step: the tokens to feed the target and whether only the last position's
-        output is needed (the prefill). Drafts are proposed here; the target's forward may then
+        output is needed (the prefill). Drafts are proposed here, at most ``k`` (default the
+        sequence's k; a k schedule gives each step its own); the target's forward may then
         run alone or batched with other sequences, and :meth:`complete` finishes the step."""
         if not self.prefilled:
             self.last_drafts = 0
@@ -123,7 +124,7 @@ class SequenceDecoder:
             raise ValueError("the context is full")
         drafts: list[int] = []
         draft_probs: F64 | None = None
-        k = min(self.k, self.room - 1)
+        k = min(self.k if k is None else min(k, self.k), self.room - 1)
         if self.proposer is not None and k > 0:
             ctx = DraftContext(
                 self.tokens,

@@ -226,9 +226,12 @@ class EngineCore:
         t0 = time.perf_counter()
         outs: list[RequestOutput | Exception | None] = [None] * len(states)
         planned: list[tuple[int, tuple[list[int], KVCache, bool]]] = []
+        # the step's draft length: a k schedule's k at this batch size (the requests it runs)
+        spec = self.config.speculative
+        k = spec.k_for(len(states)) if spec is not None else 0
         for i, state in enumerate(states):
             try:
-                planned.append((i, state.begin()))
+                planned.append((i, state.begin(k)))
             except Exception as exc:  # delivered to the request, as data
                 outs[i] = exc
         if planned:
@@ -347,9 +350,10 @@ class RequestState:
                 return s
         return None
 
-    def begin(self) -> tuple[list[int], KVCache, bool]:
-        """Plan this request's next step (drafts proposed): what the target must run."""
-        tokens, last_only = self.decoder.begin()
+    def begin(self, k: int | None = None) -> tuple[list[int], KVCache, bool]:
+        """Plan this request's next step (at most ``k`` drafts proposed, default the engine's
+        k): what the target must run."""
+        tokens, last_only = self.decoder.begin(k)
         return tokens, self.decoder.cache, last_only
 
     def advance(self) -> RequestOutput:

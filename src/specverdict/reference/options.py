@@ -9,6 +9,7 @@ models, so what the adapter accepts is what the server accepts.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, get_args
 
@@ -27,6 +28,51 @@ Scheme = Literal["none", "bf16", "fp8", "nvfp4", "int4"]
 SCHEMES: tuple[str, ...] = get_args(Scheme)
 #: ``exact`` keeps the target's distribution; ``relaxed`` and ``threshold`` are lossy
 AcceptanceMode = Literal["exact", "relaxed", "threshold"]
+
+
+#: vLLM's per-batch-size k schedule (``num_speculative_tokens_per_batch_size``): inclusive
+#: batch-size ranges ``(start, end, k)``, the first from 1, each the next after the one before;
+#: k = 0 turns speculation off in its range (vLLM's own example ``[[1, 4, 2], [5, 512, 0]]``);
+#: batch sizes past the last range keep its k
+KRange = tuple[int, int, int]
+
+
+def k_schedule_problem(schedule: Sequence[Sequence[int]]) -> str | None:
+    """Why a k schedule is malformed (one clause), or None: at least one range, each
+    ``[start, end, k]`` of integers, the first from 1, contiguous (each starts one after the
+    end before it), start <= end, k >= 0 and at least one k above 0."""
+    if not schedule:
+        return "expected at least one range [start, end, k]"
+    expected_start = 1
+    for i, item in enumerate(schedule):
+        if len(item) != 3 or not all(isinstance(x, int) and not isinstance(x, bool) for x in item):
+            return f"range {i + 1}: expected [start, end, k], three integers"
+        start, end, k = item
+        if start != expected_start:
+            where = "from 1" if i == 0 else f"at {expected_start} (contiguous, no overlap)"
+            return f"range {i + 1} [{start}, {end}, {k}]: expected to start {where}"
+        if end < start:
+            return f"range {i + 1} [{start}, {end}, {k}]: expected end >= start"
+        if k < 0:
+            return f"range {i + 1} [{start}, {end}, {k}]: expected k >= 0 (0: speculation off)"
+        expected_start = end + 1
+    if max(item[2] for item in schedule) < 1:
+        return "every range has k = 0: that is no speculation (use method none)"
+    return None
+
+
+def k_at(schedule: Sequence[Sequence[int]], batch: int) -> int:
+    """The k a schedule gives a step of ``batch`` requests (past the last range: its k)."""
+    for start, end, k in schedule:
+        if start <= batch <= end:
+            return k
+    return schedule[-1][2]
+
+
+def k_range(schedule: Sequence[Sequence[int]], batches: int) -> tuple[int, int]:
+    """The smallest and largest k a schedule gives over batch sizes 1..``batches``."""
+    ks = [k for start, _, k in schedule if start <= max(batches, 1)]
+    return min(ks), max(ks)
 
 
 #: the speculative config's keys of method ``suffix``
@@ -56,6 +102,12 @@ class SpeculativeConfig(BaseModel):
 
     method: SpecMethod
     num_speculative_tokens: int = Field(gt=0, le=32)
+    num_speculative_tokens_per_batch_size: tuple[tuple[int, int, int], ...] | None = Field(
+        default=None,
+        description="vLLM's per-batch-size k schedule: inclusive ranges [start, end, k], the "
+        "first from 1, contiguous; each step drafts the k of its batch size (the requests it "
+        "runs), k at most num_speculative_tokens; past the last range its k",
+    )
     model: str | None = Field(
         default=None,
         description="draft model (draft_model), MTP head (mtp), Medusa heads (medusa) or block "
@@ -130,10 +182,26 @@ class SpeculativeConfig(BaseModel):
             raise ValueError("relaxed_topk/relaxed_delta apply to acceptance 'relaxed' only")
         if self.accept_threshold_single != 1.0 and self.acceptance != "threshold":
             raise ValueError("accept_threshold_single applies to acceptance 'threshold' only")
+        schedule = self.num_speculative_tokens_per_batch_size
+        if schedule is not None:
+            problem = k_schedule_problem(schedule)
+            if problem is not None:
+                raise ValueError(f"num_speculative_tokens_per_batch_size: {problem}")
+            top = max(k for _, _, k in schedule)
+            if top > self.num_speculative_tokens:
+                raise ValueError(
+                    f"num_speculative_tokens_per_batch_size: a k of {top} is above "
+                    f"num_speculative_tokens ({self.num_speculative_tokens})"
+                )
         lo, hi = self.lookup_range
         if lo > hi:
             raise ValueError(f"prompt_lookup_min ({lo}) must be <= prompt_lookup_max ({hi})")
         return self
+
+    def k_for(self, batch: int) -> int:
+        """The draft tokens of a step that runs ``batch`` requests."""
+        schedule = self.num_speculative_tokens_per_batch_size
+        return self.num_speculative_tokens if schedule is None else k_at(schedule, batch)
 
     @property
     def suffix(self) -> SuffixSettings:

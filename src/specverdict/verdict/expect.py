@@ -16,8 +16,9 @@ Every figure says whether it was given, measured or assumed.
 
 from __future__ import annotations
 
+import json
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from pydantic import BaseModel, ConfigDict
 
@@ -25,6 +26,7 @@ from specverdict.campaign.golden import GoldenEntry
 from specverdict.campaign.spec import differing_axes
 from specverdict.errors import ConfigError
 from specverdict.measure.results import run_results
+from specverdict.reference.options import k_at, k_schedule_problem
 from specverdict.stats.decomposition import decompose_speedup, position_rates
 from specverdict.stats.expectation import (
     claim_check,
@@ -335,3 +337,57 @@ def expect(inputs: ExpectationInputs, claim: float | None = None) -> Expectation
             "claim_verdict": check.why,
         }
     )
+
+
+class LevelExpectation(Frozen):
+    """A k schedule's prediction at one concurrency: the k it gives a full batch of that many
+    requests, and the expectation at that k (None when the schedule's k there is 0: no
+    speculation, S = 1)."""
+
+    concurrency: int
+    k: int
+    expectation: Expectation | None
+
+
+#: what a schedule's prediction per load level assumes of the batch
+STEADY_BATCH = (
+    "at concurrency C every step runs C requests (steady state): ramp-up and drain steps, "
+    "at smaller batches, draft the schedule's k there"
+)
+
+
+def parse_k_schedule(text: str) -> tuple[tuple[int, int, int], ...]:
+    """``[[1, 8, 4], [9, 32, 2], ...]`` (JSON, vLLM's ``num_speculative_tokens_per_batch_size``)
+    as ranges, or a one-line ConfigError naming what was expected."""
+    try:
+        raw = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ConfigError(f"--k-schedule is not JSON: {exc.msg} at position {exc.pos}") from None
+    if not isinstance(raw, list) or not all(isinstance(r, list) for r in raw):
+        raise ConfigError("--k-schedule: expected a list of ranges [start, end, k]")
+    problem = k_schedule_problem(raw)
+    if problem is not None:
+        raise ConfigError(f"--k-schedule: {problem}")
+    return tuple((r[0], r[1], r[2]) for r in raw)
+
+
+def expect_schedule(
+    schedule: Sequence[tuple[int, int, int]],
+    levels: Sequence[int],
+    inputs_at: Callable[[int], ExpectationInputs],
+    claim: float | None = None,
+) -> list[LevelExpectation]:
+    """The prediction of a k schedule at each concurrency level: the schedule's k at that batch
+    size, and the expectation ``inputs_at(k)`` gives at it (none where k is 0)."""
+    out = []
+    for c in levels:
+        if c < 1:
+            raise ConfigError(f"--concurrency {c}: expected at least 1")
+        k = k_at(schedule, c)
+        if k == 0:
+            out.append(LevelExpectation(concurrency=c, k=0, expectation=None))
+            continue
+        inputs = inputs_at(k)
+        inputs = inputs.model_copy(update={"assumptions": (*inputs.assumptions, STEADY_BATCH)})
+        out.append(LevelExpectation(concurrency=c, k=k, expectation=expect(inputs, claim)))
+    return out

@@ -339,3 +339,20 @@ def test_an_engine_running_another_k_is_pinned_with_it_and_watch_compares_with_i
     assert old.engine_k is None and old_base.engine_k is None
     (alarm,) = first_window(old_base, 200, 200)
     assert "1.00 drafted tokens per step against the pinned k=3" in alarm
+
+
+def test_a_candidate_with_its_own_k_schedule_is_not_folded_again() -> None:
+    from specverdict.campaign.spec import Speculation
+    from specverdict.policy.build import vllm_schedule
+    from specverdict.policy.model import Cell
+
+    own = Speculation(method="eagle", k=3, k_schedule=((1, 8, 3), (9, 64, 1)))
+    cells = [
+        Cell(load="concurrency=1", concurrency=1, choice=own.label, speculation=own, why=""),
+        Cell(
+            load="concurrency=32", concurrency=32, choice="none", speculation=Speculation(), why=""
+        ),
+    ]
+    config, notes = vllm_schedule(cells, {})
+    assert config is None
+    assert "its own k schedule" in notes[0]

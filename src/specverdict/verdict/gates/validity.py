@@ -294,11 +294,29 @@ def _declared_k(cand: Arm) -> list[Reason]:
     the server drafts more per step, or counts more positions, than the declared k; when a
     fixed-k method drafts well under k per step; and when every step drafted the same number
     of tokens as there are position counters, below k (the server's cap is that number, as a
-    llama.cpp server started with a smaller --spec-draft-n-max shows)."""
+    llama.cpp server started with a smaller --spec-draft-n-max shows).
+
+    With a k schedule, steps run at several batch sizes (at concurrency C at most C requests,
+    fewer while the load ramps up and drains), so a step drafts any k the schedule gives a
+    batch of 1..C: "more" is more than the largest of them, "well under" under the smallest
+    above 0 (a k of 0 is no verify step), and a cap a count below that smallest."""
     sp = cand.spec.speculation
-    if sp.method == "none" or sp.k is None:
+    bounds = sp.k_bounds(cand.spec.load.concurrency)
+    if sp.method == "none" or sp.k is None or bounds is None:
         return []
     k = sp.k
+    low, high = bounds
+    if sp.k_schedule is not None and low == 0:
+        top = max(cand.spec.load.concurrency or 0, 1)
+        low = min(
+            (r[2] for r in sp.k_schedule if r[0] <= top and r[2] > 0)
+            if cand.spec.load.concurrency is not None
+            else (r[2] for r in sp.k_schedule if r[2] > 0),
+            default=0,
+        )
+    declared = (
+        f"k={k}" if sp.k_schedule is None else f"k_schedule={[list(r) for r in sp.k_schedule]}"
+    )
     accs = cand.acceptances or (cand.acceptance,)
     reasons = []
     for run_id, acc in zip(cand.run_ids, accs, strict=False):
@@ -309,6 +327,7 @@ def _declared_k(cand: Arm) -> list[Reason]:
         data = {
             "run_id": run_id,
             "declared_k": k,
+            **({} if sp.k_schedule is None else {"declared_k_range": [low, high]}),
             "per_step": per_step,
             "positions": positions,
             "source": acc.source,
@@ -318,17 +337,21 @@ def _declared_k(cand: Arm) -> list[Reason]:
             f"{per_step:.2f} tokens per verify step ({acc.draft_tokens:g} in {acc.drafts:g} "
             f"steps, {positions} per-position counters)"
         )
-        if per_step > k + 1e-6 or positions > k:
-            why = "more than the declared k: the server runs a larger k"
-        elif positions and positions < k and abs(per_step - positions) < 0.05:
-            why = f"every step drafted {positions}: the server's draft cap is {positions}, not {k}"
+        at = "" if sp.k_schedule is None else f" (the schedule's k at {_batches(cand)})"
+        if per_step > high + 1e-6 or positions > k:
+            why = f"more than the declared k{at}: the server runs a larger k"
+        elif positions and positions < low and abs(per_step - positions) < 0.05:
+            why = (
+                f"every step drafted {positions}: the server's draft cap is {positions}, "
+                f"not {low if low == high else f'{low} to {high}'}{at}"
+            )
         elif (
             sp.method in FIXED_K_METHODS
             and cand.spec.engine.kind != "llamacpp"
             and not sp.params
-            and per_step < FIXED_K_FLOOR * k
+            and per_step < FIXED_K_FLOOR * low
         ):
-            why = f"{sp.method} drafts k tokens per step: the server runs a smaller k"
+            why = f"{sp.method} drafts k tokens per step{at}: the server runs a smaller k"
         else:
             continue
         data["engine_k"] = positions or per_step
@@ -336,11 +359,18 @@ def _declared_k(cand: Arm) -> list[Reason]:
             Reason(
                 gate="speculation.k",
                 status="invalid",
-                message=f"{what}, {why}; declare the k the server runs, or restart it with k={k}",
+                message=f"{what}, {why}; declare the k the server runs, or restart it with "
+                f"{declared}",
                 data=data,
             )
         )
     return reasons
+
+
+def _batches(cand: Arm) -> str:
+    """The batch sizes a run's steps can have, in words: 1..C at concurrency C."""
+    c = cand.spec.load.concurrency
+    return "any batch size" if c is None else "batch size 1" if c == 1 else f"batch sizes 1..{c}"
 
 
 def _judge_validity(pair: Pair, found: Findings) -> None:
