@@ -8,6 +8,8 @@ these modes do not, and a verdict must never judge them as lossless:
   ``synthetic_acceptance_rates`` or ``synthetic_acceptance_length`` (``speculative_config``):
   drafts are accepted at a set rate, for benchmarking. The output is not the model's, and its
   speed is set, not measured: nothing about the configuration can be judged;
+- ``synthetic`` too: llama.cpp's ``--spec-synth-len`` / ``--spec-synth-rates`` ("benchmarking
+  only", ``common/arg.cpp``);
 - ``forced``: a forced acceptance length (AMD ATOM's ``--spec-decode-acceptance-length``), the
   same for a fixed length;
 - ``relaxed``: TensorRT-LLM's MTP ``use_relaxed_acceptance_for_thinking`` (with
@@ -83,6 +85,10 @@ def lossy_mode(spec: RunSpec) -> LossyMode | None:
     for key in ("synthetic_acceptance_rates", "synthetic_acceptance_length"):
         if params.get(key) not in (None, ""):
             return LossyMode("synthetic", f"{key}={params[key]}")
+    for flag in ("--spec-synth-len", "--spec-synth-rates"):
+        value = _flag(args, flag)
+        if value is not None:
+            return LossyMode("synthetic", f"{flag} {value}")
     forced = _flag(args, "--spec-decode-acceptance-length")
     if forced is not None:
         return LossyMode("forced", f"--spec-decode-acceptance-length {forced}")

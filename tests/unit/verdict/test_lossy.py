@@ -57,6 +57,8 @@ def specs_of(kind: str, params: dict[str, object], launch_args: tuple[str, ...] 
         ("reference", {"acceptance": "relaxed", "relaxed_topk": 3}, (), ("relaxed", True)),
         ("reference", {"acceptance": "threshold", "accept_threshold_single": 0.4}, (), ("threshold", True)),
         ("vllm", {}, ("--spec-decode-acceptance-length", "3"), ("forced", False)),
+        ("llamacpp", {}, ("--spec-synth-len", "3"), ("synthetic", False)),
+        ("llamacpp", {}, ("--spec-synth-rates", "0.9,0.7"), ("synthetic", False)),
     ],
 )  # fmt: skip
 def test_each_engines_lossy_setting_is_recognised(
@@ -138,3 +140,41 @@ def test_a_threshold_rule_is_marked_and_not_judged_as_lossless() -> None:
     identity = v.reason("identity")
     assert identity is None or "lossless speculation should be near 100%" not in identity.message
     assert "acceptance=threshold" in cand.spec.speculation.label
+
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
+
+
+@pytest.mark.parametrize(
+    ("engine", "fixture"),
+    [
+        ("vllm", "vllm-0.32.0-cpu"),
+        ("sglang", "sglang"),
+        ("trtllm", "trtllm"),
+        ("llamacpp", "llamacpp"),
+    ],
+)
+def test_every_lossy_key_the_engines_source_names_is_recognised(engine: str, fixture: str) -> None:
+    """The lossy settings read from each engine's pinned source (``spec_methods.json``,
+    ``lossy``) are each recognised, as a parameter or as a launch flag."""
+    import json
+
+    lossy = json.loads((FIXTURES / fixture / "spec_methods.json").read_text())["lossy"]
+    keys = lossy.get("keys") or [lossy["key"]]
+    recognised = []
+    for key in keys:
+        if key == "rejection_sample_method":
+            setting: dict[str, object] = {key: "synthetic"}
+            args: tuple[str, ...] = ()
+        elif key.startswith("--"):
+            setting, args = {}, (key, "3")
+        elif key.startswith("relaxed_"):
+            continue  # the relaxed rule's tuning, lossy only with the switch below
+        elif key.startswith("use_"):
+            setting, args = {key: True}, ()
+        else:
+            setting, args = {key: 0.5}, ()
+        mode = lossy_mode(specs_of(engine, setting, args))
+        assert mode is not None, key
+        recognised.append(key)
+    assert recognised
