@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import platform
 import sys
 import time
@@ -26,6 +25,7 @@ from safetensors.torch import save_file
 from specverdict.lab.train.card import lineage_of, render_model_card
 from specverdict.lab.train.corpus import Corpus, build_corpus, train_tokenizer
 from specverdict.lab.train.nets import GPT, GPTShape, MTPHead
+from specverdict.lab.train.optim import lr_at, make_optimizer, windows
 from specverdict.lab.train.precision import CHOICES, Precision, autocast, choose
 from specverdict.reference.chat import CHAT_TEMPLATE, EOS_TOKEN, IM_END, IM_START
 
@@ -34,18 +34,6 @@ PACKAGE_WEIGHTS = Path(__file__).resolve().parents[2] / "reference" / "weights"
 
 def log(msg: str) -> None:
     print(f"[train {time.strftime('%H:%M:%S')}] {msg}", flush=True)
-
-
-def lr_at(step: int, steps: int, peak: float, warmup: int) -> float:
-    if step < warmup:
-        return peak * (step + 1) / warmup
-    progress = (step - warmup) / max(1, steps - warmup)
-    return peak * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * progress)))
-
-
-def windows(data: np.ndarray, rng: np.random.Generator, batch: int, ctx: int) -> torch.Tensor:
-    starts = rng.integers(0, len(data) - ctx - 1, size=batch)
-    return torch.from_numpy(np.stack([data[s : s + ctx + 1] for s in starts]).astype(np.int64))
 
 
 class Packed:
@@ -108,13 +96,6 @@ class Packed:
         ids = torch.from_numpy(self.ids[rows].astype(np.int64))
         mask = torch.from_numpy(self.mask[rows][:, 1:])  # the mask of each predicted token
         return ids, mask
-
-
-def make_optimizer(params: list[tuple[str, torch.nn.Parameter]], lr: float) -> torch.optim.AdamW:
-    decay = [p for n, p in params if p.ndim >= 2]
-    no_decay = [p for n, p in params if p.ndim < 2]
-    groups = [{"params": decay, "weight_decay": 0.1}, {"params": no_decay, "weight_decay": 0.0}]
-    return torch.optim.AdamW(groups, lr=lr, betas=(0.9, 0.95))
 
 
 def run_steps(

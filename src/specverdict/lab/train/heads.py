@@ -98,7 +98,7 @@ def run(
     lr: float,
     seed: int,
 ) -> float:
-    from specverdict.lab.train.__main__ import lr_at, make_optimizer
+    from specverdict.lab.train.optim import lr_at, make_optimizer
 
     hidden, _ = pool
     w, t = hidden.shape[0], hidden.shape[1]
@@ -174,7 +174,7 @@ def eagle3_loss(
 @torch.no_grad()
 def eagle3_agreement(target: GPT, valid_ids: np.ndarray, drafter: Eagle3Drafter) -> list[float]:
     """Top-1 agreement of drafting steps 1 and 2 (the training-time test's two steps)."""
-    from specverdict.lab.train.__main__ import windows
+    from specverdict.lab.train.optim import windows
 
     idx = windows(valid_ids, np.random.default_rng(54321), 8, 256)
     h, f = hidden_and_layers(target, idx[:, :-1], EAGLE3_LAYERS)
@@ -195,7 +195,7 @@ def agreement(
 ) -> list[float]:
     """Greedy top-1 agreement with the target per draft position, teacher-forced on held-out
     text (the same windows as the draft's and the MTP head's figures)."""
-    from specverdict.lab.train.__main__ import windows
+    from specverdict.lab.train.optim import windows
 
     idx = windows(valid_ids, np.random.default_rng(54321), 8, 256)
     h = target.hidden(idx[:, :-1])
