@@ -1,8 +1,9 @@
 """Catch rate of the amplified HumanEval tests on a held-out set of plausible-wrong solutions.
 
 The set (``benchmarks/heldout_wrong.py``, or the one named by ``--set``: ``heldout_wrong2`` is
-the second set, written after the first for a final measurement, and ``heldout_wrong3`` the
-third, written after both once the second had been used too) was written by hand apart from
+the second set, written after the first for a final measurement, ``heldout_wrong3`` the
+third, written after both once the second had been used too, and ``heldout_wrong4`` the fourth,
+written after all three once the third had been used too) was written by hand apart from
 the amplifier, so it measures what ``benchmarks/catch_rate.py``'s own mutants cannot: mistakes
 nobody chose for the amplifier to catch. Each entry is scored by the function stage as shipped,
 ``humaneval@1``'s amplified tests (seed 0, 100 inputs) with the default generator or the one
@@ -55,6 +56,9 @@ HEADINGS = {
     ),
     "heldout_wrong3": (
         "## Amplified tests: catch rate on the third held-out set of plausible-wrong solutions"
+    ),
+    "heldout_wrong4": (
+        "## Amplified tests: catch rate on the fourth held-out set of plausible-wrong solutions"
     ),
 }
 SETS = tuple(HEADINGS)

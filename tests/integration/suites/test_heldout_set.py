@@ -1,9 +1,10 @@
 """The held-out sets of plausible-wrong HumanEval solutions (``benchmarks/heldout_wrong.py``, the
-second set, ``benchmarks/heldout_wrong2.py``, and the third, ``benchmarks/heldout_wrong3.py``) are
-sound, checked without the amplifier: every
+second set, ``benchmarks/heldout_wrong2.py``, the third, ``benchmarks/heldout_wrong3.py``, and the
+fourth, ``benchmarks/heldout_wrong4.py``) are sound, checked without the amplifier: every
 entry's task exists, its solution has the prompt's signature and passes HumanEval's own tests,
 and it differs from the reference on its witness; each set is as large and as spread as it says,
-the second set repeats no entry of the first, and the third none of the first two."""
+the second set repeats no entry of the first, the third none of the first two, and the fourth
+none of the first three."""
 
 from __future__ import annotations
 
@@ -20,7 +21,12 @@ from specverdict.suites.function.humaneval import humaneval_tasks
 from tests.conftest import local_sandbox
 
 #: the fewest distinct tasks each set covers
-MIN_TASKS = {"heldout_wrong": 45, "heldout_wrong2": 50, "heldout_wrong3": 55}
+MIN_TASKS = {
+    "heldout_wrong": 45,
+    "heldout_wrong2": 50,
+    "heldout_wrong3": 55,
+    "heldout_wrong4": 55,
+}
 
 
 @pytest.fixture(scope="module")
@@ -61,13 +67,22 @@ def test_the_second_set_repeats_no_entry_of_the_first() -> None:
         assert (e.task_id, e.description) not in descriptions, e.task_id
 
 
-def test_the_third_set_repeats_no_entry_of_the_first_two() -> None:
-    third = load_set("heldout_wrong3")
-    earlier = [load_set("heldout_wrong"), load_set("heldout_wrong2")]
-    solutions = {(e.task_id, e.solution.strip()) for s in earlier for e in s.ENTRIES}
-    descriptions = {(e.task_id, e.description) for s in earlier for e in s.ENTRIES}
-    assert all(third.KINDS == s.KINDS for s in earlier)
-    for e in third.ENTRIES:
+@pytest.mark.parametrize(
+    ("later", "earlier"),
+    [
+        ("heldout_wrong3", ("heldout_wrong", "heldout_wrong2")),
+        ("heldout_wrong4", ("heldout_wrong", "heldout_wrong2", "heldout_wrong3")),
+    ],
+)
+def test_a_later_set_repeats_no_entry_of_the_earlier_ones(
+    later: str, earlier: tuple[str, ...]
+) -> None:
+    new = load_set(later)
+    old = [load_set(name) for name in earlier]
+    solutions = {(e.task_id, e.solution.strip()) for s in old for e in s.ENTRIES}
+    descriptions = {(e.task_id, e.description) for s in old for e in s.ENTRIES}
+    assert all(new.KINDS == s.KINDS for s in old)
+    for e in new.ENTRIES:
         assert (e.task_id, e.solution.strip()) not in solutions, e.task_id
         assert (e.task_id, e.description) not in descriptions, e.task_id
 
