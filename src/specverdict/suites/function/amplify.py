@@ -76,6 +76,7 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from specverdict.suites.function import scale
 from specverdict.suites.function.boundary import Boundaries, boundaries
 from specverdict.suites.function.corners import (
     docstring,
@@ -83,7 +84,7 @@ from specverdict.suites.function.corners import (
     read_clues,
     widen_by_docstring,
 )
-from specverdict.suites.function.edges import WideMutator, pick_edges, widen
+from specverdict.suites.function.edges import UNKEYABLE, WideMutator, pick_edges, round_robin, widen
 from specverdict.suites.function.extended import (
     pick_extended,
     reach,
@@ -93,17 +94,24 @@ from specverdict.suites.function.extended import (
 from specverdict.suites.function.letters import ascii_only
 from specverdict.suites.function.mutate import Mutator, key
 from specverdict.suites.function.profile import Args, Domain
-from specverdict.suites.function.stated import parameters, read_statement, widen_by_statement
+from specverdict.suites.function.stated import (
+    Statement,
+    parameters,
+    read_statement,
+    widen_by_statement,
+)
 from specverdict.suites.function.variants import pick_variants
 from specverdict.suites.values import TagError
 
 #: the default generator; 1 (mutation only), 2 (edges), 3 (corners) and 4 (variants) are kept to
 #: measure against
-AMPLIFIER_VERSION = 5
-GENERATORS = (1, 2, 3, 4, 5)
+AMPLIFIER_VERSION = 6
+GENERATORS = (1, 2, 3, 4, 5, 6)
 Contract = Callable[[Args], bool]
 #: generator 5 takes up to ``generate // EXTENDED_SHARE`` inputs of its own kinds
 EXTENDED_SHARE = 4
+#: generator 6 takes up to ``generate // SCALE_SHARE`` inputs of its own kinds
+SCALE_SHARE = 6
 
 __all__ = ["AMPLIFIER_VERSION", "AmplifyConfig", "Mutator", "amplify", "key"]
 
@@ -147,7 +155,7 @@ def amplify(
     if not seeds or not seeds[0]:
         return []
     # generator 5 draws generator 4's inputs from generator 4's stream, its own from another
-    stream = 4 if config.generator == 5 else config.generator
+    stream = 4 if config.generator in (5, 6) else config.generator
     rng = random.Random(f"{config.seed}:{task_id}:{stream}")
     if config.generator == 1:
         domain = Domain.infer(seeds)
@@ -203,11 +211,62 @@ def amplify(
                 wide = admitted_by(widen_for_kinds(domain, bounds, where))
                 limit = config.generate // EXTENDED_SHARE
                 plain = ascii_only(prompt or reference, reference)
-                own_rng = random.Random(f"{config.seed}:{task_id}:{config.generator}")
+                own_rng = random.Random(f"{config.seed}:{task_id}:5")
                 new = pick_extended(pool, where, plain, limit, own_rng, wide, taken)
-                head += _alternate(new, own, corners, edges)
+                if config.generator == 5:
+                    head += _alternate(new, own, corners, edges)
+                else:
+                    taken |= {key(a) for a in new}
+                    sized = _pick_scale(
+                        pool,
+                        domain,
+                        bounds,
+                        doc,
+                        statement,
+                        params,
+                        contract,
+                        config,
+                        taken,
+                        random.Random(f"{config.seed}:{task_id}:6"),
+                    )
+                    head += _alternate(sized, new, own, corners, edges)
     head = [a for a in _unique(head) if key(a) not in known][: config.generate]
     return _mutants(seeds, domain, WideMutator(rng, bounds), rng, config, contract, head)
+
+
+def _pick_scale(
+    pool: Sequence[Args],
+    domain: Domain,
+    bounds: Boundaries,
+    doc: str,
+    statement: Statement,
+    params: tuple[str, ...],
+    contract: Contract | None,
+    config: AmplifyConfig,
+    taken: set[str],
+    rng: random.Random,
+) -> list[Args]:
+    """Generator 6's own inputs (``scale.py``), each admitted by the domain with its changed
+    argument freed, up to ``config.generate // SCALE_SHARE``, round-robin over the groups."""
+    arity = len(pool[0])
+    his = [
+        statement.values.get(params[i], (None, None))[1] if i < len(params) else None
+        for i in range(arity)
+    ]
+    freed = [scale.free(domain, i) for i in range(arity)]
+
+    def admitted(group: str, args: Args) -> bool:
+        text = key_or_none(args)
+        if text is None or len(text) > scale.MAX_CHARS:
+            return False
+        if not freed[int(group.split(":", maxsplit=1)[0])].admits(args):
+            return False
+        return contract is None or _holds(contract, args)
+
+    found = [(g, a) for g, a in scale.candidates(pool, his, doc, bounds) if admitted(g, a)]
+    return round_robin(
+        found, set(taken), lambda _: True, rng, config.generate // SCALE_SHARE, UNKEYABLE
+    )
 
 
 def key_or_none(args: Args) -> str | None:
