@@ -93,6 +93,7 @@ from specverdict.suites.function.extended import (
 )
 from specverdict.suites.function.letters import ascii_only
 from specverdict.suites.function.mutate import Mutator, key
+from specverdict.suites.function.precision import Reach
 from specverdict.suites.function.profile import Args, Domain
 from specverdict.suites.function.stated import (
     Statement,
@@ -221,13 +222,14 @@ def amplify(
                         pool,
                         domain,
                         bounds,
-                        doc,
+                        (reference, entry_point, doc),
                         statement,
                         params,
                         contract,
                         config,
                         taken,
                         random.Random(f"{config.seed}:{task_id}:6"),
+                        where,
                     )
                     head += _alternate(sized, new, own, corners, edges)
     head = [a for a in _unique(head) if key(a) not in known][: config.generate]
@@ -238,13 +240,14 @@ def _pick_scale(
     pool: Sequence[Args],
     domain: Domain,
     bounds: Boundaries,
-    doc: str,
+    texts: tuple[str, str, str],
     statement: Statement,
     params: tuple[str, ...],
     contract: Contract | None,
     config: AmplifyConfig,
     taken: set[str],
     rng: random.Random,
+    where: Reach,
 ) -> list[Args]:
     """Generator 6's own inputs (``scale.py``), each admitted by the domain with its changed
     argument freed, up to ``config.generate // SCALE_SHARE``, round-robin over the groups."""
@@ -259,11 +262,15 @@ def _pick_scale(
         text = key_or_none(args)
         if text is None or len(text) > scale.MAX_CHARS:
             return False
-        if not freed[int(group.split(":", maxsplit=1)[0])].admits(args):
+        at = group.split(":", maxsplit=1)[0]
+        if not (wide if at == "*" else freed[int(at)]).admits(args):
             return False
         return contract is None or _holds(contract, args)
 
-    found = [(g, a) for g, a in scale.candidates(pool, his, doc, bounds) if admitted(g, a)]
+    reference, entry_point, doc = texts
+    reading = scale.read(reference, entry_point, params, doc, his, bounds, where.large)
+    wide = widen_for_kinds(domain, bounds, where)
+    found = [(g, a) for g, a in scale.candidates(pool, reading) if admitted(g, a)]
     return round_robin(
         found, set(taken), lambda _: True, rng, config.generate // SCALE_SHARE, UNKEYABLE
     )

@@ -10,32 +10,50 @@ inputs of four kinds no earlier generator makes (047):
   candidate gets ``max(1 s, 4 x the reference's time)``): the reference answers a linear or
   quadratic walk over 1100 items in milliseconds, and the ground truth drops an input it runs
   long on (``plus_cap_s``) or answers with too long an output;
-* ``space-end``: a string argument (or a list's first and last string item) with a space before
-  and after it, unless the docstring speaks of stripping or of leading or trailing characters:
-  an answer that strips its input first reads another string;
+* ``space-end``: a string argument (or a list's first and last string item) with a space after
+  it, unless the docstring speaks of stripping or of leading or trailing characters, the
+  reference strips its input itself, or the string is a number (``float`` reads it): an answer
+  that strips its input first reads another string. Only the end: a leading space makes
+  references that read a string's first characters (``S[0:2] == "I "``) answer for another
+  string than the one the task means;
 * ``string-empty``: a string argument made empty, unless the docstring sets a least size
-  (``Boundaries.sized``);
+  (``Boundaries.sized``), another string argument is empty already, or the parameter is a
+  searched-for string (its name speaks of a substring, pattern, prefix or suffix): how often an
+  empty string is found is 0 or one more than the length by reading;
+* ``large-one`` (several arguments at once): where two or more arguments are whole numbers that
+  may be large (``precision.Reach.large``), one of them 1 and the others ``10 ** 9``: a float
+  sum or square root of the others swallows the 1 (``math.hypot(1, 10 ** 9) == 10 ** 9``);
 * ``sign``: where the docstring does not speak of positive or non-negative numbers
-  (``Boundaries.positive``), a whole-number argument negated, and a list of whole numbers
-  shifted so that its second least distinct item, or its largest, is 0 (the rest negative): a
-  ``not x`` test for "unset" takes 0 for missing, and ``math.sqrt`` raises on a negative.
+  (``Boundaries.positive``), a list of whole numbers shifted so that its second least distinct
+  item, or its largest, is 0 (the rest negative): a ``not x`` test for "unset" takes 0 for
+  missing; and a whole-number argument negated where the reference itself tests it against a
+  bound of at most 2 (``if n < 2``, ``guarded``): there the reference answers small and
+  negative numbers on purpose, elsewhere its answer for them is an accident (``range(n)``
+  empty, ``bin(n)`` with a sign) that right answers need not share.
 
-They are admitted by the domain with the changed argument's length, range and sign freed
-(``free``); the task's contract and the reference still have the last word.
+They are admitted by the domain with the changed argument's range, order and parity freed,
+and its length unless every seed has the same length (``free``); the task's contract and the
+reference still have the last word.
 """
 
 from __future__ import annotations
 
+import ast
 import copy
 import math
 import re
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any
 
+from specverdict.suites import pyast
 from specverdict.suites.function.boundary import Boundaries
 from specverdict.suites.function.profile import Args, Domain, Profile
 
-KINDS = ("scale", "space-end", "string-empty", "sign")
+KINDS = ("scale", "space-end", "string-empty", "sign", "large-one")
+#: the value of the other arguments of ``large-one``
+LARGE = 10**9
+_SEARCHED = re.compile(r"sub|pattern|prefix|suffix|needle", re.IGNORECASE)
 #: the length sequences and strings are grown to (past the default recursion limit)
 LENGTH = 1100
 #: the values a whole-number argument is grown to, in order
@@ -63,17 +81,29 @@ def _scaled(value: Any, hi: float | None) -> Iterator[Any]:
         yield " ".join([value] * (LENGTH // (len(value) + 1) + 1))
 
 
+def _number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _paddable(text: str) -> bool:
+    return bool(text) and text.strip() == text and not _number(text)
+
+
 def _padded(value: Any) -> Iterator[Any]:
-    if type(value) is str and value and value.strip() == value:
-        yield f" {value} "
+    if type(value) is str and _paddable(value):
+        yield f"{value} "
     elif type(value) is list and value and all(type(v) is str for v in value):
         for i in sorted({0, len(value) - 1}):
-            if value[i] and value[i].strip() == value[i]:
-                yield [*value[:i], f" {value[i]} ", *value[i + 1 :]]
+            if _paddable(value[i]):
+                yield [*value[:i], f"{value[i]} ", *value[i + 1 :]]
 
 
-def _signed(value: Any) -> Iterator[Any]:
-    if _whole(value) and value > 0:
+def _signed(value: Any, guarded: bool) -> Iterator[Any]:
+    if _whole(value) and value > 0 and guarded:
         yield -value
     elif type(value) is list and value and all(_whole(v) for v in value):
         distinct = sorted(set(value))
@@ -82,36 +112,113 @@ def _signed(value: Any) -> Iterator[Any]:
                 yield [v - zero for v in value]
 
 
-def variants(value: Any, hi: float | None, doc: str, bounds: Boundaries) -> Iterator[Variant]:
-    """Generator 6's kinds of one argument's ``value`` (module docstring); ``hi`` is the upper
-    bound the docstring states for it, ``doc`` the docstring."""
-    for new in _scaled(value, hi):
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """What generator 6 reads of a task: per argument, the upper bound the docstring states
+    (``his``) and whether the reference tests it against a small bound (``guarded``); whether
+    the docstring or the reference strips strings (``stripped``); ``bounds``."""
+
+    his: tuple[float | None, ...]
+    guarded: frozenset[int]
+    stripped: bool
+    bounds: Boundaries
+    searched: frozenset[int] = frozenset()
+    large: frozenset[int] = frozenset()
+
+
+def read(
+    reference: str,
+    entry_point: str,
+    params: Sequence[str],
+    doc: str,
+    his: Sequence[float | None],
+    bounds: Boundaries,
+    large: frozenset[int] = frozenset(),
+) -> Reading:
+    """Generator 6's ``Reading`` of a task; ``large`` are the arguments that may be large."""
+    small = guarded(reference, entry_point)
+    return Reading(
+        tuple(his),
+        frozenset(i for i, name in enumerate(params) if name in small),
+        bool(_STRIPPED.search(doc)) or ".strip(" in reference,
+        bounds,
+        frozenset(i for i, name in enumerate(params) if _SEARCHED.search(name)),
+        large,
+    )
+
+
+def _small(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and type(node.value) in (int, float) and node.value <= 2
+
+
+def guarded(reference: str, entry_point: str) -> frozenset[str]:
+    """The parameters of ``entry_point`` an ``if`` of the reference compares with a constant of
+    at most 2 from below (``n < 2``, ``n <= 1``, ``0 > n``)."""
+    try:
+        tree = pyast.parse(reference)
+    except SyntaxError:
+        return frozenset()
+    entry = next(
+        (n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == entry_point),
+        None,
+    )
+    if entry is None:
+        return frozenset()
+    params = {a.arg for a in (*entry.args.posonlyargs, *entry.args.args)}
+    found: set[str] = set()
+    for node in ast.walk(entry):
+        if not isinstance(node, (ast.If, ast.IfExp)) or not isinstance(node.test, ast.Compare):
+            continue
+        test = node.test
+        if len(test.ops) != 1:
+            continue
+        left, op, right = test.left, test.ops[0], test.comparators[0]
+        if isinstance(op, (ast.Gt, ast.GtE)):
+            left, right = right, left
+        elif not isinstance(op, (ast.Lt, ast.LtE)):
+            continue
+        if isinstance(left, ast.Name) and left.id in params and _small(right):
+            found.add(left.id)
+    return frozenset(found)
+
+
+def variants(value: Any, i: int, reading: Reading) -> Iterator[Variant]:
+    """Generator 6's kinds of argument ``i``'s ``value`` (module docstring)."""
+    for new in _scaled(value, reading.his[i]):
         yield "scale", new
-    if not _STRIPPED.search(doc):
+    if not reading.stripped:
         for new in _padded(value):
             yield "space-end", new
-    if type(value) is str and value and not bounds.sized:
+    if type(value) is str and value and not reading.bounds.sized and i not in reading.searched:
         yield "string-empty", ""
-    if not bounds.positive:
-        for new in _signed(value):
+    if not reading.bounds.positive:
+        for new in _signed(value, i in reading.guarded):
             yield "sign", new
 
 
-def candidates(
-    seeds: Sequence[Args], his: Sequence[float | None], doc: str, bounds: Boundaries
-) -> Iterator[tuple[str, Args]]:
+def candidates(seeds: Sequence[Args], reading: Reading) -> Iterator[tuple[str, Args]]:
     """Generator 6's candidates in a fixed order, each with its group ``"<argument>:<kind>"``."""
     for seed in seeds:
+        empty = [j for j, v in enumerate(seed) if type(v) is str and not v]
         for i, value in enumerate(seed):
-            for kind, new in variants(value, his[i], doc, bounds):
+            for kind, new in variants(value, i, reading):
+                if kind == "string-empty" and empty:
+                    continue
                 changed = list(seed)
                 changed[i] = new
                 yield f"{i}:{kind}", tuple(changed)
+        whole = [i for i, v in enumerate(seed) if _whole(v) and i in reading.large]
+        if len(whole) >= 2:
+            for one in whole:
+                changed = list(seed)
+                for i in whole:
+                    changed[i] = 1 if i == one else LARGE
+                yield "*:large-one", tuple(changed)
 
 
 def _free(p: Profile) -> None:
     p.lo = p.hi = None
-    if p.len_lo is not None:
+    if p.len_lo is not None and (p.len_lo != p.len_hi or p.count <= 1):
         p.len_lo = 0
         p.len_hi = math.inf  # type: ignore[assignment]
     p.ordered = False
