@@ -148,7 +148,10 @@ def read(
 
 
 def _small(node: ast.expr) -> bool:
-    return isinstance(node, ast.Constant) and type(node.value) in (int, float) and node.value <= 2
+    if not isinstance(node, ast.Constant):
+        return False
+    value = node.value
+    return type(value) in (int, float) and float(value) <= 2  # type: ignore[arg-type]
 
 
 def guarded(reference: str, entry_point: str) -> frozenset[str]:
