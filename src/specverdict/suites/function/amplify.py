@@ -44,7 +44,7 @@ unless it asks for unique input items (not where it says what is returned), the 
 unless it sets a least size, zero where it speaks of integers and not of positive ones, tiny
 floats, and negative numbers as large as the positive ones where a seed is negative.
 
-Generator 5 (the default) aims at the arithmetic and text that hand-written answers take
+Generator 5 aims at the arithmetic and text that hand-written answers take
 through a float or read as ASCII: after the docstring examples it takes its own inputs
 (``extended.py``: ``precision.py``, whole numbers past ``2 ** 53``, powers whose odd part is
 past it, squares of primes, floats a hair from a whole number or halfway, fractions, number
@@ -59,13 +59,21 @@ inputs are admitted by a wider one (``extended.widen_for_kinds``): no bound on a
 value the reference's work does not grow with (``growth.py``), longer letter and digit runs,
 empty string items.
 
+Generator 6 (the default) aims at inputs of sizes, ends and signs the others never try: after
+the docstring examples it takes its own inputs (``scale.py``: whole numbers grown to 30, 120 and
+1100 and sequences to 1100 items, past the recursion limit and the time an exponential or cubic
+answer needs; a space after a string; an empty string; a list of whole numbers shifted to 0 and
+below, a whole number negated where the reference guards small numbers itself; a 1 among
+numbers made ``10 ** 9``; up to a sixth of the generated inputs), then generator 5's inputs in
+turn, drawn exactly as generator 5 draws them.
+
 The expected outputs come later, from running the reference solution in the sandbox on every
 kept input (``groundtruth.py``), which also drops the inputs the reference fails on, runs long
 on, or (generators 2 to 5) answers differently in a second run.
 
 Everything is a function of ``(seed, task_id, base inputs, reference)`` and the generator; a
 change to the rules makes a new generator number, which is part of the cache key; generators 1
-to 4 are kept exactly as they were, to measure against and to reproduce older results.
+to 5 are kept exactly as they were, to measure against and to reproduce older results.
 """
 
 from __future__ import annotations
@@ -104,8 +112,8 @@ from specverdict.suites.function.stated import (
 from specverdict.suites.function.variants import pick_variants
 from specverdict.suites.values import TagError
 
-#: the default generator; 1 (mutation only), 2 (edges), 3 (corners) and 4 (variants) are kept to
-#: measure against
+#: the default generator; 1 (mutation only), 2 (edges), 3 (corners), 4 (variants) and 5
+#: (precision and text) are kept to measure against
 AMPLIFIER_VERSION = 6
 GENERATORS = (1, 2, 3, 4, 5, 6)
 Contract = Callable[[Args], bool]
