@@ -130,7 +130,7 @@ def test_generator_two_is_deterministic_and_distinct() -> None:
     assert first != run(AmplifyConfig(seed=1, count=40))
     assert first != run(AmplifyConfig(seed=0, count=40, generator=1))
     with pytest.raises(ValueError, match="no amplification generator"):
-        AmplifyConfig(generator=6)
+        AmplifyConfig(generator=7)
 
 
 def test_the_generator_is_part_of_the_cache_key(tmp_path: Path) -> None:
