@@ -139,7 +139,7 @@ def test_the_generator_is_part_of_the_cache_key(tmp_path: Path) -> None:
     two = truth_directory("humaneval-v1", AmplifyConfig(generator=2), tmp_path).name
     one = truth_directory("humaneval-v1", AmplifyConfig(generator=1), tmp_path).name
     assert "-amp2-" in two and "-amp1-" in one
-    assert "-amp5-" in truth_directory("humaneval-v1", AmplifyConfig(), tmp_path).name
+    assert "-amp6-" in truth_directory("humaneval-v1", AmplifyConfig(), tmp_path).name
     assert "-amp1-" in truth_directory("x-v1", None, tmp_path).name  # given inputs: unchanged
 
 
