@@ -44,7 +44,7 @@ unless it asks for unique input items (not where it says what is returned), the 
 unless it sets a least size, zero where it speaks of integers and not of positive ones, tiny
 floats, and negative numbers as large as the positive ones where a seed is negative.
 
-Generator 5 (the default) aims at the arithmetic and text that hand-written answers take
+Generator 5 aims at the arithmetic and text that hand-written answers take
 through a float or read as ASCII: after the docstring examples it takes its own inputs
 (``extended.py``: ``precision.py``, whole numbers past ``2 ** 53``, powers whose odd part is
 past it, squares of primes, floats a hair from a whole number or halfway, fractions, number
@@ -59,13 +59,21 @@ inputs are admitted by a wider one (``extended.widen_for_kinds``): no bound on a
 value the reference's work does not grow with (``growth.py``), longer letter and digit runs,
 empty string items.
 
+Generator 6 (the default) aims at inputs of sizes, ends and signs the others never try: after
+the docstring examples it takes its own inputs (``scale.py``: whole numbers grown to 30, 120 and
+1100 and sequences to 1100 items, past the recursion limit and the time an exponential or cubic
+answer needs; a space after a string; an empty string; a list of whole numbers shifted to 0 and
+below, a whole number negated where the reference guards small numbers itself; a 1 among
+numbers made ``10 ** 9``; up to a sixth of the generated inputs), then generator 5's inputs in
+turn, drawn exactly as generator 5 draws them.
+
 The expected outputs come later, from running the reference solution in the sandbox on every
 kept input (``groundtruth.py``), which also drops the inputs the reference fails on, runs long
 on, or (generators 2 to 5) answers differently in a second run.
 
 Everything is a function of ``(seed, task_id, base inputs, reference)`` and the generator; a
 change to the rules makes a new generator number, which is part of the cache key; generators 1
-to 4 are kept exactly as they were, to measure against and to reproduce older results.
+to 5 are kept exactly as they were, to measure against and to reproduce older results.
 """
 
 from __future__ import annotations
@@ -76,6 +84,7 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from specverdict.suites.function import scale
 from specverdict.suites.function.boundary import Boundaries, boundaries
 from specverdict.suites.function.corners import (
     docstring,
@@ -83,7 +92,7 @@ from specverdict.suites.function.corners import (
     read_clues,
     widen_by_docstring,
 )
-from specverdict.suites.function.edges import WideMutator, pick_edges, widen
+from specverdict.suites.function.edges import UNKEYABLE, WideMutator, pick_edges, round_robin, widen
 from specverdict.suites.function.extended import (
     pick_extended,
     reach,
@@ -92,18 +101,26 @@ from specverdict.suites.function.extended import (
 )
 from specverdict.suites.function.letters import ascii_only
 from specverdict.suites.function.mutate import Mutator, key
+from specverdict.suites.function.precision import Reach
 from specverdict.suites.function.profile import Args, Domain
-from specverdict.suites.function.stated import parameters, read_statement, widen_by_statement
+from specverdict.suites.function.stated import (
+    Statement,
+    parameters,
+    read_statement,
+    widen_by_statement,
+)
 from specverdict.suites.function.variants import pick_variants
 from specverdict.suites.values import TagError
 
-#: the default generator; 1 (mutation only), 2 (edges), 3 (corners) and 4 (variants) are kept to
-#: measure against
-AMPLIFIER_VERSION = 5
-GENERATORS = (1, 2, 3, 4, 5)
+#: the default generator; 1 (mutation only), 2 (edges), 3 (corners), 4 (variants) and 5
+#: (precision and text) are kept to measure against
+AMPLIFIER_VERSION = 6
+GENERATORS = (1, 2, 3, 4, 5, 6)
 Contract = Callable[[Args], bool]
 #: generator 5 takes up to ``generate // EXTENDED_SHARE`` inputs of its own kinds
 EXTENDED_SHARE = 4
+#: generator 6 takes up to ``generate // SCALE_SHARE`` inputs of its own kinds
+SCALE_SHARE = 6
 
 __all__ = ["AMPLIFIER_VERSION", "AmplifyConfig", "Mutator", "amplify", "key"]
 
@@ -147,7 +164,7 @@ def amplify(
     if not seeds or not seeds[0]:
         return []
     # generator 5 draws generator 4's inputs from generator 4's stream, its own from another
-    stream = 4 if config.generator == 5 else config.generator
+    stream = 4 if config.generator in (5, 6) else config.generator
     rng = random.Random(f"{config.seed}:{task_id}:{stream}")
     if config.generator == 1:
         domain = Domain.infer(seeds)
@@ -203,11 +220,68 @@ def amplify(
                 wide = admitted_by(widen_for_kinds(domain, bounds, where))
                 limit = config.generate // EXTENDED_SHARE
                 plain = ascii_only(prompt or reference, reference)
-                own_rng = random.Random(f"{config.seed}:{task_id}:{config.generator}")
+                own_rng = random.Random(f"{config.seed}:{task_id}:5")
                 new = pick_extended(pool, where, plain, limit, own_rng, wide, taken)
-                head += _alternate(new, own, corners, edges)
+                if config.generator == 5:
+                    head += _alternate(new, own, corners, edges)
+                else:
+                    taken |= {key(a) for a in new}
+                    sized = _pick_scale(
+                        pool,
+                        domain,
+                        bounds,
+                        (reference, entry_point, doc),
+                        statement,
+                        params,
+                        contract,
+                        config,
+                        taken,
+                        random.Random(f"{config.seed}:{task_id}:6"),
+                        where,
+                    )
+                    head += _alternate(sized, new, own, corners, edges)
     head = [a for a in _unique(head) if key(a) not in known][: config.generate]
     return _mutants(seeds, domain, WideMutator(rng, bounds), rng, config, contract, head)
+
+
+def _pick_scale(
+    pool: Sequence[Args],
+    domain: Domain,
+    bounds: Boundaries,
+    texts: tuple[str, str, str],
+    statement: Statement,
+    params: tuple[str, ...],
+    contract: Contract | None,
+    config: AmplifyConfig,
+    taken: set[str],
+    rng: random.Random,
+    where: Reach,
+) -> list[Args]:
+    """Generator 6's own inputs (``scale.py``), each admitted by the domain with its changed
+    argument freed, up to ``config.generate // SCALE_SHARE``, round-robin over the groups."""
+    arity = len(pool[0])
+    his = [
+        statement.values.get(params[i], (None, None))[1] if i < len(params) else None
+        for i in range(arity)
+    ]
+    freed = [scale.free(domain, i) for i in range(arity)]
+
+    def admitted(group: str, args: Args) -> bool:
+        text = key_or_none(args)
+        if text is None or len(text) > scale.MAX_CHARS:
+            return False
+        at = group.split(":", maxsplit=1)[0]
+        if not (wide if at == "*" else freed[int(at)]).admits(args):
+            return False
+        return contract is None or _holds(contract, args)
+
+    reference, entry_point, doc = texts
+    reading = scale.read(reference, entry_point, params, doc, his, bounds, where.large)
+    wide = widen_for_kinds(domain, bounds, where)
+    found = [(g, a) for g, a in scale.candidates(pool, reading) if admitted(g, a)]
+    return round_robin(
+        found, set(taken), lambda _: True, rng, config.generate // SCALE_SHARE, UNKEYABLE
+    )
 
 
 def key_or_none(args: Args) -> str | None:
