@@ -99,9 +99,9 @@ def lossy_mode(spec: RunSpec) -> LossyMode | None:
         return LossyMode("relaxed", "use_relaxed_acceptance_for_thinking=true")
     for key in ("speculative_accept_threshold_single", "speculative_accept_threshold_acc"):
         flag = "--" + key.replace("_", "-")
-        value: object = params.get(key, _flag(args, flag))
-        if value is not None and _below_one(value):
-            return LossyMode("threshold", f"{flag} {value}")
+        threshold: object = params.get(key, _flag(args, flag))
+        if threshold is not None and _below_one(threshold):
+            return LossyMode("threshold", f"{flag} {threshold}")
     if str(params.get("spec_decoding_acceptance_method", "")) == "typical_acceptance_sampler":
         return LossyMode("typical", "spec_decoding_acceptance_method=typical_acceptance_sampler")
     return None
