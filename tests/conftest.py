@@ -14,12 +14,19 @@ from typing import Any, Literal
 
 import pytest
 import yaml
+from threadpoolctl import threadpool_limits
 
 from specverdict.engines.launcher import LaunchedServer, free_port
 from specverdict.reference.config import EngineConfig, SpeculativeConfig
 from specverdict.reference.engine import EngineCore
 from specverdict.reference.weights import shipped
 from specverdict.sandbox import LocalSandbox, SandboxUnavailableError
+
+#: One BLAS thread per test process, as the reference engine takes in its own (``EngineCore``):
+#: the test workers share two cores with the servers they start, and BLAS threads spin-waiting
+#: against each other made a test that runs the models directly fifty times slower (23 s alone,
+#: 1171 s in the full suite).
+BLAS_LIMIT = threadpool_limits(limits=1, user_api="blas")
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
