@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import ClassVar, Self
 
 import numpy as np
 from numpy.typing import NDArray
@@ -386,8 +387,36 @@ class GPTModel:
         return out
 
 
-class MTPHeadModel:
+class _OnTarget:
+    """A drafting module on the target, loaded from its own checkpoint directory under its
+    role's name (``ROLE``): the MTP head, Medusa's heads, the block drafter."""
+
+    ROLE: ClassVar[str]
+    load_report: ModelLoad | None
+
+    def __init__(
+        self, tensors: dict[str, NDArray[np.floating]], target: GPTModel, quantization: Scheme
+    ) -> None:
+        raise NotImplementedError
+
+    @classmethod
+    def from_dir(
+        cls,
+        path: Path,
+        target: GPTModel,
+        options: LoadOptions | None = None,
+        quantization: Scheme = "none",
+    ) -> Self:
+        tensors, report = load_checkpoint(cls.ROLE, path, options or LoadOptions(), quantization)
+        module = cls(tensors, target, quantization)
+        module.load_report = report
+        return module
+
+
+class MTPHeadModel(_OnTarget):
     """The MTP head (see the training module): recurrent, shares the target's tied embedding."""
+
+    ROLE = "mtp"
 
     def __init__(
         self,
@@ -419,19 +448,6 @@ class MTPHeadModel:
         self.fc_w, self.fc_b = get("mlp.c_fc.weight", True), get("mlp.c_fc.bias")
         self.out_w, self.out_b = get("mlp.c_proj.weight", True), get("mlp.c_proj.bias")
         self.ln_out = (get("ln_out.weight"), get("ln_out.bias"))
-
-    @classmethod
-    def from_dir(
-        cls,
-        path: Path,
-        target: GPTModel,
-        options: LoadOptions | None = None,
-        quantization: Scheme = "none",
-    ) -> MTPHeadModel:
-        tensors, report = load_checkpoint("mtp", path, options or LoadOptions(), quantization)
-        head = cls(tensors, target, quantization)
-        head.load_report = report
-        return head
 
     def weight_params(self) -> int:
         """Parameters one drafting step reads, the shared LM head included."""
@@ -495,10 +511,12 @@ class _Checkpoint:
         return round_bf16(value)
 
 
-class MedusaHeadsModel:
+class MedusaHeadsModel(_OnTarget):
     """Medusa's heads (see the training module): head i maps the target's final hidden state
     ``h`` to ``norm_i(h + SiLU(W_i h + b_i))`` and the target's tied LM head; all heads read the
     same ``h``, so they run as one pass."""
+
+    ROLE = "medusa"
 
     def __init__(
         self,
@@ -520,19 +538,6 @@ class MedusaHeadsModel:
         self.res_b = [ck.get(f"res.{i}.bias") for i in range(n)]
         self.norm = [(ck.get(f"norm.{i}.weight"), ck.get(f"norm.{i}.bias")) for i in range(n)]
 
-    @classmethod
-    def from_dir(
-        cls,
-        path: Path,
-        target: GPTModel,
-        options: LoadOptions | None = None,
-        quantization: Scheme = "none",
-    ) -> MedusaHeadsModel:
-        tensors, report = load_checkpoint("medusa", path, options or LoadOptions(), quantization)
-        heads = cls(tensors, target, quantization)
-        heads.load_report = report
-        return heads
-
     def head_params(self) -> int:
         """Parameters of one head, without the shared LM head."""
         w, b, (nw, nb) = self.res_w[0], self.res_b[0], self.norm[0]
@@ -549,11 +554,13 @@ class MedusaHeadsModel:
         return out
 
 
-class BlockDrafterModel:
+class BlockDrafterModel(_OnTarget):
     """The block drafter (see the training module): ``x = W [norm(h); norm(emb(tok))]`` from the
     target's final hidden state and the pending token, plus a learned mask embedding per block
     position, one shared residual MLP, a norm and the target's tied LM head. The positions never
     see each other's drafts, so the whole block is one pass."""
+
+    ROLE = "dflash"
 
     def __init__(
         self,
@@ -575,19 +582,6 @@ class BlockDrafterModel:
         self.proj_w, self.proj_b = ck.get("c_proj.weight", True), ck.get("c_proj.bias")
         self.ln_out = (ck.get("ln_out.weight"), ck.get("ln_out.bias"))
         self.block_size = self.pos.shape[0]
-
-    @classmethod
-    def from_dir(
-        cls,
-        path: Path,
-        target: GPTModel,
-        options: LoadOptions | None = None,
-        quantization: Scheme = "none",
-    ) -> BlockDrafterModel:
-        tensors, report = load_checkpoint("dflash", path, options or LoadOptions(), quantization)
-        drafter = cls(tensors, target, quantization)
-        drafter.load_report = report
-        return drafter
 
     def weight_params(self) -> int:
         """Parameters one pass reads, the shared LM head included."""
