@@ -78,7 +78,7 @@ PYTEST_WORKERS ?= 3
 # subprocesses are not traced): the run fails under the floor; the tree measured 85.6% (README).
 COVERAGE_FLOOR ?= 84
 pytest: $(DEV_STAMP) chromium postgresql promtool
-	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadfile --durations=15 \
+	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadfile --no-loadscope-reorder --durations=15 \
 	    --cov --cov-report=term --cov-fail-under=$(COVERAGE_FLOOR)
 
 test: lint typecheck pytest
@@ -87,7 +87,7 @@ test: lint typecheck pytest
 # has one real part (a server over HTTP, the sandbox, PostgreSQL, Ray, the CLI); e2e runs
 # campaigns through the runner. `make test` runs all three.
 test-unit test-integration test-e2e: test-%: $(DEV_STAMP)
-	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadfile tests/$*
+	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadfile --no-loadscope-reorder tests/$*
 
 # Benchmarks print ratios against a named baseline and rewrite their section of RESULTS.md.
 bench: $(DEV_STAMP)

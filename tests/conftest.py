@@ -30,6 +30,35 @@ BLAS_LIMIT = threadpool_limits(limits=1, user_api="blas")
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
+#: Each test file's measured seconds (``tools/test_costs.py`` writes them from a JUnit report).
+FILE_COSTS: dict[str, float] = json.loads((Path(__file__).parent / "file_costs.json").read_text())
+#: a file not in the table yet: placed among the longer ones, so that a new long file does not
+#: start last
+DEFAULT_COST = 30.0
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Run the files longest first, each file's tests together and in their own order.
+
+    pytest-xdist (``--dist loadfile``, with ``--no-loadscope-reorder`` so that it keeps this
+    order) gives each worker the next file when it is nearly done: longest first leaves the
+    short files to fill the workers' ends, where files taken in their collection order (or by
+    number of tests, xdist's default) left the suite waiting on one worker finishing a long file
+    alone."""
+    root = Path(__file__).resolve().parents[1]
+
+    def cost(item: pytest.Item) -> float:
+        try:
+            name = Path(str(item.fspath)).resolve().relative_to(root).as_posix()
+        except ValueError:
+            return DEFAULT_COST
+        return FILE_COSTS.get(name, DEFAULT_COST)
+
+    first_seen: dict[str, int] = {}
+    for index, item in enumerate(items):
+        first_seen.setdefault(str(item.fspath), index)
+    items.sort(key=lambda item: (-cost(item), first_seen[str(item.fspath)]))
+
 
 def make_core(spec: dict[str, object] | None = None) -> EngineCore:
     return EngineCore(

@@ -53,9 +53,10 @@ def test_a_slower_draft_model_is_rejected(
     # 240 prompts give 30 blocks, and answers of up to 128 tokens time each TPOT on more steps
     v = judged(tmp_path, llama.get(), cand, gguf_dir, n=240, max_tokens=128)
     speed = {r["gate"]: r for r in v["reasons"]}["speed.tpot"]
-    # 30 blocks; a block whose requests all failed under the whole suite's load (once seen:
-    # df 28) is dropped from the pairs and counted by the failure gate, not by this one
-    assert speed["data"]["design"] == "blocks" and 25 <= speed["data"]["df"] <= 29
+    # 30 blocks; a block whose requests all failed under the whole suite's load is dropped
+    # from the pairs and counted by the failure gate, not by this one (seen: df 28 under the
+    # suite alone, df 24 with the suite beside other work at a load average of 8 on two cores)
+    assert speed["data"]["design"] == "blocks" and 20 <= speed["data"]["df"] <= 29
     # read by rank (Hodges-Lehmann, signed-rank interval): the starved blocks move the
     # estimate by a rank each; read as a mean of log ratios, one run of the whole suite put
     # this slower draft model at 1.13x [0.67, 1.92] (blocks' sd 141%); by rank, under a
