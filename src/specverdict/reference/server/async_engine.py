@@ -31,6 +31,7 @@ import threading
 import time
 from collections.abc import AsyncGenerator
 from dataclasses import dataclass, field
+from typing import Any
 
 from specverdict.reference.engine import EngineCore, GenerationRequest, RequestOutput, RequestState
 
@@ -49,6 +50,23 @@ class _Handle:
 
     def deliver(self, item: RequestOutput | BaseException) -> None:
         self.loop.call_soon_threadsafe(self.outputs.put_nowait, item)
+
+
+def _put_all(
+    items: list[tuple[asyncio.Queue[RequestOutput | BaseException], RequestOutput]],
+) -> None:
+    for outputs, item in items:
+        outputs.put_nowait(item)
+
+
+def _deliver_step(delivered: list[tuple[_Handle, RequestOutput]]) -> None:
+    """A step's outputs, one wake-up of each consumer's event loop for all of them (a wake-up a
+    token per request cost the server a tenth of its time at concurrency 8)."""
+    by_loop: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Queue[Any], RequestOutput]]] = {}
+    for handle, out in delivered:
+        by_loop.setdefault(handle.loop, []).append((handle.outputs, out))
+    for loop, items in by_loop.items():
+        loop.call_soon_threadsafe(_put_all, items)
 
 
 #: on the virtual clock: how quiet a burst of arrivals to an idle engine must fall before its first step
@@ -193,6 +211,7 @@ class AsyncEngine:
             batch = active[: self.max_num_seqs]
             states = [h.state for h in batch if h.state is not None]
             outs = self.core.step_batch(states) if states else []
+            delivered: list[tuple[_Handle, RequestOutput]] = []
             for handle, out in zip(batch, outs, strict=True):
                 if isinstance(out, Exception):
                     self.core.sink.request_finished("error")
@@ -200,10 +219,11 @@ class AsyncEngine:
                     active.remove(handle)
                     refills += 1
                     continue
-                handle.deliver(out)
+                delivered.append((handle, out))
                 if out.finish_reason is not None:
                     active.remove(handle)
                     refills += not handle.request.offers_tools
+            _deliver_step(delivered)
             if self.admission_wait_s and not draining:
                 owed += refills
             if len(active) > self.max_num_seqs:  # rotate: the rest go first next time
