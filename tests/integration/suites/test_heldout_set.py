@@ -1,10 +1,11 @@
 """The held-out sets of plausible-wrong HumanEval solutions (``benchmarks/heldout_wrong.py``, the
-second set, ``benchmarks/heldout_wrong2.py``, the third, ``benchmarks/heldout_wrong3.py``, and the
-fourth, ``benchmarks/heldout_wrong4.py``) are sound, checked without the amplifier: every
-entry's task exists, its solution has the prompt's signature and passes HumanEval's own tests,
-and it differs from the reference on its witness; each set is as large and as spread as it says,
-the second set repeats no entry of the first, the third none of the first two, and the fourth
-none of the first three."""
+second set, ``benchmarks/heldout_wrong2.py``, the third, ``benchmarks/heldout_wrong3.py``, the
+fourth, ``benchmarks/heldout_wrong4.py``, and the fifth, ``benchmarks/heldout_wrong5.py``) are
+sound, checked without the amplifier: every entry's task exists, its solution has the prompt's
+signature and passes HumanEval's own tests, and it differs from the reference on its witness;
+each set is as large and as spread as it says, the second set repeats no entry of the first, the
+third none of the first two, the fourth none of the first three, and the fifth none of the first
+four."""
 
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ MIN_TASKS = {
     "heldout_wrong2": 50,
     "heldout_wrong3": 55,
     "heldout_wrong4": 55,
+    "heldout_wrong5": 60,
 }
 
 
@@ -72,6 +74,10 @@ def test_the_second_set_repeats_no_entry_of_the_first() -> None:
     [
         ("heldout_wrong3", ("heldout_wrong", "heldout_wrong2")),
         ("heldout_wrong4", ("heldout_wrong", "heldout_wrong2", "heldout_wrong3")),
+        (
+            "heldout_wrong5",
+            ("heldout_wrong", "heldout_wrong2", "heldout_wrong3", "heldout_wrong4"),
+        ),
     ],
 )
 def test_a_later_set_repeats_no_entry_of_the_earlier_ones(
