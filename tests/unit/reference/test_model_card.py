@@ -166,7 +166,5 @@ def test_the_card_lists_the_modules_trained_on_the_frozen_target() -> None:
     m = report["dspark"]
     assert f"Brier score {m['confidence_brier']}" in card
     assert f"expected calibration error {m['confidence_ece']}" in card
-    bare = {
-        k: v for k, v in report.items() if k not in ("medusa", "dflash", "eagle3", "dspark")
-    }
+    bare = {k: v for k, v in report.items() if k not in ("medusa", "dflash", "eagle3", "dspark")}
     assert "## Modules trained on the frozen target" not in render_model_card(bare, WEIGHTS)
