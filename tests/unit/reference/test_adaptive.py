@@ -9,11 +9,12 @@ import numpy as np
 import pytest
 
 from specverdict.reference.adaptive import verify_lengths
+from specverdict.reference.config import EngineConfig
 from specverdict.reference.device import PROFILES
-from specverdict.reference.engine import GenerationRequest
+from specverdict.reference.engine import EngineCore, GenerationRequest
 from specverdict.reference.options import SpeculativeConfig
 from specverdict.reference.sampling import SamplingParams
-from tests.conftest import make_core
+from specverdict.reference.weights import shipped
 from tests.unit.reference.test_decoding import stdlib_prompts
 
 #: a drafter fairly sure of its first drafts and less of the later ones
@@ -82,11 +83,31 @@ def test_adaptive_verification_needs_a_confidence_signal() -> None:
         )
 
 
-def drafts_by_step(adaptive: bool, batch: int) -> tuple[list[int], list[int]]:
-    """Every request of one batch stepped together: the drafts each step verified and the ones
-    the drafter computed."""
-    core = make_core(
-        {"method": "dspark", "num_speculative_tokens": 7, "enable_adaptive_verification": adaptive}
+def virtual_core(spec: dict[str, object] | None) -> EngineCore:
+    return EngineCore(
+        EngineConfig(
+            model_dir=shipped("target"),
+            served_model_name="reference-target",
+            speculative=SpeculativeConfig.model_validate(spec) if spec else None,
+            device_model="accel-2b",
+            device_clock="virtual",
+        )
+    )
+
+
+def drafts_by_step(
+    adaptive: bool, batch: int, spec: dict[str, object] | None = None
+) -> tuple[list[int], list[int], float, int]:
+    """Every request of one batch stepped together on the virtual device clock: the drafts each
+    step verified, the ones the drafter computed, the modelled seconds and the tokens."""
+    core = virtual_core(
+        spec
+        if spec is not None
+        else {
+            "method": "dspark",
+            "num_speculative_tokens": 7,
+            "enable_adaptive_verification": adaptive,
+        }
     )
     states = [
         core.start(
@@ -106,14 +127,28 @@ def drafts_by_step(adaptive: bool, batch: int) -> tuple[list[int], list[int]]:
                 verified.append(s.decoder.last_drafts)
                 proposed.append(s.decoder.last_proposed)
         active = [s for s in active if not s.finished]
-    return verified, proposed
+    tokens = sum(len(s.output_ids) for s in states)
+    return verified, proposed, core.modeled_s, tokens
 
 
 def test_the_engine_verifies_fewer_drafts_under_load_and_all_of_them_alone() -> None:
-    alone, alone_proposed = drafts_by_step(True, 1)
+    alone, alone_proposed, _, _ = drafts_by_step(True, 1)
     assert alone == alone_proposed  # one request: the pass stays memory-bound
-    loaded, proposed = drafts_by_step(True, 24)
+    loaded, proposed, _, _ = drafts_by_step(True, 24)
     assert all(1 <= v <= p <= 7 for v, p in zip(loaded, proposed, strict=True))
     assert sum(loaded) < 0.7 * sum(proposed)
-    fixed, fixed_proposed = drafts_by_step(False, 24)
+    fixed, fixed_proposed, _, _ = drafts_by_step(False, 24)
     assert fixed == fixed_proposed
+
+
+def test_under_load_adaptive_verification_costs_less_device_time_per_token() -> None:
+    """A saturated batch on the modelled accelerator: fixed k=7 pays for seven verify rows a
+    request, adaptive verification for the ones its confidence pays for; alone, the two take
+    the same time."""
+    *_, fixed_s, fixed_tokens = drafts_by_step(False, 24)
+    *_, adaptive_s, adaptive_tokens = drafts_by_step(True, 24)
+    assert fixed_tokens == adaptive_tokens  # the same outputs
+    assert adaptive_s < 0.85 * fixed_s
+    *_, fixed_one, _ = drafts_by_step(False, 1)
+    *_, adaptive_one, _ = drafts_by_step(True, 1)
+    assert adaptive_one == pytest.approx(fixed_one)
