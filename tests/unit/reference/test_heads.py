@@ -194,3 +194,26 @@ def test_sampled_drafts_keep_the_target_distribution(name: str, target: GPTModel
     m = method({"method": name, "num_speculative_tokens": 1}, target)
     tokens = GOLDEN["tokens"][:24]
     assert np.median(first_token_pvalues(m, target, tokens)) > 0.01
+
+
+def test_dspark_samples_each_position_from_its_markov_corrected_distribution(
+    target: GPTModel,
+) -> None:
+    """Under sampling, position i's draft is drawn from the distribution the Markov head gives
+    it after the token drawn before it, and that distribution is the row verification reads:
+    a valid autoregressive draft chain, so rejection sampling stays exact past position 1."""
+    m = method({"method": "dspark", "num_speculative_tokens": 7}, target)
+    assert isinstance(m, DSparkMethod)
+    params = SamplingParams(temperature=0.8)
+    tokens = GOLDEN["tokens"][:32]
+    ctx = context(target, m, tokens, params, 3)
+    proposal = m.new_sequence().propose(ctx, 7)
+    assert proposal.probs is not None and proposal.confidence is not None
+    d = m.drafter
+    outputs = d.outputs(ctx.last_hidden, tokens[-1], 7)
+    prev = [tokens[-1], *proposal.tokens[:-1]]
+    for i, (o, t) in enumerate(zip(outputs, prev, strict=True)):
+        row = probabilities(o @ target.lm_head + d.correction(t), params)
+        np.testing.assert_allclose(proposal.probs[i], row, atol=1e-12)
+        assert proposal.probs[i][proposal.tokens[i]] > 0
+    assert np.all((proposal.confidence > 0) & (proposal.confidence < 1))
