@@ -10,7 +10,7 @@ RUN_STAMP := $(VENV)/.stamp-run
 DEV_STAMP := $(VENV)/.stamp-dev
 TRAIN_STAMP := $(VENV)/.stamp-train
 
-.PHONY: demo test lint typecheck pytest bench train train-heads train-base clean vllm test-unit test-integration test-e2e test-vllm demo-vllm chromium postgresql promtool
+.PHONY: demo test lint typecheck pytest bench train train-heads train-dspark train-base clean vllm test-unit test-integration test-e2e test-vllm demo-vllm chromium postgresql promtool
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -141,13 +141,20 @@ train: $(TRAIN_STAMP)
 	$(BIN)/python -m specverdict.lab.train.card
 
 # The modules trained on the frozen shipped target (Medusa's heads, the block drafter, the EAGLE-3
-# drafter): make train ends with them; make train-heads retrains only them (about 25 minutes on
-# one shared core) and leaves the target, the draft and the MTP head as they are.
-HEADS_ARGS ?= --heads-only --threads 1 --init-target src/specverdict/reference/weights/target \
-	--medusa-steps 500 --dflash-steps 250 --eagle3-steps 900 $(PHASE4_DATA)
+# drafter, the DSpark drafter, whose backbone starts from the block drafter): make train ends
+# with them; make train-heads retrains only them (about 35 minutes on one shared core) and leaves
+# the target, the draft and the MTP head as they are. make train-dspark retrains the DSpark
+# drafter alone (about 8 minutes) and leaves every other module's files as they are.
+HEADS_COMMON ?= --heads-only --threads 1 --init-target src/specverdict/reference/weights/target
+HEADS_ARGS ?= $(HEADS_COMMON) --medusa-steps 500 --dflash-steps 250 --eagle3-steps 900 \
+	--dspark-steps 600 $(PHASE4_DATA)
 
 train-heads: $(TRAIN_STAMP)
 	OMP_NUM_THREADS=1 $(BIN)/python -m specverdict.lab.train $(HEADS_ARGS)
+
+train-dspark: $(TRAIN_STAMP)
+	OMP_NUM_THREADS=1 $(BIN)/python -m specverdict.lab.train $(HEADS_COMMON) --dspark-steps 600 \
+		$(PHASE4_DATA)
 
 train-base: $(TRAIN_STAMP)
 	$(BIN)/python -m specverdict.lab.synth.build

@@ -52,6 +52,11 @@ Method = Literal[
 #: unless a parameter (a k schedule, adaptive verification) says otherwise; n-gram, suffix and
 #: DSpark draft up to k, and llama.cpp's draft model stops at its p_min
 FIXED_K_METHODS = frozenset({"mtp", "eagle", "eagle3", "medusa", "draft_model", "dflash"})
+#: methods that draft without a model or head: nothing to score drafts with
+MODEL_FREE_METHODS = frozenset({"ngram", "suffix"})
+#: engines on which a dspark candidate verifies adaptively unless it says
+#: ``adaptive_verification: false`` (the adapters with ``takes_adaptive_verification``)
+ADAPTIVE_BY_DEFAULT = frozenset({"vllm", "reference"})
 #: a fixed-k engine drafting fewer than this share of k per step on average runs another k
 FIXED_K_FLOOR = 0.75
 STAGE_PATTERN = re.compile(r"^(function|repository|agent|prose|side:[a-z0-9][a-z0-9_-]*)$")
@@ -304,6 +309,13 @@ class Candidate(Strict):
         "there), e.g. [[1, 8, 4], [9, 32, 2], [33, 1024, 1]]; past the last range its k. "
         "Instead of k, or with k equal to its largest k",
     )
+    adaptive_verification: bool | None = Field(
+        default=None,
+        description="confidence-scheduled verification (vLLM's speculative_config."
+        "enable_adaptive_verification): each step verifies, per request, only the drafts the "
+        "drafter is confident enough in for the engine's current load, at most k; default on "
+        "for dspark on engines that have it (vllm, reference), false fixes the verify length at k",
+    )
     draft: Text | None = Field(default=None, description="draft model or head (path or hub id)")
     draft_quantization: Text | list[Text] | None = Field(
         default=None, description="draft weight quantization; a list expands"
@@ -425,7 +437,35 @@ class Candidate(Strict):
                 )
         elif self.k is None:
             raise ValueError(f"method {self.method!r} needs k (num_speculative_tokens)")
+        if self.adaptive_verification is not None:
+            if self.method == "none":
+                raise FieldError(
+                    ("adaptive_verification",),
+                    "method 'none' verifies nothing: expected no adaptive_verification",
+                )
+            if self.method in MODEL_FREE_METHODS and self.adaptive_verification:
+                raise FieldError(
+                    ("adaptive_verification",),
+                    f"true with method {self.method!r}: expected a method with a draft model "
+                    "or head (adaptive verification scores drafts by the drafter's "
+                    "distribution or confidence)",
+                )
+            if self.adaptive_verification and self.k_schedule is not None:
+                raise FieldError(
+                    ("adaptive_verification",),
+                    "true with a k_schedule: expected one of them (both set the verify length "
+                    "per step)",
+                )
         return self
+
+    def adaptive(self, engine_kind: str | None) -> bool | None:
+        """Whether this candidate verifies adaptively on ``engine_kind``: as declared, else on
+        for dspark where the engine has it (``ADAPTIVE_BY_DEFAULT``), else unset."""
+        if self.adaptive_verification is not None:
+            return self.adaptive_verification
+        if self.method == "dspark" and engine_kind in ADAPTIVE_BY_DEFAULT:
+            return True
+        return None
 
     def ks(self) -> list[int | None]:
         """The k of each run this entry expands to (with a schedule: its largest k, vLLM's

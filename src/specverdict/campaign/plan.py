@@ -191,9 +191,10 @@ def blocked(
     return out
 
 
-def speculations(candidate: Candidate) -> list[Speculation]:
+def speculations(candidate: Candidate, engine_kind: str | None = None) -> list[Speculation]:
     """The speculation axes one candidate entry expands to (a list of k, of draft quantizations;
-    a k schedule is one run)."""
+    a k schedule is one run) on an engine of ``engine_kind`` (which decides whether a dspark
+    candidate that does not say verifies adaptively)."""
     params = tuple(sorted(candidate.params.items()))
     schedule = (
         None
@@ -208,6 +209,7 @@ def speculations(candidate: Candidate) -> list[Speculation]:
             draft_quantization=q,
             params=params,
             k_schedule=schedule,
+            adaptive_verification=candidate.adaptive(engine_kind),
         )
         for k, q in product(candidate.ks(), candidate.draft_quantizations())
     ]
@@ -244,7 +246,7 @@ def build_plan(campaign: Campaign) -> Plan:
         specs.append((Speculation(), campaign.baseline_url()))
     seen: set[Speculation] = {sp for sp, _ in specs}
     for cand in campaign.candidates:
-        for sp in speculations(cand):
+        for sp in speculations(cand, eng.kind):
             if sp not in seen:  # the same candidate listed twice runs once
                 specs.append((sp, campaign.candidate_url(cand)))
                 seen.add(sp)

@@ -58,6 +58,9 @@ class Speculation(Frozen):
     #: k by batch size (inclusive ranges ``(start, end, k)`` from 1, vLLM's
     #: ``num_speculative_tokens_per_batch_size``); identity only when set
     k_schedule: tuple[tuple[int, int, int], ...] | None = None
+    #: confidence-scheduled verification (vLLM's ``enable_adaptive_verification``): each step
+    #: verifies 1..k drafts per request; identity only when set
+    adaptive_verification: bool | None = None
 
     @property
     def k_text(self) -> str:
@@ -75,6 +78,8 @@ class Speculation(Frozen):
         requests run at once (None: any batch size); None without k."""
         if self.k is None:
             return None
+        if self.adaptive_verification:
+            return 1, self.k
         if self.k_schedule is None:
             return self.k, self.k
         if concurrency is None:
@@ -87,6 +92,8 @@ class Speculation(Frozen):
         if self.method == "none":
             return "none"
         parts = [self.method, f"k={self.k_text}"]
+        if self.adaptive_verification:
+            parts.append("adaptive")
         if self.draft_quantization:
             parts.append(f"draft-q={self.draft_quantization}")
         # acceptance rules change what a candidate is (lossy or not): always in its name
@@ -190,8 +197,9 @@ class RunSpec(Frozen):
         Fields added after the first release are left out while at their default, so that
         stored runs keep their fingerprints."""
         out = self.model_dump(mode="json", exclude={"campaign"})
-        if out["speculation"]["k_schedule"] is None:
-            del out["speculation"]["k_schedule"]
+        for key in ("k_schedule", "adaptive_verification"):
+            if out["speculation"][key] is None:
+                del out["speculation"][key]
         if not out["engine"]["launch_args"]:
             del out["engine"]["launch_args"]
         if isinstance(out["samples"], dict) and out["samples"].get("stratify", "") is None:
@@ -243,7 +251,7 @@ class PairingError(ValueError):
 
 
 #: identity fields that belong to another speculation axis
-_AXIS = {"k_schedule": "k"}
+_AXIS = {"k_schedule": "k", "adaptive_verification": "k"}
 
 
 def check_pair(base: RunSpec, cand: RunSpec) -> list[str]:

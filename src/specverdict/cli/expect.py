@@ -18,6 +18,7 @@ from specverdict.errors import ConfigError
 from specverdict.verdict.expect import (
     Expectation,
     LevelExpectation,
+    adaptive_bound,
     expect_schedule,
     inputs_from_run,
     parse_k_schedule,
@@ -127,6 +128,12 @@ def render(e: Expectation) -> str:
     metavar="C1,...",
     help="with --k-schedule: the load levels to predict at (default: each range's start)",
 )
+@click.option(
+    "--adaptive",
+    is_flag=True,
+    help="the run verifies adaptively (enable_adaptive_verification, 1 to k drafts a step): "
+    "the prediction at --k is then its upper bound, said as an assumption",
+)
 @click.option("--draft-cost", type=float, help="one drafter forward, in baseline decode steps")
 @click.option(
     "--verify-cost",
@@ -150,6 +157,7 @@ def expect(
     k: int | None,
     k_schedule: str | None,
     concurrency: str | None,
+    adaptive: bool,
     draft_cost: float | None,
     verify_cost: str | None,
     claim: str | None,
@@ -168,6 +176,10 @@ def expect(
     claimed = parse_claim(claim) if claim is not None else None
     if concurrency is not None and k_schedule is None:
         raise click.UsageError("--concurrency chooses the levels of a --k-schedule: give one")
+    if adaptive and k_schedule is not None:
+        raise click.UsageError(
+            "--adaptive with --k-schedule: adaptive verification goes with one k; give --k"
+        )
     if k_schedule is not None:
         if k is not None:
             raise click.UsageError("--k-schedule gives k at each load level: drop --k")
@@ -247,6 +259,8 @@ def expect(
         verify_cost=costs,
         draft_cost=draft_cost,
     )
+    if adaptive:
+        inputs = adaptive_bound(inputs)
     result = compute_expectation(inputs, claimed)
     if as_json:
         click.echo(json.dumps(result.model_dump(mode="json"), indent=2))

@@ -92,6 +92,14 @@ class EngineAdapter(ABC):
     takes_k_schedule: ClassVar[bool] = False
     #: why it does not, in one clause (what its source has instead)
     no_k_schedule: ClassVar[str] = "its adapter passes one k, no k by batch size"
+    #: the engine takes a candidate's adaptive verification (vLLM's
+    #: ``enable_adaptive_verification``); the kinds in ``campaign.model.ADAPTIVE_BY_DEFAULT``
+    takes_adaptive_verification: ClassVar[bool] = False
+    #: why it does not, in one clause
+    no_adaptive_verification: ClassVar[str] = (
+        "no key of its speculative configuration sizes the verify length from the drafter's "
+        "confidence"
+    )
 
     def problems(self, spec: RunSpec) -> list[str]:
         """Why this engine cannot run ``spec`` as configured, found without starting it: a
@@ -107,6 +115,12 @@ class EngineAdapter(ABC):
                 *found,
                 f"k_schedule: engine {self.kind!r} cannot run a k schedule: {self.no_k_schedule}; "
                 "give this candidate one k",
+            ]
+        if spec.speculation.adaptive_verification and not self.takes_adaptive_verification:
+            return [
+                *found,
+                f"adaptive_verification: engine {self.kind!r} cannot verify adaptively: "
+                f"{self.no_adaptive_verification}; set adaptive_verification: false",
             ]
         try:
             self.launch_files(spec)

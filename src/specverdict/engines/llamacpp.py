@@ -263,6 +263,10 @@ class LlamaCppAdapter(EngineAdapter):
     methods = frozenset(SPEC_TYPES)
     method_names = SPEC_TYPES
     unsupported = UNSUPPORTED
+    no_adaptive_verification = (
+        "--spec-draft-p-min stops a DSpark draft where its confidence falls under a fixed p "
+        "whatever the load: another rule, not mapped to adaptive verification"
+    )
     no_k_schedule = "llama.cpp has no k by batch size (--draft-max is one number per server)"
 
     def speculative_args(self, spec: RunSpec, run_dir: str = ".") -> list[str]:

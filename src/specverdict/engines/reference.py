@@ -52,6 +52,7 @@ class ReferenceAdapter(VLLMAdapter):
     self_launching = True
     methods = frozenset(get_args(SpecMethod))
     method_names = MappingProxyType({m: (m,) for m in get_args(SpecMethod)})
+    takes_adaptive_verification = True
 
     def problems(self, spec: RunSpec) -> list[str]:
         """The vLLM-shaped flags, checked against the reference engine's own configuration: its

@@ -242,6 +242,10 @@ class SGLangAdapter(EngineAdapter):
     methods = frozenset(ALGORITHMS)
     method_names = MappingProxyType({m: (a,) for m, a in ALGORITHMS.items()})
     unsupported = UNSUPPORTED
+    no_adaptive_verification = (
+        "its server arguments have no key known to be vLLM's enable_adaptive_verification (DSPARK's "
+        "confidence and SPS table paths are not mapped by this adapter)"
+    )
     no_k_schedule = (
         "SGLang has no k by batch size (its speculative_adaptive_config picks num_steps from "
         "acceptance while running, not from the batch size)"

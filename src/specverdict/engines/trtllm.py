@@ -176,6 +176,9 @@ class TRTLLMAdapter(EngineAdapter):
     methods = frozenset(DECODING_TYPES)
     method_names = MappingProxyType({m: (t,) for m, t in DECODING_TYPES.items()})
     unsupported = UNSUPPORTED
+    no_adaptive_verification = (
+        "its speculative configs have no key known to be vLLM's enable_adaptive_verification"
+    )
     no_k_schedule = (
         "TensorRT-LLM's draft_len_schedule maps batch-size thresholds to draft lengths (above "
         "its largest threshold nothing is drafted), not inclusive ranges; the adapter does not "

@@ -112,6 +112,12 @@ METHODS: dict[str, str] = {
 K_SCHEDULE_KEY = "num_speculative_tokens_per_batch_size"
 
 
+#: the ``speculative_config`` key of confidence-scheduled verification (vLLM #47808 for
+#: dspark's confidence head, #52228 for every draft-model speculator by an online acceptance
+#: estimate): each step verifies a prefix of each request's drafts sized to the load
+ADAPTIVE_KEY = "enable_adaptive_verification"
+
+
 #: what vLLM's re-detection looks for in a draft's name (``eagle-``, ``eagle3``, ``dflash``,
 #: ``dspark``) before it runs an explicit ``draft_model`` as another method
 REDETECTED = ("eagle3", "eagle-", "dflash", "dspark")
@@ -126,6 +132,14 @@ def vllm_speculative_config(spec: RunSpec) -> dict[str, Any] | None:
     config: dict[str, Any] = {"method": METHODS[sp.method], "num_speculative_tokens": sp.k}
     if sp.k_schedule is not None:  # num_speculative_tokens is then its largest k
         config[K_SCHEDULE_KEY] = [list(r) for r in sp.k_schedule]
+    if sp.adaptive_verification is not None:
+        if sp.adaptive_verification and sp.method in ("ngram", "suffix"):
+            raise ValueError(
+                f"adaptive_verification with method {sp.method!r}: vLLM estimates acceptance "
+                "from a draft model's logits or DSpark's confidence head; expected a "
+                "draft-model method"
+            )
+        config[ADAPTIVE_KEY] = sp.adaptive_verification
     if sp.draft is not None:
         config["model"] = sp.draft
     if sp.draft_quantization is not None:
@@ -141,6 +155,7 @@ class VLLMAdapter(EngineAdapter):
     methods = frozenset(METHODS)
     method_names = MappingProxyType({m: (name,) for m, name in METHODS.items()})
     takes_k_schedule = True
+    takes_adaptive_verification = True
 
     def cautions(self, spec: RunSpec) -> list[str]:
         """vLLM re-detects a ``draft_model`` from its draft (``SpeculativeConfig.__post_init__``

@@ -19,7 +19,7 @@ from pathlib import Path
 from specverdict.campaign.plan import Pair, Plan
 from specverdict.campaign.spec import RunSpec, Speculation
 from specverdict.engines.registry import adapter_for
-from specverdict.engines.vllm import K_SCHEDULE_KEY, vllm_speculative_config
+from specverdict.engines.vllm import ADAPTIVE_KEY, K_SCHEDULE_KEY, vllm_speculative_config
 from specverdict.policy import madrule
 from specverdict.policy.model import (
     Cell,
@@ -219,6 +219,8 @@ def vllm_schedule(
         return None, ["speculation off at every load level: no --speculative-config"]
     if any(c.concurrency is None for c in cells):
         return None, ["load levels are request rates: vLLM's schedule is per batch size"]
+    if any(c.speculation.adaptive_verification for c in on):
+        return _adaptive_config(cells, on, specs)
     if any(c.speculation.k_schedule is not None for c in on):
         return None, [
             "an ADOPT configuration has its own k schedule: its flags carry it; no other "
@@ -333,6 +335,32 @@ def pinned_anyway(
             )
         out.append(e)
     return out, warnings
+
+
+def _adaptive_config(
+    cells: Sequence[Cell], on: Sequence[Cell], specs: Mapping[str, RunSpec]
+) -> tuple[dict[str, object] | None, list[str]]:
+    """An ADOPT configuration that verifies adaptively: its own flags (with
+    ``enable_adaptive_verification``) for the stage, no k schedule folded over it."""
+    if len({c.speculation for c in on}) > 1:
+        labels = ", ".join(sorted({c.choice for c in on}))
+        return None, [
+            f"the ADOPT configurations differ across load levels ({labels}), one of them "
+            "verifying adaptively: no single engine configuration covers them; run the one of "
+            "the level you serve at"
+        ]
+    config = vllm_speculative_config(specs[on[0].choice])
+    notes = [
+        f"{on[0].choice} verifies adaptively ({ADAPTIVE_KEY}: true): vLLM sizes each step's "
+        "verify length to its load, so no k schedule is folded over it"
+    ]
+    off = [c.load for c in cells if c.choice == "none"]
+    if off:
+        notes.append(
+            f"it was not ADOPT at {', '.join(off)}: where you serve at those levels, serve "
+            "without speculation"
+        )
+    return config, notes
 
 
 def build_policy(

@@ -98,7 +98,10 @@ class SequenceDecoder:
         self.features: F64 | None = None
         self.features_from = 0
         self.prefilled = False
-        self.last_drafts = 0  # drafts proposed by the last planned step
+        self.last_drafts = 0  # drafts the last planned step verifies
+        self.last_proposed = 0  # drafts the proposer computed for it (the device's draft work)
+        #: the drafter's confidence in each planned draft (DSpark), else None
+        self.last_confidence: F64 | None = None
         self._planned: tuple[int, list[int], F64 | None] = (0, [], None)
 
     @property
@@ -116,8 +119,9 @@ class SequenceDecoder:
         output is needed (the prefill). Drafts are proposed here, at most ``k`` (default the
         sequence's k; a k schedule gives each step its own); the target's forward may then
         run alone or batched with other sequences, and :meth:`complete` finishes the step."""
+        self.last_confidence = None
         if not self.prefilled:
-            self.last_drafts = 0
+            self.last_drafts = self.last_proposed = 0
             # a prefix already in the cache (prefix caching) is not computed again
             return self.tokens[self.cache.length :], True
         if self.room <= 0:
@@ -138,9 +142,23 @@ class SequenceDecoder:
             drafts = proposal.tokens[:k]
             if proposal.probs is not None:
                 draft_probs = proposal.probs[: len(drafts)]
+            if proposal.confidence is not None:
+                self.last_confidence = proposal.confidence[: len(drafts)]
         self._planned = (self.cache.length, drafts, draft_probs)
-        self.last_drafts = len(drafts)
+        self.last_drafts = self.last_proposed = len(drafts)
         return [self.tokens[-1], *drafts], False
+
+    def verify_only(self, n: int) -> list[int]:
+        """Keep only the first ``n`` planned drafts for verification (adaptive verification,
+        after :meth:`begin`); the tokens to feed the target. Verifying a prefix of a valid
+        draft chain keeps the step lossless: the target still corrects the first rejection."""
+        start, drafts, draft_probs = self._planned
+        drafts = drafts[:n]
+        if draft_probs is not None:
+            draft_probs = draft_probs[:n]
+        self._planned = (start, drafts, draft_probs)
+        self.last_drafts = len(drafts)
+        return [self.tokens[-1], *drafts]
 
     def _keep_features(self, start: int, rows: F64 | None) -> None:
         """The captured layer outputs of the fed positions from ``start`` on."""

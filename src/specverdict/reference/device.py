@@ -18,7 +18,10 @@ The draft term counts the method's real work (``proposers.DraftWork``): an autor
 drafter (draft model, MTP head, EAGLE-3's layer) runs one pass per drafted token, one row per request; Medusa's
 heads run one pass for all of them, reading each head used once and computing one row per head;
 a block drafter (dflash) runs one pass whatever k is, computing one row per block position;
-a model-free method (n-gram, suffix) costs nothing on the device.
+a DSpark drafter runs the block drafter's one pass plus, per block position, its rank-r Markov
+correction (r x (d + V) parameters a row, a few percent of the pass); a model-free method
+(n-gram, suffix) costs nothing on the device. Only the rows the target verifies are charged to
+the target: with adaptive verification, fewer than the drafter computed.
 
 ``bytes_read`` counts every non-expert weight once per step plus, on an MoE target, each expert
 routed to by any token of the step; bytes per parameter follow the weight format (bf16 2,
@@ -86,3 +89,7 @@ PROFILES: dict[str, DeviceModel] = {
         "accel-5b", scale=1600.0, bandwidth=1.0e12, peak_flops=3.2e13, overhead_s=5e-4
     ),
 }
+
+#: the profile whose step cost adaptive verification optimises when the engine runs without a
+#: device model (the rule needs a cost of a verify row; outputs never depend on it)
+DEFAULT_COST_PROFILE = "accel-2b"

@@ -23,13 +23,21 @@ from typing import Protocol
 import numpy as np
 from threadpoolctl import threadpool_limits
 
+from specverdict.reference.adaptive import verify_lengths
 from specverdict.reference.config import EngineConfig, SpeculativeConfig
 from specverdict.reference.decoding import SequenceDecoder, SpecCounts
-from specverdict.reference.device import BYTES_PER_PARAM, COMPUTE_RATE, PROFILES, DeviceModel
+from specverdict.reference.device import (
+    BYTES_PER_PARAM,
+    COMPUTE_RATE,
+    DEFAULT_COST_PROFILE,
+    PROFILES,
+    DeviceModel,
+)
 from specverdict.reference.loading import LoadOptions
 from specverdict.reference.model import (
     F64,
     BlockDrafterModel,
+    DSparkDrafterModel,
     Eagle3DrafterModel,
     GPTModel,
     KVCache,
@@ -42,6 +50,7 @@ from specverdict.reference.proposers import (
     BlockDraftMethod,
     DegradedProposer,
     DraftModelMethod,
+    DSparkMethod,
     Eagle3Method,
     MedusaMethod,
     Method,
@@ -138,6 +147,15 @@ def build_method(
         eagle = Eagle3DrafterModel.from_dir(path, target, options, quant)
         target.capture_layers = eagle.layers
         return Eagle3Method(eagle)
+    if spec.method == "dspark":
+        path = Path(spec.model) if spec.model else shipped("dspark")
+        dspark = DSparkDrafterModel.from_dir(path, target, options, quant)
+        if spec.num_speculative_tokens > dspark.block_size:
+            raise ValueError(
+                f"num_speculative_tokens {spec.num_speculative_tokens}: the DSpark drafter "
+                f"{path} drafts blocks of at most {dspark.block_size}"
+            )
+        return DSparkMethod(dspark)
     if spec.method == "dflash":
         path = Path(spec.model) if spec.model else shipped("dflash")
         drafter = BlockDrafterModel.from_dir(path, target, options, quant)
@@ -212,7 +230,7 @@ class EngineCore:
             models.append(method.head.load_report)
         elif isinstance(method, MedusaMethod):
             models.append(method.heads.load_report)
-        elif isinstance(method, BlockDraftMethod | Eagle3Method):
+        elif isinstance(method, BlockDraftMethod | Eagle3Method | DSparkMethod):
             models.append(method.drafter.load_report)
         return {"models": [m.as_json() for m in models if m is not None]}
 
@@ -234,6 +252,8 @@ class EngineCore:
                 planned.append((i, state.begin(k)))
             except Exception as exc:  # delivered to the request, as data
                 outs[i] = exc
+        if planned and spec is not None and spec.enable_adaptive_verification:
+            planned = self._verify_adaptively(planned, states)
         if planned:
             self.batch_sizes[len(planned)] += 1
             try:
@@ -267,17 +287,41 @@ class EngineCore:
         assert len(done) == len(states)
         return done
 
-    def _pace(self, t0: float, states: list[RequestState], rows: int) -> None:
-        """Hold the step until the device model's time for the work it did has passed."""
-        device = self.device
-        assert device is not None
+    def _verify_adaptively(
+        self,
+        planned: list[tuple[int, tuple[list[int], KVCache, bool]]],
+        states: list[RequestState],
+    ) -> list[tuple[int, tuple[list[int], KVCache, bool]]]:
+        """Cut each request's drafts to the verify length of the confidence-scheduled rule
+        (``adaptive.verify_lengths``) on this step's cost: the device model's, or without one
+        the default profile's, so that the rule is the same with and without pacing."""
+        decoders = [states[i].decoder for i, _ in planned]
+        confidences = [
+            d.last_confidence if d.last_confidence is not None else np.empty(0) for d in decoders
+        ]
+        # rows beyond one per request and its verified drafts: the prefills' prompts
+        fixed = sum(
+            len(p[0]) - 1 - d.last_drafts for (_, p), d in zip(planned, decoders, strict=True)
+        )
+        stepping = [states[i] for i, _ in planned]
+        plan = verify_lengths(confidences, lambda rows: self._step_seconds(stepping, rows + fixed))
+        out = []
+        for (i, (fed, cache, last_only)), d, n in zip(planned, decoders, plan.lengths, strict=True):
+            kept = d.verify_only(n) if d.last_confidence is not None else fed
+            out.append((i, (kept, cache, last_only)))
+        return out
+
+    def _step_seconds(self, states: list[RequestState], rows: int) -> float:
+        """The device model's time of a step over ``states`` that computes ``rows`` target rows
+        (without a device model: the default profile's)."""
+        device = self.device or PROFILES[DEFAULT_COST_PROFILE]
         read, computed = self.target.step_work(rows)
         t = device.overhead_s + device.target_time(
             read * BYTES_PER_PARAM[self.config.quantization],
             computed,
             COMPUTE_RATE[self.config.quantization],
         )
-        drafts = max((s.decoder.last_drafts for s in states), default=0)
+        drafts = max((s.decoder.last_proposed for s in states), default=0)
         work = self.method.draft_work(drafts) if self.method is not None and drafts else None
         if work is not None:
             # every request of the batch drafts in the same passes (padded to the longest)
@@ -288,6 +332,11 @@ class EngineCore:
                 work.params_per_row,
                 len(states) * work.rows,
             )
+        return t
+
+    def _pace(self, t0: float, states: list[RequestState], rows: int) -> None:
+        """Hold the step until the device model's time for the work it did has passed."""
+        t = self._step_seconds(states, rows)
         self.modeled_s += t
         if not self.pace or self.config.device_clock == "virtual":
             return

@@ -5,7 +5,7 @@ which returns its tensors and a :class:`ModelLoad`: per tensor its name, shape, 
 file, and the tensors *left at their initial values*. ``GET /debug/load_report`` serves these.
 
 - **Overrides** (``--override-dir DIR``): a file ``DIR/<role>/<name>`` replaces the checkpoint's
-  ``<name>`` for that role (``target``, ``draft``, ``mtp``, ``medusa``, ``dflash``, ``eagle3``), the way a bind mount over a model
+  ``<name>`` for that role (``target``, ``draft``, ``mtp``, ``medusa``, ``dflash``, ``eagle3``, ``dspark``), the way a bind mount over a model
   directory does. Start the engine without the flag and the overrides are gone, as when a
   container is re-created without its mounts.
 - **Loader fault** (``--fault draft-skip=PATTERN``): tensors of a drafting module whose names
@@ -29,7 +29,7 @@ from safetensors import safe_open
 
 Tensors = dict[str, NDArray[np.floating]]
 #: the roles of the modules that draft (the loader fault applies to them)
-DRAFT_ROLES = ("draft", "mtp", "medusa", "dflash", "eagle3")
+DRAFT_ROLES = ("draft", "mtp", "medusa", "dflash", "eagle3", "dspark")
 
 
 @dataclass(frozen=True)

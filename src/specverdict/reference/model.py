@@ -568,7 +568,7 @@ class BlockDrafterModel(_OnTarget):
         target: GPTModel,
         quantization: Scheme = "none",
     ) -> None:
-        ck = _Checkpoint(tensors, "dflash", quantization)
+        ck = _Checkpoint(tensors, self.ROLE, quantization)
         self.load_report: ModelLoad | None = None
         self.target = target
         self.eps = target.config.layer_norm_epsilon
@@ -603,6 +603,11 @@ class BlockDrafterModel(_OnTarget):
     def logits(self, hidden: F64, token: int, n: int) -> F64:
         """The first ``n`` block positions' logits: row i drafts the token i + 1 places after
         ``token`` (the token that follows ``hidden``'s position)."""
+        out: F64 = self.outputs(hidden, token, n) @ self.target.lm_head
+        return out
+
+    def outputs(self, hidden: F64, token: int, n: int) -> F64:
+        """The first ``n`` block positions' normalised outputs (the LM head's inputs)."""
         e = self.target.embed(token)
         z = np.concatenate(
             [layer_norm(hidden, *self.hnorm, self.eps), layer_norm(e, *self.enorm, self.eps)]
@@ -613,8 +618,56 @@ class BlockDrafterModel(_OnTarget):
             + gelu(layer_norm(x, *self.ln_mlp, self.eps) @ self.fc_w + self.fc_b) @ self.proj_w
             + self.proj_b
         )
-        out: F64 = layer_norm(x, *self.ln_out, self.eps) @ self.target.lm_head
+        out: F64 = layer_norm(x, *self.ln_out, self.eps)
         return out
+
+
+class DSparkDrafterModel(BlockDrafterModel):
+    """The DSpark drafter (see the training module): the block drafter's backbone (one pass for
+    the block), a low-rank Markov head that adds ``U (V emb(d_{i-1}))`` to position i's logits
+    (``d_{i-1}`` the token drafted before it, the pending token for the first), and a
+    confidence head, ``sigmoid(w [o_i; log p_max; entropy] + b)`` of the backbone's output and
+    the corrected distribution, estimating that the target accepts position i's draft given it
+    accepted the ones before."""
+
+    ROLE = "dspark"
+
+    def __init__(
+        self,
+        tensors: dict[str, NDArray[np.floating]],
+        target: GPTModel,
+        quantization: Scheme = "none",
+    ) -> None:
+        super().__init__(tensors, target, quantization)
+        ck = _Checkpoint(tensors, self.ROLE, quantization)
+        self.markov_down = ck.get("markov_head.down.weight", True, transpose=True)  # [d, r]
+        self.markov_up = ck.get("markov_head.up.weight", True, transpose=True)  # [r, V]
+        self.conf_w = ck.get("confidence_head.weight")[0]
+        self.conf_b = float(ck.get("confidence_head.bias")[0])
+        self.rank = self.markov_down.shape[1]
+
+    def weight_params(self) -> int:
+        """Parameters one pass reads: the backbone, the LM head, both heads."""
+        heads = int(self.markov_down.size + self.markov_up.size + self.conf_w.size + 1)
+        return super().weight_params() + heads
+
+    def markov_params(self) -> int:
+        """Parameters one position's Markov correction computes with."""
+        return int(self.markov_down.size + self.markov_up.size)
+
+    def correction(self, token: int) -> F64:
+        """The Markov head's logits term for the position after ``token``."""
+        out: F64 = (self.target.embed(token) @ self.markov_down) @ self.markov_up
+        return out
+
+    def confidence(self, output: F64, logits: F64) -> float:
+        """The confidence head on one position's backbone output and corrected logits."""
+        z = logits - logits.max()
+        lp = z - np.log(np.exp(z).sum())
+        entropy = -float((np.exp(lp) * lp).sum())
+        x = float(output @ self.conf_w[:-2]) + self.conf_w[-2] * lp.max()
+        x += self.conf_w[-1] * entropy + self.conf_b
+        return float(1.0 / (1.0 + np.exp(-x)))
 
 
 class Eagle3DrafterModel:

@@ -15,7 +15,12 @@ from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-SpecMethod = Literal["ngram", "suffix", "draft_model", "mtp", "medusa", "dflash", "eagle3"]
+SpecMethod = Literal[
+    "ngram", "suffix", "draft_model", "mtp", "medusa", "dflash", "eagle3", "dspark"
+]
+#: methods whose drafter scores its drafts (DSpark's confidence head): the reference engine's
+#: adaptive verification needs that signal
+CONFIDENCE_METHODS: frozenset[str] = frozenset({"dspark"})
 #: methods that draft without weights of their own
 MODEL_FREE: frozenset[str] = frozenset({"ngram", "suffix"})
 PerRequestMetricsMode = Literal["none", "summary", "detailed"]
@@ -110,8 +115,8 @@ class SpeculativeConfig(BaseModel):
     )
     model: str | None = Field(
         default=None,
-        description="draft model (draft_model), MTP head (mtp), Medusa heads (medusa) or block "
-        "drafter (dflash) or EAGLE-3 drafter (eagle3) directory; "
+        description="draft model (draft_model), MTP head (mtp), Medusa heads (medusa), block "
+        "drafter (dflash), EAGLE-3 drafter (eagle3) or DSpark drafter (dspark) directory; "
         "default: the shipped one",
     )
     quantization: Scheme | None = Field(
@@ -149,6 +154,12 @@ class SpeculativeConfig(BaseModel):
         ge=1,
         description="suffix: draft nothing when the longest match is shorter (default 1)",
     )
+    enable_adaptive_verification: bool = Field(
+        default=False,
+        description="vLLM's name: each step verifies, per request, the longest prefix of its "
+        "drafts whose cumulative confidence clears a threshold set by the step's batch and the "
+        "device's step cost (at least one draft, at most k); dspark only here",
+    )
     acceptance: AcceptanceMode = "exact"
     relaxed_topk: int = Field(
         default=1, ge=1, description="relaxed: a draft among the target's top-k may be accepted"
@@ -172,6 +183,11 @@ class SpeculativeConfig(BaseModel):
         lookup = self.prompt_lookup_min is not None or self.prompt_lookup_max is not None
         if self.method != "ngram" and lookup:
             raise ValueError("prompt_lookup_min/prompt_lookup_max apply to method 'ngram' only")
+        if self.enable_adaptive_verification and self.method not in CONFIDENCE_METHODS:
+            raise ValueError(
+                f"enable_adaptive_verification with method {self.method!r}: expected method "
+                "'dspark' (the reference engine verifies adaptively from DSpark's confidence head)"
+            )
         if self.method in MODEL_FREE and self.model is not None:
             raise ValueError(f"method {self.method!r} takes no draft 'model'")
         suffix = [name for name in SUFFIX_OPTIONS if getattr(self, name) is not None]

@@ -16,6 +16,7 @@ from numpy.typing import NDArray
 
 from specverdict.reference.model import (
     BlockDrafterModel,
+    DSparkDrafterModel,
     Eagle3DrafterModel,
     GPTModel,
     MedusaHeadsModel,
@@ -31,6 +32,9 @@ F64 = NDArray[np.float64]
 class Proposal:
     tokens: list[int]
     probs: F64 | None  # one row per token: the draft distribution it was drawn from; None = one-hot
+    #: per token, the drafter's estimate that the target accepts it given it accepted the ones
+    #: before (DSpark's confidence head); None for a method without one
+    confidence: F64 | None = None
 
 
 @dataclass
@@ -422,6 +426,58 @@ class _BlockSequence:
         return None
 
 
+# --- DSpark: a block drafter with a Markov head and a confidence head ---------------------------
+
+
+class DSparkMethod:
+    """DSpark: the block drafter's one pass gives every position's backbone output; then, position
+    by position, the Markov head adds a low-rank term from the token drafted just before (so the
+    block is semi-autoregressive at the cost of one small product per position), the draft is
+    the corrected distribution's top-1 (greedy) or one draw from it (sampling, verified against
+    it), and the confidence head scores it. The confidences let the engine verify fewer than k
+    (``adaptive_verification``)."""
+
+    name = "dspark"
+
+    def __init__(self, drafter: DSparkDrafterModel) -> None:
+        self.drafter = drafter
+
+    def new_sequence(self) -> SequenceProposer:
+        return _DSparkSequence(self.drafter)
+
+    def draft_work(self, drafts: int) -> DraftWork | None:
+        """One pass over ``drafts`` rows whatever k is; each row also computes its Markov
+        correction (rank x (d + V) parameters)."""
+        params = self.drafter.weight_params()
+        per_row = params - self.drafter.conf_w.size - 1
+        return DraftWork(1, params, per_row, drafts)
+
+
+class _DSparkSequence:
+    def __init__(self, drafter: DSparkDrafterModel) -> None:
+        self.drafter = drafter
+
+    def propose(self, ctx: DraftContext, k: int) -> Proposal:
+        n = min(k, self.drafter.block_size)
+        prev = ctx.tokens[-1]
+        outputs = self.drafter.outputs(ctx.last_hidden, prev, n)
+        base = outputs @ self.drafter.target.lm_head
+        tokens: list[int] = []
+        rows: list[F64 | None] = []
+        confidence = np.empty(n)
+        for i in range(n):
+            logits = base[i] + self.drafter.correction(prev)
+            confidence[i] = self.drafter.confidence(outputs[i], logits)
+            prev, q = _pick(logits, ctx.params, ctx.rng)
+            tokens.append(prev)
+            rows.append(q)
+        p = _stack(tokens, rows)
+        return Proposal(p.tokens, p.probs, confidence)
+
+    def commit(self, valid_prefix: int) -> None:
+        return None
+
+
 # --- EAGLE-3 ----------------------------------------------------------------------------------
 
 
@@ -506,7 +562,7 @@ class DegradedProposer:
             for i in range(len(tokens)):
                 probs[i] = 0.0
                 probs[i, tokens[i]] = 1.0
-        return Proposal(tokens, probs)
+        return Proposal(tokens, probs, p.confidence)
 
     def commit(self, valid_prefix: int) -> None:
         self.inner.commit(valid_prefix)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from importlib.resources import files
 from pathlib import Path
 
-SHIPPED = ("target", "draft", "mtp", "medusa", "dflash", "eagle3")
+SHIPPED = ("target", "draft", "mtp", "medusa", "dflash", "eagle3", "dspark")
 
 
 def shipped(name: str) -> Path:

@@ -36,6 +36,7 @@ _SPEC_ROLE = {
     "medusa": "medusa",
     "dflash": "dflash",
     "eagle3": "eagle3",
+    "dspark": "dspark",
 }
 
 

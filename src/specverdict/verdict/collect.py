@@ -124,7 +124,7 @@ def campaign_verdicts(store: Store, plan: Plan) -> list[PairVerdict]:
     seed = plan.campaign.sampling.seed or 0
     expected = {}
     for cand in plan.campaign.candidates:
-        for sp in speculations(cand):
+        for sp in speculations(cand, plan.campaign.engine.kind):
             expected[sp] = cand.expected_acceptance
     # The registry is listed once, and a baseline shared by several candidates is read once.
     runs = store.list_runs()

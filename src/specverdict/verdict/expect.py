@@ -73,6 +73,22 @@ class ExpectationInputs(Frozen):
     golden: GoldenEntry | None = None
 
 
+#: what ``expect --adaptive`` says of its prediction
+ADAPTIVE_BOUND = (
+    "adaptive verification verifies 1 to k drafts per step, cutting each request's drafts "
+    "where the drafter's confidence no longer pays for the load: its accepted length is at "
+    "most this fixed-k E at k (fewer drafts verified accept no more), its step cost at most "
+    "this R; the prediction bounds the adaptive run's E from above, it does not model the "
+    "cut (its speed-up may be above or below S: at low load it verifies all k and is S, "
+    "under load it trades E for a cheaper step)"
+)
+
+
+def adaptive_bound(inputs: ExpectationInputs) -> ExpectationInputs:
+    """The fixed-k inputs at k, marked as the bound of an adaptive run's prediction."""
+    return inputs.model_copy(update={"assumptions": (*inputs.assumptions, ADAPTIVE_BOUND)})
+
+
 class Expectation(Frozen):
     """The prediction (and the claim check when a claim was given)."""
 

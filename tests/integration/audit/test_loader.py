@@ -387,3 +387,22 @@ def test_an_eagle3_head_without_fusion_and_too_few_medusa_heads_are_findings(
     # a method the checkpoint fits, or none given: nothing
     assert drafter_findings(medusa, None, 6) == []
     assert drafter_findings(inventory_checkpoint(shipped("mtp")), "mtp", 2) == []
+
+
+def test_the_shipped_dspark_drafter_audited_as_mtp_names_its_heads() -> None:
+    """The real DSpark drafter the reference engine ships: read as a checkpoint served as mtp,
+    the drafter check names its Markov and confidence heads' tensors and nothing else; served
+    as what it is, there is nothing to say."""
+    from specverdict.audit.drafter import drafter_findings
+    from specverdict.audit.inventory import inventory_checkpoint
+
+    inventory = inventory_checkpoint(shipped("dspark"))
+    findings = drafter_findings(inventory, "mtp", 7)
+    assert {f.name for f in findings} == {
+        "dspark.markov_head.down.weight",
+        "dspark.markov_head.up.weight",
+        "dspark.confidence_head.weight",
+        "dspark.confidence_head.bias",
+    }
+    assert all("serve it as method dspark" in f.detail for f in findings)
+    assert drafter_findings(inventory, "dspark", 7) == []

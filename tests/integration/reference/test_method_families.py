@@ -24,6 +24,8 @@ METHODS = [
     {"method": "medusa"},
     {"method": "dflash"},
     {"method": "eagle3"},
+    {"method": "dspark"},
+    {"method": "dspark", "enable_adaptive_verification": True},
 ]
 
 
@@ -34,7 +36,11 @@ def baseline_text(core: EngineCore, prompt: str) -> str:
     return core.tokenizer.decode([t for o in generate(core, req) for t in o.token_ids])
 
 
-@pytest.mark.parametrize("spec", METHODS, ids=lambda s: str(s["method"]))
+@pytest.mark.parametrize(
+    "spec",
+    METHODS,
+    ids=lambda s: str(s["method"]) + ("-adaptive" if s.get("enable_adaptive_verification") else ""),
+)
 def test_a_short_request_over_http_is_lossless_with_drafts_accepted(
     spec: dict[str, object], core_none: EngineCore
 ) -> None:

@@ -44,9 +44,9 @@ def test_a_feasible_campaign_has_no_errors() -> None:
 
 
 def test_a_method_the_engine_lacks_is_named_with_what_it_has() -> None:
-    assert errors_of(text(candidates="  - {method: dspark, k: 3}")) == (
-        "candidate dspark k=3: engine 'reference' does not implement speculation method "
-        "'dspark'; it implements: dflash, draft_model, eagle3, medusa, mtp, ngram, suffix",
+    assert errors_of(text(candidates="  - {method: eagle, k: 3}")) == (
+        "candidate eagle k=3: engine 'reference' does not implement speculation method "
+        "'eagle'; it implements: dflash, draft_model, dspark, eagle3, medusa, mtp, ngram, suffix",
     )
 
 
@@ -92,13 +92,13 @@ def test_a_selection_larger_than_its_suite_is_an_error_not_a_silent_cap(
 
 def test_validate_checklist_and_run_refuse_alike_and_run_even_with_force(tmp_path: Path) -> None:
     campaign = tmp_path / "c.yaml"
-    campaign.write_text(text(candidates="  - {method: dspark, k: 3}", load="{concurrency: [16]}"))
+    campaign.write_text(text(candidates="  - {method: eagle, k: 3}", load="{concurrency: [16]}"))
     db = tmp_path / "reg" / "runs.db"
     validate = specverdict_cli("validate", str(campaign))
     assert validate.returncode == 2
     lines = validate.stderr.strip().splitlines()
     assert len(lines) == 2  # every problem, each on its line
-    assert lines[0].startswith(f"specverdict: error: {campaign}: candidate dspark k=3: engine")
+    assert lines[0].startswith(f"specverdict: error: {campaign}: candidate eagle k=3: engine")
     assert lines[1].startswith(f"{campaign}: load.concurrency 16: ")
     run = specverdict_cli("run", str(campaign), "--db", str(db), "--force")
     assert run.returncode == 2 and run.stderr.splitlines()[1:] == lines[1:]
@@ -108,7 +108,7 @@ def test_validate_checklist_and_run_refuse_alike_and_run_even_with_force(tmp_pat
 
 
 def test_the_runner_refuses_an_infeasible_run_itself() -> None:
-    plan = build_plan(parse_campaign(text(candidates="  - {method: dspark, k: 3}"), Path("f.yaml")))
-    candidate = next(r for r in plan.runs if r.speculation.method == "dspark")
-    with pytest.raises(ConfigError, match="does not implement speculation method 'dspark'"):
+    plan = build_plan(parse_campaign(text(candidates="  - {method: eagle, k: 3}"), Path("f.yaml")))
+    candidate = next(r for r in plan.runs if r.speculation.method == "eagle")
+    with pytest.raises(ConfigError, match="does not implement speculation method 'eagle'"):
         Runner(SQLiteStore(":memory:")).run_one(plan, candidate, 0)

@@ -356,3 +356,37 @@ def test_a_candidate_with_its_own_k_schedule_is_not_folded_again() -> None:
     config, notes = vllm_schedule(cells, {})
     assert config is None
     assert "its own k schedule" in notes[0]
+
+
+def test_an_adopt_cell_that_verifies_adaptively_writes_enable_adaptive_verification() -> None:
+    from pathlib import Path
+
+    from specverdict.campaign import build_plan, parse_campaign
+    from specverdict.campaign.spec import Speculation
+    from specverdict.engines.vllm import ADAPTIVE_KEY
+    from specverdict.policy.build import vllm_schedule
+    from specverdict.policy.model import Cell
+
+    text = (
+        "name: p\nengine: {kind: vllm, launch: {}}\nmodel: {family: f, served_name: m}\n"
+        "quantization: bf16\ncandidates:\n  - {method: dspark, k: 7}\nstages:\n"
+        "  function: {suite: builtin-code@1, samples: {first: 1}}\n"
+    )
+    (run,) = build_plan(parse_campaign(text, Path("p.yaml"))).runs[1:]
+    sp = run.speculation
+    assert sp.label == "dspark k=7 adaptive"
+    cells = [
+        Cell(load="concurrency=1", concurrency=1, choice=sp.label, speculation=sp, why=""),
+        Cell(load="concurrency=32", concurrency=32, choice=sp.label, speculation=sp, why=""),
+        Cell(
+            load="concurrency=256",
+            concurrency=256,
+            choice="none",
+            speculation=Speculation(),
+            why="",
+        ),
+    ]
+    config, notes = vllm_schedule(cells, {sp.label: run})
+    assert config == {"method": "dspark", "num_speculative_tokens": 7, ADAPTIVE_KEY: True}
+    assert "verifies adaptively (enable_adaptive_verification: true)" in notes[0]
+    assert "not ADOPT at concurrency=256" in notes[1]

@@ -102,6 +102,17 @@ CASES = [
     for k in KS
     if k <= MAX_K.get(str(spec["method"]), k)
 ]
+#: DSpark at its shipped checkpoints' k (7 of a block of 8), verifying k drafts or, adaptively,
+#: the prefix its confidence pays for at this batch (50 requests: fewer than k)
+CASES += [
+    pytest.param(
+        {"method": "dspark", "enable_adaptive_verification": adaptive},
+        k,
+        id=f"dspark-{k}{'-adaptive' if adaptive else ''}",
+    )
+    for adaptive in (False, True)
+    for k in (1, 2, 4, 7)
+]
 
 
 @pytest.mark.parametrize(("spec", "k"), CASES)

@@ -14,6 +14,7 @@ from scipy.stats import chisquare
 from specverdict.reference.engine import build_method
 from specverdict.reference.model import (
     BlockDrafterModel,
+    DSparkDrafterModel,
     Eagle3DrafterModel,
     GPTModel,
     MedusaHeadsModel,
@@ -22,6 +23,7 @@ from specverdict.reference.options import SpeculativeConfig
 from specverdict.reference.proposers import (
     BlockDraftMethod,
     DraftContext,
+    DSparkMethod,
     Eagle3Method,
     MedusaMethod,
     Method,
@@ -82,6 +84,41 @@ def test_block_drafter_drafts_a_whole_block_in_one_pass(target: GPTModel) -> Non
         assert (work.passes, work.rows) == (1, k)
     with pytest.raises(ValueError, match="blocks of at most 8"):
         method({"method": "dflash", "num_speculative_tokens": 9}, target)
+
+
+def test_dspark_chain_matches_the_torch_forward(target: GPTModel) -> None:
+    """The greedy chain: each position's corrected logits (backbone plus the Markov head on the
+    token drafted before it) and its confidence, as the torch modules computed them."""
+    m = method({"method": "dspark", "num_speculative_tokens": 8}, target)
+    assert isinstance(m, DSparkMethod) and isinstance(m.drafter, DSparkDrafterModel)
+    tokens = GOLDEN["tokens"]
+    ctx = context(target, m, tokens, SamplingParams(temperature=0.0), 0)
+    proposal = m.new_sequence().propose(ctx, 8)
+    expected = np.asarray(GOLDEN["dspark_logits"])
+    assert proposal.tokens == [int(row.argmax()) for row in expected]
+    d = m.drafter
+    outputs = d.outputs(ctx.last_hidden, tokens[-1], 8)
+    prev = [tokens[-1], *proposal.tokens[:-1]]
+    got = np.stack(
+        [o @ target.lm_head + d.correction(t) for o, t in zip(outputs, prev, strict=True)]
+    )
+    np.testing.assert_allclose(got, expected, atol=2e-3)
+    assert proposal.confidence is not None
+    np.testing.assert_allclose(proposal.confidence, GOLDEN["dspark_confidence"], atol=1e-3)
+
+
+def test_dspark_drafts_a_block_in_one_pass_with_markov_corrections(target: GPTModel) -> None:
+    m = method({"method": "dspark", "num_speculative_tokens": 7}, target)
+    assert isinstance(m, DSparkMethod)
+    work = m.draft_work(7)
+    block = method({"method": "dflash", "num_speculative_tokens": 7}, target).draft_work(7)
+    assert work is not None and block is not None
+    assert (work.passes, work.rows) == (1, 7)  # one pass whatever k, a row per position
+    # the Markov head adds rank x (d + V) parameters a row: a few percent of the block drafter
+    assert work.params_per_row - block.params_per_row == m.drafter.markov_params()
+    assert 0 < m.drafter.markov_params() < 0.1 * block.params_per_row
+    with pytest.raises(ValueError, match="drafts blocks of at most 8"):
+        method({"method": "dspark", "num_speculative_tokens": 9}, target)
 
 
 def test_eagle3_logits_match_the_torch_forward(target: GPTModel) -> None:
@@ -152,8 +189,31 @@ def first_token_pvalues(m: Method, target: GPTModel, tokens: list[int]) -> list[
     return out
 
 
-@pytest.mark.parametrize("name", ["medusa", "dflash", "eagle3"])
+@pytest.mark.parametrize("name", ["medusa", "dflash", "eagle3", "dspark"])
 def test_sampled_drafts_keep_the_target_distribution(name: str, target: GPTModel) -> None:
     m = method({"method": name, "num_speculative_tokens": 1}, target)
     tokens = GOLDEN["tokens"][:24]
     assert np.median(first_token_pvalues(m, target, tokens)) > 0.01
+
+
+def test_dspark_samples_each_position_from_its_markov_corrected_distribution(
+    target: GPTModel,
+) -> None:
+    """Under sampling, position i's draft is drawn from the distribution the Markov head gives
+    it after the token drawn before it, and that distribution is the row verification reads:
+    a valid autoregressive draft chain, so rejection sampling stays exact past position 1."""
+    m = method({"method": "dspark", "num_speculative_tokens": 7}, target)
+    assert isinstance(m, DSparkMethod)
+    params = SamplingParams(temperature=0.8)
+    tokens = GOLDEN["tokens"][:32]
+    ctx = context(target, m, tokens, params, 3)
+    proposal = m.new_sequence().propose(ctx, 7)
+    assert proposal.probs is not None and proposal.confidence is not None
+    d = m.drafter
+    outputs = d.outputs(ctx.last_hidden, tokens[-1], 7)
+    prev = [tokens[-1], *proposal.tokens[:-1]]
+    for i, (o, t) in enumerate(zip(outputs, prev, strict=True)):
+        row = probabilities(o @ target.lm_head + d.correction(t), params)
+        np.testing.assert_allclose(proposal.probs[i], row, atol=1e-12)
+        assert proposal.probs[i][proposal.tokens[i]] > 0
+    assert np.all((proposal.confidence > 0) & (proposal.confidence < 1))

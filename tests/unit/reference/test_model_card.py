@@ -157,11 +157,14 @@ def test_the_card_lists_the_modules_trained_on_the_frozen_target() -> None:
     report = _report()
     card = render_model_card(report, WEIGHTS)
     assert "## Modules trained on the frozen target" in card
-    for name in ("medusa", "dflash", "eagle3"):
+    for name in ("medusa", "dflash", "eagle3", "dspark"):
         m = report[name]
         assert f"| {name} |" in card
         assert str(m["top1_agreement_by_position"]) in card
         assert f"`{m['command']}`" in card
         assert (WEIGHTS / name / "model.safetensors").stat().st_size <= 2**20
-    bare = {k: v for k, v in report.items() if k not in ("medusa", "dflash", "eagle3")}
+    m = report["dspark"]
+    assert f"Brier score {m['confidence_brier']}" in card
+    assert f"expected calibration error {m['confidence_ece']}" in card
+    bare = {k: v for k, v in report.items() if k not in ("medusa", "dflash", "eagle3", "dspark")}
     assert "## Modules trained on the frozen target" not in render_model_card(bare, WEIGHTS)

@@ -388,6 +388,8 @@ def encode_segments(
 
 
 def main(argv: list[str] | None = None) -> int:
+    from specverdict.lab.train.dspark import add_arguments as add_dspark_arguments
+
     p = argparse.ArgumentParser(prog="python -m specverdict.lab.train", description=__doc__)
     p.add_argument("--out", type=Path, default=PACKAGE_WEIGHTS)
     p.add_argument("--golden", type=Path, default=Path("tests/fixtures/golden_logits.json"))
@@ -404,13 +406,15 @@ def main(argv: list[str] | None = None) -> int:
         "--heads-only",
         action="store_true",
         help="train only the modules on the frozen target of --init-target (--medusa-steps, "
-        "--dflash-steps); the target, draft and MTP head in --out are left as they are",
+        "--dflash-steps, --eagle3-steps, --dspark-steps; a module whose steps are 0 is neither "
+        "trained nor written); the target, draft and MTP head in --out are left as they are",
     )
     p.add_argument("--medusa-steps", type=int, default=0, help="with --heads-only")
     p.add_argument("--medusa-heads", type=int, default=4)
     p.add_argument("--dflash-steps", type=int, default=0, help="with --heads-only")
     p.add_argument("--dflash-block", type=int, default=8, help="the block drafter's block size")
     p.add_argument("--eagle3-steps", type=int, default=0, help="with --heads-only")
+    add_dspark_arguments(p)
     p.add_argument("--golden-heads", type=Path, default=Path("tests/fixtures/golden_heads.json"))
     p.add_argument(
         "--precision",

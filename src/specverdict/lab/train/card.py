@@ -81,6 +81,10 @@ FROZEN_MODULES = {
     "eagle3": "EAGLE-3 draft decoder: the target's layers {target_layers} fused, one decoder "
     "layer ({n_head} heads of {head_dim}) with its own KV cache, tied LM head; drafts "
     "autoregressively on its own outputs (agreement of drafting steps 1 and 2)",
+    "dspark": "DSpark drafter: the block drafter's backbone ({block_size} positions, one pass) "
+    "plus a rank-{markov_rank} Markov head (each position's logits get a term from the "
+    "embedding of the token drafted before it) and a confidence head (a sigmoid per position); "
+    "agreement given the target's top-1 before each position",
 }
 
 
@@ -111,6 +115,16 @@ def _frozen_modules(report: dict[str, Any], weights: Path) -> str:
         )
         if m["command"] not in commands:
             commands.append(m["command"])
+    if "dspark" in present:
+        m = report["dspark"]
+        lines += [
+            "",
+            f"DSpark's confidence head on {m['calibration_positions']:,} held-out positions: "
+            f"Brier score {m['confidence_brier']}, expected calibration error "
+            f"{m['confidence_ece']} (ten bins); mean confidence by position "
+            f"{m['confidence_by_position']} against the agreement above. "
+            f"Initialised from {m['initialised_from']}.",
+        ]
     lines += [
         "",
         "Agreement is measured as for the draft and the MTP head (teacher-forced, held-out text). "

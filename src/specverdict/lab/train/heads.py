@@ -26,9 +26,19 @@ import torch.nn.functional as F
 from safetensors.torch import load_file, save_file
 
 from specverdict.lab.train.card import render_model_card
+from specverdict.lab.train.dspark import (
+    DSPARK_POSITIONS,
+    DSPARK_RANK,
+    dspark_config,
+    dspark_evaluate,
+    dspark_golden,
+    dspark_loss,
+    warm_start,
+)
 from specverdict.lab.train.nets import (
     GPT,
     BlockDrafter,
+    DSparkDrafter,
     Eagle3Drafter,
     GPTShape,
     MedusaHeads,
@@ -97,6 +107,7 @@ def run(
     depth: int,
     lr: float,
     seed: int,
+    positions: int = POSITIONS,
 ) -> float:
     from specverdict.lab.train.optim import lr_at, make_optimizer
 
@@ -109,7 +120,7 @@ def run(
     for step in range(steps):
         for group in opt.param_groups:
             group["lr"] = lr_at(step, steps, lr, warmup=max(1, steps // 20))
-        rows, cols = sample_positions(rng, w, t, POSITIONS, depth)
+        rows, cols = sample_positions(rng, w, t, positions, depth)
         loss = loss_at(rows, cols)
         opt.zero_grad(set_to_none=True)
         loss.backward()
@@ -254,6 +265,46 @@ def eagle3_golden(target: GPT, drafter: Eagle3Drafter, tokens: list[int]) -> dic
     o = drafter.finish(x, F.scaled_dot_product_attention(q, k, v, is_causal=True))
     logits = drafter.ln_out(o)[0, -1] @ target.transformer.wte.weight.T
     return {"eagle3_last_logits": [round(v, 5) for v in logits.tolist()]}
+
+
+def train_dspark(
+    args: argparse.Namespace,
+    target: GPT,
+    pool: tuple[torch.Tensor, torch.Tensor],
+    valid_ids: np.ndarray,
+    report: dict[str, Any],
+    common: dict[str, Any],
+) -> DSparkDrafter:
+    """The DSpark drafter: backbone from the shipped block drafter, then trained with its
+    Markov and confidence heads; written to ``--out``/dspark."""
+    torch.manual_seed(args.seed + 51)
+    d, vocab = target.shape.n_embd, target.shape.vocab_size
+    drafter = DSparkDrafter(d, args.dflash_block, vocab, DSPARK_RANK)
+    warm_start(drafter, args.out / "dflash")
+    seconds = run(
+        "dspark",
+        drafter,
+        dspark_loss(target, drafter, pool),
+        pool,
+        args.dspark_steps,
+        drafter.n,
+        2e-3,
+        args.seed + 51,
+        DSPARK_POSITIONS,
+    )
+    drafter.eval()
+    report["dspark"] = {
+        "params": sum(p.numel() for p in drafter.parameters()),
+        "steps": args.dspark_steps,
+        "train_seconds": round(seconds, 1),
+        "initialised_from": "the shipped block drafter (dflash); Markov head at zero",
+        **dspark_evaluate(target, valid_ids, drafter),
+        **common,
+        "positions_per_step": DSPARK_POSITIONS,
+    }
+    log(f"dspark: {report['dspark']}")
+    export(drafter, "dspark", args.out / "dspark", dspark_config(drafter, vocab))
+    return drafter
 
 
 def train_heads(
@@ -409,6 +460,9 @@ def train_heads(
             },
         )
         golden_eagle3 = eagle
+    golden_dspark: DSparkDrafter | None = None
+    if args.dspark_steps:
+        golden_dspark = train_dspark(args, target, pool, valid_ids, report, common)
     report_path.write_text(json.dumps(report, indent=2))
     (args.out / "MODEL_CARD.md").write_text(render_model_card(report, args.out))
     gold_path: Path = args.golden_heads
@@ -416,6 +470,8 @@ def train_heads(
     gold.update(golden(target, golden_medusa, golden_dflash, valid_ids[:48].tolist()))
     if golden_eagle3 is not None:
         gold.update(eagle3_golden(target, golden_eagle3, valid_ids[:48].tolist()))
+    if golden_dspark is not None:
+        gold.update(dspark_golden(target, golden_dspark, valid_ids[:48].tolist()))
     gold_path.parent.mkdir(parents=True, exist_ok=True)
     gold_path.write_text(json.dumps(gold))
     log(f"done in {time.perf_counter() - t_start:.0f} s")

@@ -196,6 +196,58 @@ class BlockDrafter(nn.Module):
         return out
 
 
+class DSparkDrafter(BlockDrafter):
+    """A DSpark-style drafter (DeepSeek's DSpark): the block drafter's one-pass backbone, plus
+
+    - a low-rank **Markov head**: position i's logits get ``U (V emb(d_{i-1}))``, a rank-``r``
+      term from the embedding of the token drafted just before it (the pending token for the
+      first position), which restores the dependency inside the block that a parallel drafter
+      loses; the backbone stays one pass, the corrections are one small product per position;
+    - a **confidence head**: per position a sigmoid of ``w [o_i; log p_max; entropy] + b`` (the
+      backbone's output and the corrected distribution's top-1 log-probability and entropy),
+      trained with binary cross-entropy against whether the target agrees with the draft at that
+      position when it agreed with every draft before it, so that the product of the first i
+      confidences estimates the probability that i drafts are accepted.
+    """
+
+    def __init__(self, d: int, n: int, vocab: int, rank: int = 16, inner: int = 3) -> None:
+        super().__init__(d, n, inner)
+        self.rank = rank
+        self.markov_head = MarkovHead(d, vocab, rank)
+        self.confidence_head = nn.Linear(d + 2, 1)
+
+    def block(
+        self, h: torch.Tensor, tok_emb: torch.Tensor, prev_emb: torch.Tensor, wte: torch.Tensor
+    ) -> tuple[torch.Tensor, torch.Tensor]:
+        """(backbone outputs [..., n, d], corrected logits [..., n, V]); ``prev_emb`` [..., n, d]
+        holds the embedding of the token before each position (the pending token first)."""
+        o = BlockDrafter.forward(self, h, tok_emb)
+        return o, o @ wte.T + self.markov_head(prev_emb)
+
+    def confidence_logit(self, o: torch.Tensor, logits: torch.Tensor) -> torch.Tensor:
+        """The confidence head's logit per position (its sigmoid is the confidence)."""
+        lp = F.log_softmax(logits, dim=-1)
+        top = lp.max(dim=-1, keepdim=True).values
+        entropy = -(lp.exp() * lp).sum(-1, keepdim=True)
+        out: torch.Tensor = self.confidence_head(torch.cat([o, top, entropy], dim=-1)).squeeze(-1)
+        return out
+
+
+class MarkovHead(nn.Module):
+    """``U (V e)``: a rank-``r`` map from a token embedding to vocabulary logits (``down`` is V,
+    ``up`` is U, zero at initialisation so that training starts from the plain block drafter)."""
+
+    def __init__(self, d: int, vocab: int, rank: int) -> None:
+        super().__init__()
+        self.down = nn.Linear(d, rank, bias=False)
+        self.up = nn.Linear(rank, vocab, bias=False)
+        nn.init.zeros_(self.up.weight)
+
+    def forward(self, emb: torch.Tensor) -> torch.Tensor:
+        out: torch.Tensor = self.up(self.down(emb))
+        return out
+
+
 def hidden_and_layers(
     model: GPT, idx: torch.Tensor, layers: tuple[int, ...]
 ) -> tuple[torch.Tensor, torch.Tensor]:

@@ -299,7 +299,10 @@ def _declared_k(cand: Arm) -> list[Reason]:
     With a k schedule, steps run at several batch sizes (at concurrency C at most C requests,
     fewer while the load ramps up and drains), so a step drafts any k the schedule gives a
     batch of 1..C: "more" is more than the largest of them, "well under" under the smallest
-    above 0 (a k of 0 is no verify step), and a cap a count below that smallest."""
+    above 0 (a k of 0 is no verify step), and a cap a count below that smallest.
+
+    With adaptive verification a step verifies 1 to k drafts per request (the drafter's
+    confidence against the load decides), so only more than k per step is INVALID."""
     sp = cand.spec.speculation
     bounds = sp.k_bounds(cand.spec.load.concurrency)
     if sp.method == "none" or sp.k is None or bounds is None:
@@ -327,7 +330,11 @@ def _declared_k(cand: Arm) -> list[Reason]:
         data = {
             "run_id": run_id,
             "declared_k": k,
-            **({} if sp.k_schedule is None else {"declared_k_range": [low, high]}),
+            **(
+                {"declared_k_range": [low, high]}
+                if sp.k_schedule is not None or sp.adaptive_verification
+                else {}
+            ),
             "per_step": per_step,
             "positions": positions,
             "source": acc.source,
@@ -337,7 +344,13 @@ def _declared_k(cand: Arm) -> list[Reason]:
             f"{per_step:.2f} tokens per verify step ({acc.draft_tokens:g} in {acc.drafts:g} "
             f"steps, {positions} per-position counters)"
         )
-        at = "" if sp.k_schedule is None else f" (the schedule's k at {_batches(cand)})"
+        at = (
+            f" (the schedule's k at {_batches(cand)})"
+            if sp.k_schedule is not None
+            else " (adaptive verification verifies 1 to k per step)"
+            if sp.adaptive_verification
+            else ""
+        )
         if per_step > high + 1e-6 or positions > k:
             why = f"more than the declared k{at}: the server runs a larger k"
         elif positions and positions < low and abs(per_step - positions) < 0.05:
