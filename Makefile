@@ -68,12 +68,13 @@ promtool: | $(BIN)/python
 	     mv usr/bin/promtool "$(CURDIR)/$(BIN)/promtool"; rc=$$?; cd / && rm -rf $$tmp; exit $$rc) || \
 	    echo "promtool could not be installed: the alert-rules tests will FAIL" >&2
 
-# Three workers on two cores, one test file each at a time: an end-to-end test waits on its
-# engine's start, its sandbox and its subprocesses for much of its time, so the others run
-# meanwhile (on two cores: 19 min 16 s of tests against 20 min 25 s with two workers; the speed
-# tests time on the modelled device clock, which the host's load does not move). PYTEST_WORKERS=0
-# runs everything in this process (pytest -n 0).
-PYTEST_WORKERS ?= 3
+# Four workers on two cores, one test file each at a time, the longest files first (their
+# measured costs, tests/file_costs.json): an end-to-end test waits on its engine's start, its
+# sandbox, its subprocesses and, on the wall clock, its paced engine for much of its time, so
+# the others run meanwhile (the speed tests that time on the wall clock are built to decide
+# under a loaded host, and the rest time on the modelled device clock, which the host's load
+# does not move). PYTEST_WORKERS=0 runs everything in this process (pytest -n 0).
+PYTEST_WORKERS ?= 4
 # Branch coverage of the package in the test processes (commands and engines the tests start as
 # subprocesses are not traced): the run fails under the floor; the tree measured 85.6% (README).
 COVERAGE_FLOOR ?= 84
