@@ -165,7 +165,14 @@ def equal(out: Any, exp: Any, atol: float = 1e-6, rtol: float = 1e-7) -> bool:
     return False
 
 
-_short = reprlib.Repr()
+class _Short(reprlib.Repr):
+    def repr_int(self, x: int, level: int) -> str:
+        if x.bit_length() > 200:  # past what ``repr`` may print (4300 digits) and the width
+            return f"<int of {x.bit_length()} bits>"
+        return super().repr_int(x, level)
+
+
+_short = _Short()
 _short.maxstring = 60
 _short.maxother = 60
 _short.maxlist = _short.maxtuple = _short.maxset = _short.maxdict = 8
