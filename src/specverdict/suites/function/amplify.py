@@ -254,7 +254,8 @@ def amplify(
                     if config.generator == 7 and reference:
                         his = _his(statement, params, arity)
                         cost = cost or budget.count_here(reference, entry_point)
-                        grown = _pick_budget(pool, domain, his, contract, cost)
+                        most = budget.TIED if statement.ties_forbidden else budget.LADDER[-1]
+                        grown = _pick_budget(pool, domain, his, contract, cost, most)
                         head = [*grown, *head]
     head = [a for a in _unique(head) if key(a) not in known][: config.generate]
     return _mutants(seeds, domain, WideMutator(rng, bounds), rng, config, contract, head)
@@ -311,10 +312,11 @@ def _pick_budget(
     his: Sequence[float | None],
     contract: Contract | None,
     cost: budget.Cost,
+    most: int = budget.LADDER[-1],
 ) -> list[Args]:
     """Generator 7's own inputs (``budget.py``): per group, the seed grown to the largest size
     whose counted cost is within the budget, admitted by the domain with the grown arguments
-    freed (``budget.free``), in group order."""
+    freed (``budget.free``), in group order; none past ``most`` items."""
 
     def admitted(where: Domain, args: Args) -> bool:
         text = key_or_none(args)
@@ -330,6 +332,7 @@ def _pick_budget(
     out: list[Args] = []
     for j, (where, make) in enumerate(groups):
         n = budget.size(counts[2 * j : 2 * j + 2])
+        n = None if n is None else min(n, most)
         while n is not None and n > budget.PROBES[1] and not admitted(where, make(n)):
             n //= 2  # past the longest input: a size down
         if n is not None and admitted(where, make(n)):

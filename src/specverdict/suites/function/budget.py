@@ -40,6 +40,9 @@ PROBES = (1024, 4096)
 LADDER = tuple(2**k for k in range(12, 17))
 #: the line events the reference may execute on a grown input
 BUDGET = 2**19
+#: the most items where the docstring asks for unique items (``Statement.ties_forbidden``): a
+#: right answer may compare arrangements of them (every rotation, HumanEval/109)
+TIED = PROBES[1]
 #: the longest tagged input a grown input may have
 MAX_CHARS = 2**20
 #: the longest tagged output the ground truth keeps for generator 7 (generator 6: 4000)
