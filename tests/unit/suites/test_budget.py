@@ -115,8 +115,8 @@ def test_generator_six_follows_the_grown_inputs() -> None:
         seven = _made(task_id)
         six = _made(task_id, AmplifyConfig(seed=0, count=100, generator=6))
         grown = sum(1 for s in _sizes(seven) if s >= budget.PROBES[1] // 2)
-        assert grown >= 1, task_id
-        assert seven[grown : grown + 40] == six[:40], task_id
+        assert 1 <= grown <= budget.MOST, task_id
+        assert seven[grown:] == six, task_id
 
 
 def test_generator_seven_is_deterministic() -> None:
@@ -127,7 +127,7 @@ def test_generator_seven_is_deterministic() -> None:
 
 #: generator 7's digest on HumanEval/0..39 at seed 0; line events are counted by the running
 #: CPython, so the pin is of the project's version
-PINNED_7 = "ad8d6d9b7c43147f"
+PINNED_7 = "2f6dc9a0f5e15360"
 
 
 @pytest.mark.skipif(sys.version_info[:2] != (3, 11), reason="line events of CPython 3.11")

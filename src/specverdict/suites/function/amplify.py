@@ -67,7 +67,9 @@ below, a whole number negated where the reference guards small numbers itself; a
 numbers made ``10 ** 9``; up to a sixth of the generated inputs), then generator 5's inputs in
 turn, drawn exactly as generator 5 draws them.
 
-Generator 7 (the default) is generator 6 with one more kind first: per argument it can grow,
+Generator 7 (the default) is generator 6 with one more kind in front (up to ``budget.MOST``
+inputs, which the ground truth keeps on top of the ``count`` others, followed by generator 6's
+inputs exactly): per argument it can grow,
 and for a seed's sequence and string arguments together, one input grown (doubling) to the
 largest size at which the reference's counted work stays within a budget (``budget.py``): a
 linear reference reaches 65,536 items, where an answer quadratic in the length runs over its
@@ -186,6 +188,7 @@ def amplify(
     known = {key(s) for s in seeds}
     pool = list(seeds) + [e for e in examples if key(e) not in known]
     domain = widen(Domain.infer(pool), bounds)
+    grown: list[Args] = []
     doc = docstring(prompt or reference, entry_point)
     if config.generator >= 3:
         domain = widen_by_docstring(domain, bounds, doc)
@@ -256,9 +259,13 @@ def amplify(
                         cost = cost or budget.count_here(reference, entry_point)
                         most = budget.TIED if statement.ties_forbidden else budget.LADDER[-1]
                         grown = _pick_budget(pool, domain, his, contract, cost, most)
-                        head = [*grown, *head]
     head = [a for a in _unique(head) if key(a) not in known][: config.generate]
-    return _mutants(seeds, domain, WideMutator(rng, bounds), rng, config, contract, head)
+    made = _mutants(seeds, domain, WideMutator(rng, bounds), rng, config, contract, head)
+    # generator 7: its grown inputs, then generator 6's exactly
+    if not grown:
+        return made
+    keys = {key(g) for g in grown}
+    return [*grown, *(a for a in made if key(a) not in keys)]
 
 
 def _pick_scale(
@@ -316,7 +323,7 @@ def _pick_budget(
 ) -> list[Args]:
     """Generator 7's own inputs (``budget.py``): per group, the seed grown to the largest size
     whose counted cost is within the budget, admitted by the domain with the grown arguments
-    freed (``budget.free``), in group order; none past ``most`` items."""
+    freed (``budget.free``), in group order; none past ``most`` items, at most ``budget.MOST``."""
 
     def admitted(where: Domain, args: Args) -> bool:
         text = key_or_none(args)
@@ -339,7 +346,7 @@ def _pick_budget(
             out.append(make(n))
             if n // budget.SMALLER >= budget.PROBES[1] // 2:
                 out.append(make(n // budget.SMALLER))
-    return out
+    return out[: budget.MOST]
 
 
 def key_or_none(args: Args) -> str | None:

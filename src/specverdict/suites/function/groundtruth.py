@@ -7,7 +7,8 @@ reference fails on is an error (the dataset or the harness is broken); an extra 
 on, runs longer than ``plus_cap_s`` on, or answers wrongly by the task's oracle, is dropped; so
 is an amplified input of generator 2 that the reference, called on it a second time in the same
 run, answers differently.
-At most ``count`` extra inputs are kept, in generation order.
+At most ``count`` extra inputs are kept, in generation order (generator 7: ``budget.MOST`` more,
+for its grown inputs in front of generator 6's).
 
 Cache: one JSON file per task under ``<cache>/groundtruth/<key>/``, where the key names the
 suite family and version, the amplifier's seed, input count and version, and the format; the
@@ -273,9 +274,10 @@ class TruthStore:
                 raise GroundTruthError(f"{task.task_id}: the reference fails base input {i}: {why}")
             base_cases.append(Case(args, r.value, r.seconds))
         plus_cases: list[Case] = []
-        count = (
-            self.amplify_config.count if task.plus_inputs is None and self.amplify_config else None
-        )
+        c = self.amplify_config
+        count = c.count if task.plus_inputs is None and c else None
+        if count is not None and c is not None and c.generator >= 7:
+            count += budget.MOST  # the grown inputs come on top (``budget.MOST``)
         limit = self.policy.max_output_chars
         if task.plus_inputs is None and self.amplify_config and self.amplify_config.generator >= 7:
             limit = max(limit, budget.MAX_OUTPUT_CHARS)
