@@ -344,8 +344,7 @@ def _pick_budget(
             n //= 2  # past the longest input: a size down
         if n is not None and admitted(where, make(n)):
             out.append(make(n))
-            if n // budget.SMALLER >= budget.PROBES[1] // 2:
-                out.append(make(n // budget.SMALLER))
+            out += [make(n // k) for k in budget.SMALLER if n // k >= budget.PROBES[1] // 2]
     return out[: budget.MOST]
 
 

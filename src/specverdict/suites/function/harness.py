@@ -31,7 +31,7 @@ Stage = Literal["ran", "syntax_error", "definition_error", "protocol_error"]
 
 #: how many values an output may hold before it counts as too large (past generator 7's
 #: largest inputs, ``budget.LADDER``)
-MAX_NODES = 1 << 17
+MAX_NODES = 1 << 18
 #: the file holding the program under test
 SOLUTION = "solution.py"
 
