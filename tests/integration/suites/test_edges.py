@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from specverdict.sandbox import Sandbox
+from specverdict.suites.function import budget
 from specverdict.suites.function.amplify import AmplifyConfig, amplify, key
 from specverdict.suites.function.boundary import boundaries
 from specverdict.suites.function.edges import unicode_twin, widen
@@ -125,7 +126,9 @@ def test_generator_two_is_deterministic_and_distinct() -> None:
 
     first = run(CONFIG)
     assert first == run(CONFIG)
-    assert len(first) == CONFIG.generate == len(set(first))
+    # generator 7's grown inputs come on top of the others (``budget.MOST``)
+    assert CONFIG.generate <= len(first) <= CONFIG.generate + budget.MOST
+    assert len(first) == len(set(first))
     assert not set(first) & {key(s) for s in task.base_inputs}
     assert first != run(AmplifyConfig(seed=1, count=40))
     assert first != run(AmplifyConfig(seed=0, count=40, generator=1))

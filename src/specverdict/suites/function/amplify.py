@@ -69,10 +69,10 @@ turn, drawn exactly as generator 5 draws them.
 
 Generator 7 (the default) is generator 6 with one more kind in front (up to ``budget.MOST``
 inputs, which the ground truth keeps on top of the ``count`` others, followed by generator 6's
-inputs exactly): per argument it can grow,
-and for a seed's sequence and string arguments together, one input grown (doubling) to the
-largest size at which the reference's counted work stays within a budget (``budget.py``): a
-linear reference reaches 65,536 items, where an answer quadratic in the length runs over its
+inputs exactly): per argument it can grow, and for a seed's sequence and string arguments
+together, one input grown (doubling) to the largest size at which the reference's counted work
+stays within a budget (``budget.py``), with smaller copies beside it; a linear reference
+reaches 65,536 items, where an answer quadratic in the length runs over its
 time limit and one recursing once per item passes the recursion limit. The count is a
 deterministic cost model (line events of the reference, counted in the sandbox), so the sizes
 are the same on every machine.

@@ -1,4 +1,4 @@
-"""Generator 7's own inputs: one input per argument grown to what the reference does in a budget.
+"""Generator 7's own inputs: per argument, an input grown to what the reference does in a budget.
 
 Generator 6 grows inputs to a fixed 1100 items (047); hand-written answers that are quadratic
 where the reference is linear, or recurse once per item, still answer 1100 items in
