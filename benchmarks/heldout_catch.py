@@ -110,6 +110,7 @@ def _witness_run(program: str, task: FunctionTask, inputs: list[tuple[Any, ...]]
         inputs,
         [WITNESS_LIMIT_S] * len(inputs),
         stop_on_timeout=False,
+        output_bytes=64 << 20,  # a witness of tens of thousands of items answers as many
     )
 
 

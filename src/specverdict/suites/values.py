@@ -40,6 +40,9 @@ class TagError(ValueError):
     """The text does not follow the tagged format."""
 
 
+_SCALARS = {int: "int", float: "float", str: "str"}
+
+
 def encode(value: Any, depth: int = 0) -> Any:
     """The tagged form of a built-in value (used for inputs the parent sends)."""
     if depth > MAX_DEPTH:
@@ -58,7 +61,16 @@ def encode(value: Any, depth: int = 0) -> Any:
     if t is complex:
         return ["complex", [float.hex(value.real), float.hex(value.imag)]]
     if t in (list, tuple):
-        return [t.__name__, [encode(v, depth + 1) for v in value]]
+        scalar = _SCALARS.get
+        out = []
+        for v in value:  # whole numbers, floats and strings directly: long lists are mostly those
+            tag = scalar(type(v))
+            out.append(
+                [tag, hex(v) if tag == "int" else v.hex() if tag == "float" else v]
+                if tag
+                else encode(v, depth + 1)
+            )
+        return [t.__name__, out]
     if t in (set, frozenset):
         items = sorted((encode(v, depth + 1) for v in value), key=repr)
         return [t.__name__, items]
@@ -165,7 +177,14 @@ def equal(out: Any, exp: Any, atol: float = 1e-6, rtol: float = 1e-7) -> bool:
     return False
 
 
-_short = reprlib.Repr()
+class _Short(reprlib.Repr):
+    def repr_int(self, x: int, level: int) -> str:
+        if x.bit_length() > 200:  # past what ``repr`` may print (4300 digits) and the width
+            return f"<int of {x.bit_length()} bits>"
+        return super().repr_int(x, level)
+
+
+_short = _Short()
 _short.maxstring = 60
 _short.maxother = 60
 _short.maxlist = _short.maxtuple = _short.maxset = _short.maxdict = 8

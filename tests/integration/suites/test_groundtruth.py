@@ -47,17 +47,19 @@ class Counting(Sandbox):
 
 def test_built_once_then_read_from_disk(sandbox: Sandbox, tmp_path: Path) -> None:
     counting = Counting(sandbox)
-    store = TruthStore(counting, "fam-v1", AmplifyConfig(seed=0, count=20), tmp_path)
+    store = TruthStore(counting, "fam-v1", AmplifyConfig(seed=0, count=20, generator=6), tmp_path)
     truth = store.get(SQUARE)
     assert counting.runs == 1
     assert [c.expected for c in truth.base] == [4, 9, 100]
     assert all(c.expected == c.args[0] ** 2 for c in truth.plus)
     assert 0 < len(truth.plus) <= 20
     assert store.path(SQUARE).exists()
-    again = TruthStore(counting, "fam-v1", AmplifyConfig(seed=0, count=20), tmp_path)
+    again = TruthStore(counting, "fam-v1", AmplifyConfig(seed=0, count=20, generator=6), tmp_path)
     assert again.get(SQUARE) == truth
     assert counting.runs == 1  # read from disk
-    other_seed = TruthStore(counting, "fam-v1", AmplifyConfig(seed=1, count=20), tmp_path)
+    other_seed = TruthStore(
+        counting, "fam-v1", AmplifyConfig(seed=1, count=20, generator=6), tmp_path
+    )
     assert other_seed.directory != store.directory
     assert [c.args for c in other_seed.get(SQUARE).plus] != [c.args for c in truth.plus]
     assert counting.runs == 2

@@ -59,7 +59,7 @@ inputs are admitted by a wider one (``extended.widen_for_kinds``): no bound on a
 value the reference's work does not grow with (``growth.py``), longer letter and digit runs,
 empty string items.
 
-Generator 6 (the default) aims at inputs of sizes, ends and signs the others never try: after
+Generator 6 aims at inputs of sizes, ends and signs the others never try: after
 the docstring examples it takes its own inputs (``scale.py``: whole numbers grown to 30, 120 and
 1100 and sequences to 1100 items, past the recursion limit and the time an exponential or cubic
 answer needs; a space after a string; an empty string; a list of whole numbers shifted to 0 and
@@ -67,13 +67,23 @@ below, a whole number negated where the reference guards small numbers itself; a
 numbers made ``10 ** 9``; up to a sixth of the generated inputs), then generator 5's inputs in
 turn, drawn exactly as generator 5 draws them.
 
+Generator 7 (the default) is generator 6 with one more kind in front (up to ``budget.MOST``
+inputs, which the ground truth keeps on top of the ``count`` others, followed by generator 6's
+inputs exactly): per argument it can grow, and for a seed's sequence and string arguments
+together, one input grown (doubling) to the largest size at which the reference's counted work
+stays within a budget (``budget.py``), with smaller copies beside it; a linear reference
+reaches 65,536 items, where an answer quadratic in the length runs over its
+time limit and one recursing once per item passes the recursion limit. The count is a
+deterministic cost model (line events of the reference, counted in the sandbox), so the sizes
+are the same on every machine.
+
 The expected outputs come later, from running the reference solution in the sandbox on every
 kept input (``groundtruth.py``), which also drops the inputs the reference fails on, runs long
 on, or (generators 2 to 5) answers differently in a second run.
 
 Everything is a function of ``(seed, task_id, base inputs, reference)`` and the generator; a
 change to the rules makes a new generator number, which is part of the cache key; generators 1
-to 5 are kept exactly as they were, to measure against and to reproduce older results.
+to 6 are kept exactly as they were, to measure against and to reproduce older results.
 """
 
 from __future__ import annotations
@@ -84,7 +94,7 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from specverdict.suites.function import scale
+from specverdict.suites.function import budget, scale
 from specverdict.suites.function.boundary import Boundaries, boundaries
 from specverdict.suites.function.corners import (
     docstring,
@@ -112,10 +122,10 @@ from specverdict.suites.function.stated import (
 from specverdict.suites.function.variants import pick_variants
 from specverdict.suites.values import TagError
 
-#: the default generator; 1 (mutation only), 2 (edges), 3 (corners), 4 (variants) and 5
-#: (precision and text) are kept to measure against
-AMPLIFIER_VERSION = 6
-GENERATORS = (1, 2, 3, 4, 5, 6)
+#: the default generator; 1 (mutation only), 2 (edges), 3 (corners), 4 (variants), 5
+#: (precision and text) and 6 (sizes, ends and signs) are kept to measure against
+AMPLIFIER_VERSION = 7
+GENERATORS = (1, 2, 3, 4, 5, 6, 7)
 Contract = Callable[[Args], bool]
 #: generator 5 takes up to ``generate // EXTENDED_SHARE`` inputs of its own kinds
 EXTENDED_SHARE = 4
@@ -154,17 +164,20 @@ def amplify(
     reference: str = "",
     entry_point: str = "",
     prompt: str = "",
+    cost: budget.Cost | None = None,
 ) -> list[Args]:
     """Generate up to ``config.generate`` new inputs from ``seeds``, in a fixed order for a
     given ``(config, task_id, seeds, reference)``; none equals a seed or another. Generators 2
     to 5 read ``reference`` and ``prompt`` for boundary values and examples (``boundary.py``),
     generators 3 to 5 also for compared lengths and the docstring's words (``corners.py``),
     generators 4 and 5 for what the docstring states of each parameter (``stated.py``),
-    generator 5 for how the reference's work grows with a number (``growth.py``)."""
+    generator 5 for how the reference's work grows with a number (``growth.py``). Generator 7
+    sizes its own inputs by ``cost``, the reference's counted work on given inputs
+    (``budget.py``; default: counted in this process, for trusted references only)."""
     if not seeds or not seeds[0]:
         return []
     # generator 5 draws generator 4's inputs from generator 4's stream, its own from another
-    stream = 4 if config.generator in (5, 6) else config.generator
+    stream = 4 if config.generator in (5, 6, 7) else config.generator
     rng = random.Random(f"{config.seed}:{task_id}:{stream}")
     if config.generator == 1:
         domain = Domain.infer(seeds)
@@ -175,6 +188,7 @@ def amplify(
     known = {key(s) for s in seeds}
     pool = list(seeds) + [e for e in examples if key(e) not in known]
     domain = widen(Domain.infer(pool), bounds)
+    grown: list[Args] = []
     doc = docstring(prompt or reference, entry_point)
     if config.generator >= 3:
         domain = widen_by_docstring(domain, bounds, doc)
@@ -240,8 +254,18 @@ def amplify(
                         where,
                     )
                     head += _alternate(sized, new, own, corners, edges)
+                    if config.generator == 7 and reference:
+                        his = _his(statement, params, arity)
+                        cost = cost or budget.count_here(reference, entry_point)
+                        most = budget.TIED if statement.ties_forbidden else budget.LADDER[-1]
+                        grown = _pick_budget(pool, domain, his, contract, cost, most)
     head = [a for a in _unique(head) if key(a) not in known][: config.generate]
-    return _mutants(seeds, domain, WideMutator(rng, bounds), rng, config, contract, head)
+    made = _mutants(seeds, domain, WideMutator(rng, bounds), rng, config, contract, head)
+    # generator 7: its grown inputs, then generator 6's exactly
+    if not grown:
+        return made
+    keys = {key(g) for g in grown}
+    return [*grown, *(a for a in made if key(a) not in keys)]
 
 
 def _pick_scale(
@@ -260,10 +284,7 @@ def _pick_scale(
     """Generator 6's own inputs (``scale.py``), each admitted by the domain with its changed
     argument freed, up to ``config.generate // SCALE_SHARE``, round-robin over the groups."""
     arity = len(pool[0])
-    his = [
-        statement.values.get(params[i], (None, None))[1] if i < len(params) else None
-        for i in range(arity)
-    ]
+    his = _his(statement, params, arity)
     freed = [scale.free(domain, i) for i in range(arity)]
 
     def admitted(group: str, args: Args) -> bool:
@@ -282,6 +303,49 @@ def _pick_scale(
     return round_robin(
         found, set(taken), lambda _: True, rng, config.generate // SCALE_SHARE, UNKEYABLE
     )
+
+
+def _his(statement: Statement, params: tuple[str, ...], arity: int) -> list[float | None]:
+    """Per argument, the upper bound the docstring states for it (``None``: none)."""
+    return [
+        statement.values.get(params[i], (None, None))[1] if i < len(params) else None
+        for i in range(arity)
+    ]
+
+
+def _pick_budget(
+    pool: Sequence[Args],
+    domain: Domain,
+    his: Sequence[float | None],
+    contract: Contract | None,
+    cost: budget.Cost,
+    most: int = budget.LADDER[-1],
+) -> list[Args]:
+    """Generator 7's own inputs (``budget.py``): per group, the seed grown to the largest size
+    whose counted cost is within the budget, admitted by the domain with the grown arguments
+    freed (``budget.free``), in group order; none past ``most`` items, at most ``budget.MOST``."""
+
+    def admitted(where: Domain, args: Args) -> bool:
+        text = key_or_none(args)
+        if text is None or len(text) > budget.MAX_CHARS or not where.admits(args):
+            return False
+        return contract is None or _holds(contract, args)
+
+    groups = [(budget.free(domain, at), make) for _, at, make in budget.candidates(pool, his)]
+    groups = [(w, make) for w, make in groups if admitted(w, make(budget.PROBES[1]))]
+    if not groups:
+        return []
+    counts = cost([make(n) for _, make in groups for n in budget.PROBES])
+    out: list[Args] = []
+    for j, (where, make) in enumerate(groups):
+        n = budget.size(counts[2 * j : 2 * j + 2])
+        n = None if n is None else min(n, most)
+        while n is not None and n > budget.PROBES[1] and not admitted(where, make(n)):
+            n //= 2  # past the longest input: a size down
+        if n is not None and admitted(where, make(n)):
+            out.append(make(n))
+            out += [make(n // k) for k in budget.SMALLER if n // k >= budget.PROBES[1] // 2]
+    return out[: budget.MOST]
 
 
 def key_or_none(args: Args) -> str | None:

@@ -7,7 +7,8 @@ reference fails on is an error (the dataset or the harness is broken); an extra 
 on, runs longer than ``plus_cap_s`` on, or answers wrongly by the task's oracle, is dropped; so
 is an amplified input of generator 2 that the reference, called on it a second time in the same
 run, answers differently.
-At most ``count`` extra inputs are kept, in generation order.
+At most ``count`` extra inputs are kept, in generation order (generator 7: ``budget.MOST`` more,
+for its grown inputs in front of generator 6's).
 
 Cache: one JSON file per task under ``<cache>/groundtruth/<key>/``, where the key names the
 suite family and version, the amplifier's seed, input count and version, and the format; the
@@ -23,12 +24,14 @@ import re
 import tempfile
 import threading
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from specverdict.sandbox import Execution, Sandbox
 from specverdict.suites.cache import cache_root
+from specverdict.suites.function import budget
 from specverdict.suites.function.amplify import AmplifyConfig, amplify
 from specverdict.suites.function.harness import (
     HarnessReport,
@@ -42,6 +45,9 @@ from specverdict.suites.function.task import Args, Case, FunctionTask, GroundTru
 from specverdict.suites.values import encode
 
 GROUNDTRUTH_FORMAT = 1
+#: the time limit of one count of generator 7's cost model (``budget.BUDGET`` line events
+#: traced take about a third of a second)
+COUNT_CAP_S = 10.0
 
 
 class GroundTruthError(RuntimeError):
@@ -134,22 +140,31 @@ class TruthStore:
     def build(self, tasks: Sequence[FunctionTask]) -> dict[str, GroundTruth]:
         """Build (and cache) the ground truth of ``tasks``, running the sandbox concurrently."""
         seeds = self._base_inputs(tasks)
-        extras: dict[str, list[Args]] = {}
-        for task in tasks:
+        config = self.amplify_config
+
+        def extra(task: FunctionTask) -> list[Args]:
             if task.plus_inputs is not None:
-                extras[task.task_id] = list(task.plus_inputs)
-            elif self.amplify_config is not None:
-                extras[task.task_id] = amplify(
-                    task.task_id,
-                    seeds[task.task_id],
-                    self.amplify_config,
-                    task.contract,
-                    reference=task.reference,
-                    entry_point=task.entry_point,
-                    prompt=task.prompt,
-                )
-            else:
-                extras[task.task_id] = []
+                return list(task.plus_inputs)
+            if config is None:
+                return []
+            return amplify(
+                task.task_id,
+                seeds[task.task_id],
+                config,
+                task.contract,
+                reference=task.reference,
+                entry_point=task.entry_point,
+                prompt=task.prompt,
+                cost=self._cost(task),
+            )
+
+        if config is not None and config.generator >= 7 and len(tasks) > 1:
+            # generator 7 counts the reference's work in the sandbox: tasks side by side
+            with ThreadPoolExecutor(max(1, self.workers)) as pool:
+                made = list(pool.map(extra, tasks))
+        else:
+            made = [extra(t) for t in tasks]
+        extras = {t.task_id: m for t, m in zip(tasks, made, strict=True)}
         executions = [self._reference_run(t, seeds[t.task_id], extras[t.task_id]) for t in tasks]
         built: dict[str, GroundTruth] = {}
         results = self.sandbox.run_many(executions, self.workers)
@@ -160,6 +175,29 @@ class TruthStore:
             self._memory[task.task_id] = truth
             built[task.task_id] = truth
         return built
+
+    def _cost(self, task: FunctionTask) -> budget.Cost:
+        """Generator 7's cost model of ``task``'s reference: the line events it executes on
+        each input, counted in the sandbox (``budget.counting_source``)."""
+
+        def cost(inputs: Sequence[Args]) -> list[int]:
+            execution = call_execution(
+                budget.counting_source(task.reference, task.entry_point),
+                budget.COUNTER,
+                inputs,
+                [COUNT_CAP_S] * len(inputs),
+                stop_on_timeout=False,
+                wall_cap_s=COUNT_CAP_S * 2,
+                output_bytes=1 << 20,
+            )
+            report = parse_report(self.sandbox.run(execution), execution)
+            counts = [
+                r.value if r.status == "ok" and type(r.value) is int else budget.OVER
+                for r in report.results
+            ]
+            return counts + [budget.OVER] * (len(inputs) - len(counts))
+
+        return cost
 
     def _checks_determinism(self, task: FunctionTask) -> bool:
         """Generator 2 keeps an amplified input only if a second run answers it the same."""
@@ -236,12 +274,15 @@ class TruthStore:
                 raise GroundTruthError(f"{task.task_id}: the reference fails base input {i}: {why}")
             base_cases.append(Case(args, r.value, r.seconds))
         plus_cases: list[Case] = []
-        count = (
-            self.amplify_config.count if task.plus_inputs is None and self.amplify_config else None
-        )
+        c = self.amplify_config
+        count = c.count if task.plus_inputs is None and c else None
+        if count is not None and c is not None and c.generator >= 7:
+            count += budget.MOST  # the grown inputs come on top (``budget.MOST``)
+        limit = self.policy.max_output_chars
+        if task.plus_inputs is None and self.amplify_config and self.amplify_config.generator >= 7:
+            limit = max(limit, budget.MAX_OUTPUT_CHARS)
         for j, args in enumerate(extra):
             r = results[len(base) + j] if len(base) + j < len(results) else None
-            limit = self.policy.max_output_chars
             if r is None or r.status != "ok" or not self._usable(task, args, r.value, limit):
                 continue
             repeat = len(base) + len(extra) + j
