@@ -789,7 +789,7 @@ def count_distinct_characters(string: str) -> int:
     s = string.lower()
     return sum(1 for i, c in enumerate(s) if c not in s[:i])
 """,
-        ("ab" * 150000,),
+        ("ab" * 500000,),
     ),
     Wrong(
         "HumanEval/88",
