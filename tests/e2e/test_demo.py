@@ -12,6 +12,7 @@ from specverdict.campaign import build_plan, load_campaign, parse_campaign
 from specverdict.run.demo import run_demo, write_report
 
 DEMO = Path(__file__).resolve().parents[2] / "examples" / "demo.yaml"
+METHODS = DEMO.with_name("demo-methods.yaml")
 
 
 def test_the_demo_campaign_runs_every_config_and_writes_a_report(tmp_path: Path) -> None:
@@ -69,3 +70,27 @@ def test_the_demo_campaign_runs_every_config_and_writes_a_report(tmp_path: Path)
     assert {r.run.run_id for r in again.results}.isdisjoint(first)
     fingerprints = {r.run.fingerprint for r in result.results}
     assert {r.run.fingerprint for r in again.results} <= fingerprints
+
+
+def test_the_methods_campaign_runs_every_method_on_every_stage(tmp_path: Path) -> None:
+    # examples/demo-methods.yaml shrunk: three prompts, twelve tokens, one load level of 3 in
+    # place of its two (test_campaign.py checks that it plans both): every method on every stage
+    raw = yaml.safe_load(METHODS.read_text())
+    for stage in raw["stages"].values():
+        stage["samples"] = {"first": 3}
+    raw["sampling"]["max_tokens"] = 12
+    raw["load"]["concurrency"] = [3]
+    plan = build_plan(parse_campaign(yaml.safe_dump(raw), Path("demo-methods-small.yaml")))
+    assert len(plan.runs) == len(build_plan(load_campaign(METHODS)).runs) // 2 == 30
+
+    result = run_demo(plan, tmp_path / "methods", log=lambda _: None)
+    assert [r.run.status for r in result.results] == ["completed"] * 30
+    for res in result.results:
+        assert res.summary.samples == res.summary.ok == 3
+        assert res.summary.clock == "device"
+        if res.run.spec.speculation.method != "none":
+            assert res.acceptance.source == "per-request" and res.acceptance.valid
+            assert result.counters_agree[res.run.run_id] is True
+    assert len(result.verdicts) == 27  # nine candidates on three stages
+    assert {v.stage for v in result.verdicts} == {"function", "repository", "agent"}
+    assert len({v.candidate for v in result.verdicts}) == 9

@@ -20,12 +20,13 @@ from specverdict.report import campaign_report, write_report_files
 from specverdict.run.demo import run_demo, write_report
 from specverdict.store import SQLiteStore
 
-#: the demo's campaigns: the main one (written to --out), then the quantization pair (each
-#: written to --out/<campaign name>)
+#: the demo's campaigns: the main one (written to --out), then the quantization pair and the
+#: reference engine's methods side by side (each written to --out/<campaign name>)
 DEMO_CAMPAIGNS = (
     Path("examples/demo.yaml"),
     Path("examples/demo-fp8.yaml"),
     Path("examples/demo-nvfp4.yaml"),
+    Path("examples/demo-methods.yaml"),
 )
 
 

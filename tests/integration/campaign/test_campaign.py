@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import get_args
 
 import pytest
 from hypothesis import given
@@ -15,8 +16,10 @@ from specverdict.campaign import (
     differing_axes,
     parse_campaign,
 )
+from specverdict.campaign.model import Method
 from specverdict.campaign.plan import Step, blocked, interleaved
 from specverdict.errors import ConfigError
+from specverdict.run.feasibility import feasibility
 from tests.conftest import specverdict_cli
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -64,6 +67,46 @@ def test_the_demo_campaign_is_valid() -> None:
         (stage, label) for stage in ("function", "agent", "prose") for label in labels
     ]
     assert len(plan.pairs) == 12  # each candidate against the baseline of its own stage
+
+
+def test_the_demo_methods_campaign_plans_every_method_at_both_loads_on_three_stages() -> None:
+    path = ROOT / "examples" / "demo-methods.yaml"
+    plan = build_plan(parse_campaign(path.read_text(), path))
+    assert feasibility(plan).errors == ()  # the reference engine takes every candidate
+    labels = [
+        "none",
+        "ngram k=4",
+        "suffix k=4",
+        "draft_model k=4",
+        "mtp k=4",
+        "medusa k=4",
+        "dflash k=4",
+        "eagle3 k=4",
+        "dspark k=7",
+        "dspark k=7 adaptive",
+    ]
+    stages = ("function", "repository", "agent")
+    suites = {"function": "synth-function@1", "repository": "synth-repository@2"}
+    assert sorted((r.stage, r.load.concurrency, r.speculation.label) for r in plan.runs) == sorted(
+        (stage, c, label) for stage in stages for c in (2, 16) for label in labels
+    )
+    for run in plan.runs:
+        assert f"{run.suite.name}@{run.suite.version}" == suites.get(run.stage, "synth-agent@2")
+        assert run.speculation.k == {"none": None, "dspark": 7}.get(run.speculation.method, 4)
+    assert len(plan.pairs) == 9 * 3 * 2  # each candidate against its stage's and load's baseline
+    for pair in plan.pairs:
+        assert pair.baseline.speculation.method == "none"
+        assert (pair.baseline.stage, pair.baseline.load) == (
+            pair.candidate.stage,
+            pair.candidate.load,
+        )
+    # every method of the campaign's Method list has a row, but eagle, which the header says why
+    methods = {r.speculation.method for r in plan.runs}
+    assert set(get_args(Method)) - methods == {"eagle"}
+    assert "`eagle` (EAGLE-1/2) has no row" in path.read_text()
+    eagle = path.read_text().replace("{method: eagle3, k: 4}", "{method: eagle, k: 4}")
+    (refused,) = feasibility(build_plan(parse_campaign(eagle, path))).errors
+    assert "does not implement speculation method 'eagle'" in refused
 
 
 @pytest.mark.parametrize(
