@@ -51,14 +51,14 @@ DEMO_CAMPAIGNS = (
     "--alongside",
     is_flag=True,
     hidden=True,
-    help="run every campaign into OUT/<its name>, one after the other (a demo's second process)",
+    help="run every campaign into OUT/<its name>, one after the other (a demo's further process)",
 )
 def demo(campaigns: tuple[Path, ...], out: Path, alongside: bool) -> None:
     """Run the demo campaigns on the embedded reference engine: baseline and candidates, one
     server per run, then each run's summary and the verdicts, stage by stage. The first
     campaign's report goes to OUT, each further campaign's to OUT/<its name>. When every
     campaign times speed on the modelled device clock, the further campaigns run alongside the
-    first, in a second process, and their output follows the first's.
+    first, each in a process of its own, and their output follows the first's.
 
     Example: specverdict demo --out reports/demo
     """
@@ -77,14 +77,14 @@ def demo(campaigns: tuple[Path, ...], out: Path, alongside: bool) -> None:
         for campaign, plan in plans:
             _run_campaign(console, campaign, plan, out / plan.campaign.name)
         return
-    side = None
+    side: list[tuple[subprocess.Popen[bytes], Path]] = []
     if len(plans) > 1 and all(_virtual(plan) for _, plan in plans):
-        side = _start_alongside([c for c, _ in plans[1:]], out, console.width)
+        side = [_start_alongside(c, plan, out, console.width) for c, plan in plans[1:]]
         names = ", ".join(str(c) for c, _ in plans[1:])
         console.print(
-            f"[bold]specverdict demo[/]: {names} run alongside, in a second process: every "
-            "campaign times speed on the modelled device clock, so sharing the host's two cores "
-            "does not move its speed figures; their output follows",
+            f"[bold]specverdict demo[/]: {names} run alongside, each in a process of its own: "
+            "every campaign times speed on the modelled device clock, so sharing the host's "
+            "cores does not move its speed figures; their output follows",
             highlight=False,
             soft_wrap=True,  # campaign paths to copy, never folded
         )
@@ -93,17 +93,19 @@ def demo(campaigns: tuple[Path, ...], out: Path, alongside: bool) -> None:
         for n, (campaign, plan) in enumerate(plans):
             _run_campaign(console, campaign, plan, out if n == 0 else out / plan.campaign.name)
     except BaseException:
-        if side is not None:
-            side[0].terminate()
-            side[0].wait()
+        for process, _ in side:
+            process.terminate()
+        for process, _ in side:
+            process.wait()
         raise
-    if side is not None:
-        process, output = side
+    failed = 0
+    for process, output in side:  # in campaign order, each when it is done
         code = process.wait()
         console.file.write(output.read_text(errors="replace"))
         console.file.flush()
-        if code != 0:
-            raise SystemExit(code)
+        failed = failed or code
+    if failed:
+        raise SystemExit(failed)
 
 
 def _virtual(plan: Plan) -> bool:
@@ -115,15 +117,14 @@ def _virtual(plan: Plan) -> bool:
 
 
 def _start_alongside(
-    campaigns: list[Path], out: Path, width: int
+    campaign: Path, plan: Plan, out: Path, width: int
 ) -> tuple[subprocess.Popen[bytes], Path]:
-    """The further campaigns in a second ``specverdict demo --alongside``, its output to a file
-    under OUT (printed when the first campaign is done)."""
+    """A further campaign in a ``specverdict demo --alongside`` process of its own, its output
+    to ``OUT/alongside-<campaign name>.log`` (printed when the first campaign is done)."""
     out.mkdir(parents=True, exist_ok=True)
-    output = out / "alongside.log"
+    output = out / f"alongside-{plan.campaign.name}.log"
     command = [sys.executable, "-m", "specverdict", "demo", "--alongside", "--out", str(out)]
-    for campaign in campaigns:
-        command += ["--campaign", str(campaign)]
+    command += ["--campaign", str(campaign)]
     with output.open("wb") as sink:
         process = subprocess.Popen(
             command,
