@@ -94,3 +94,8 @@ def test_the_methods_campaign_runs_every_method_on_every_stage(tmp_path: Path) -
     assert len(result.verdicts) == 27  # nine candidates on three stages
     assert {v.stage for v in result.verdicts} == {"function", "repository", "agent"}
     assert len({v.candidate for v in result.verdicts}) == 9
+    # every method is lossless under greedy decoding: on every stage, each sample's output is
+    # the baseline's (the identity gate's share of identical greedy outputs)
+    for v in result.verdicts:
+        identity = v.reason("identity")
+        assert identity is not None and identity.data["share"] == 1.0, (v.stage, v.candidate)
