@@ -88,7 +88,7 @@ def test_the_demo_methods_campaign_plans_every_method_at_both_loads_on_three_sta
     stages = ("function", "repository", "agent")
     suites = {"function": "synth-function@1", "repository": "synth-repository@2"}
     assert sorted((r.stage, r.load.concurrency, r.speculation.label) for r in plan.runs) == sorted(
-        (stage, c, label) for stage in stages for c in (2, 16) for label in labels
+        (stage, c, label) for stage in stages for c in (2, 8) for label in labels
     )
     for run in plan.runs:
         assert f"{run.suite.name}@{run.suite.version}" == suites.get(run.stage, "synth-agent@2")
