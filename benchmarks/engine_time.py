@@ -34,12 +34,13 @@ os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"
 os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
 
 import argparse
+import json
 import sys
 import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -227,63 +228,94 @@ def table(found: list[Result], delay: float, configurations: int) -> list[str]:
     return lines
 
 
+Variant = tuple[str, Plan, Go, str]
+
+
+def variants_of(part: str, delay: float, work: Path) -> list[Variant]:
+    """The part's variants, its baseline first: name, plan, what runs it, registry file."""
+    demo, seq = "examples/demo.yaml", "benchmarks/sequential-reference.yaml"
+    if part == "demo":
+        n = sessions_of(plan_of(demo, delay))
+        ahead = plan_of(demo, delay, servers=n, prestart=True)
+        each, one = plan_of(demo, delay, sessions="execution"), plan_of(demo, delay)
+        return [
+            ("a start per execution (before)", each, local(each), "d0.db"),
+            ("sessions, 1 server", one, local(one), "d1.db"),
+            (f"sessions, {n} servers started ahead", ahead, local(ahead), "d2.db"),
+        ]
+    if part == "sequential":
+        n = sessions_of(plan_of(seq, delay))
+        one, each = plan_of(seq, delay), plan_of(seq, delay, sessions="execution")
+        kept, ahead = plan_of(seq, delay, servers=n), plan_of(seq, delay, servers=n, prestart=True)
+        return [
+            ("fixed, 1 server", one, local(one), "f1.db"),
+            ("until-decided, a start per execution and look (before)", each, local(each, True),
+             "u0.db"),
+            ("until-decided, 1 server, start-cost looks", one, seeded(one, seed_plan(seq, delay)),
+             "u1.db"),
+            (f"until-decided, {n} servers kept", kept, local(kept, True), "u2.db"),
+            (f"fixed, {n} servers started ahead", ahead, local(ahead), "f2.db"),
+            (f"until-decided, {n} servers started ahead", ahead, local(ahead, True), "u3.db"),
+        ]  # fmt: skip
+    one, ray = plan_of(demo, delay), plan_of(demo, delay, resources={"accel": 1})
+    return [
+        ("local runner, 1 server", one, local(one), "l.db"),
+        *((f"Ray, {k} nodes", ray, on_ray(ray, k, work), f"ray{k}.db") for k in (2, 4)),
+    ]
+
+
+def _dump(r: Result) -> str:
+    return json.dumps({**asdict(r), "time": r.time.model_dump()})
+
+
+def _load(line: str) -> Result:
+    d = json.loads(line)
+    return Result(
+        d["name"], d["starts"], d["executions"], EngineTime.model_validate(d["time"]),
+        d["wall_s"], tuple(d["verdicts"]),
+    )  # fmt: skip
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--part", choices=tuple(HEADINGS), required=True)
     parser.add_argument("--startup-delay", type=float, default=60.0, help="seconds per start")
     parser.add_argument("--write", type=Path, help="rewrite this part's section in this file")
     parser.add_argument("--first", type=int, help="every stage's first N samples (a quick check)")
+    parser.add_argument(
+        "--variants",
+        help="run only these variants (indices, e.g. 3,4,5; the first is the baseline)",
+    )
+    parser.add_argument(
+        "--results", type=Path, help="append each variant's figures to this JSON-lines file"
+    )
+    parser.add_argument(
+        "--render", type=Path, help="run nothing: the table of the figures in this JSON-lines file"
+    )
     args = parser.parse_args()
     delay: float = args.startup_delay
     TRIM.first = args.first
-    demo, seq = "examples/demo.yaml", "benchmarks/sequential-reference.yaml"
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
-        if args.part == "demo":
-            fewest = sessions_of(plan_of(demo, delay))
-            variants = [
-                ("a start per execution (before)", plan_of(demo, delay, sessions="execution"), False),
-                ("sessions, 1 server", plan_of(demo, delay), False),
-                (f"sessions, {fewest} servers started ahead",
-                 plan_of(demo, delay, servers=fewest, prestart=True), False),
-            ]  # fmt: skip
-            found = [
-                measure(n, p, local(p, s), work / f"{i}.db") for i, (n, p, s) in enumerate(variants)
-            ]
-            path = demo
-        elif args.part == "sequential":
-            fewest = sessions_of(plan_of(seq, delay))
-            fixed1 = plan_of(seq, delay)
-            fixed_all = plan_of(seq, delay, servers=fewest, prestart=True)
-            found = [
-                measure("fixed, 1 server", fixed1, local(fixed1), work / "f1.db"),
-                measure("until-decided, a start per execution and look (before)",
-                        plan_of(seq, delay, sessions="execution"),
-                        local(plan_of(seq, delay, sessions="execution"), True), work / "u0.db"),
-                measure("until-decided, 1 server, start-cost looks",
-                        fixed1, seeded(fixed1, seed_plan(seq, delay)), work / "u1.db"),
-                measure(f"until-decided, {fewest} servers kept",
-                        plan_of(seq, delay, servers=fewest),
-                        local(plan_of(seq, delay, servers=fewest), True), work / "u2.db"),
-                measure(f"fixed, {fewest} servers started ahead", fixed_all, local(fixed_all),
-                        work / "f2.db"),
-                measure(f"until-decided, {fewest} servers started ahead", fixed_all,
-                        local(fixed_all, True), work / "u3.db"),
-            ]  # fmt: skip
-            path = seq
+        variants = variants_of(args.part, delay, work)
+        if args.render is not None:
+            found = [_load(line) for line in args.render.read_text().splitlines() if line]
+            order = [v[0] for v in variants]
+            found.sort(key=lambda r: order.index(r.name))
         else:
-            fewest = sessions_of(plan_of(demo, delay))
-            one = plan_of(demo, delay)
-            found = [measure("local runner, 1 server", one, local(one), work / "l.db")]
-            for nodes in (2, 4):
-                p = plan_of(demo, delay, resources={"accel": 1})
-                found.append(
-                    measure(
-                        f"Ray, {nodes} nodes", p, on_ray(p, nodes, work), work / f"ray{nodes}.db"
-                    )
-                )
-            path = demo
-    configurations = sessions_of(plan_of(path, delay))
+            chosen = (
+                range(len(variants))
+                if args.variants is None
+                else [int(i) for i in args.variants.split(",")]
+            )
+            found = []
+            for i in chosen:
+                name, plan, go, db = variants[i]
+                found.append(measure(name, plan, go, work / db))
+                if args.results is not None:
+                    with args.results.open("a") as out:
+                        out.write(_dump(found[-1]) + "\n")
+        configurations = sessions_of(variants[0][1])
     lines = table(found, delay, configurations)
     print("\n".join(lines))
     if args.write:
