@@ -29,9 +29,10 @@ Kinds (``KINDS``, as in the first set):
   swapping and consonant lists, letters without case taken for capitals; recursion, pairwise
   comparisons, bubble and insertion sorts, repeated ``min()`` and reversed copies that do not
   scale);
-* ``type-boundary``: int against float (``math.pow``, ``int(a / b)``, ``x / n``, a reciprocal, a
-  rounded mean, ``round()`` for the integer part), sentinel values such as ``1e9`` or ``10 ** 9``
-  that real values exceed, searches and tables bounded to small values;
+* ``type-boundary``: int against float (``int(math.pow(...))``, ``int(a / b)``, ``x / n``, a
+  product accumulated in a float, a rounded mean, ``round()`` for the integer part), sentinel
+  values such as ``1e9`` or ``10 ** 9`` that real values exceed, searches and tables bounded to
+  small values;
 * ``string-off-by-one``: an index or window one step short or long over a string, or over a list
   read as one (an index ``i - 1`` that wraps at 0, a scan that never reaches the last element, a
   bound one short, a table one entry short, a group closed once too often, ``str.find(...) > 0``
@@ -150,6 +151,24 @@ def parse_nested_parens(paren_string: str) -> List[int]:
     return result
 """,
         ("",),
+    ),
+    Wrong(
+        "HumanEval/8",
+        "type-boundary",
+        "accumulates the product in a float started at 1.0 and converts it back with int(), inexact above 2 ** 53",
+        """
+from typing import List, Tuple
+
+
+def sum_product(numbers: List[int]) -> Tuple[int, int]:
+    total = 0
+    product = 1.0
+    for n in numbers:
+        total += n
+        product *= n
+    return total, int(product)
+""",
+        ([123456789, 987654321],),
     ),
     Wrong(
         "HumanEval/12",
@@ -454,14 +473,13 @@ def pluck(arr):
     Wrong(
         "HumanEval/68",
         "model-style",
-        "recomputes min(evens) for every even node it scans, quadratic on an array of 10000 even nodes",
+        "recomputes the smallest even value for every even node it scans, quadratic on an array of 10000 nodes",
         """
 def pluck(arr):
-    evens = [x for x in arr if x % 2 == 0]
-    if not evens:
+    if not any(v % 2 == 0 for v in arr):
         return []
     for i, x in enumerate(arr):
-        if x % 2 == 0 and x == min(evens):
+        if x % 2 == 0 and x == min(v for v in arr if v % 2 == 0):
             return [x, i]
 """,
         (list(range(20000, 0, -2)),),
@@ -907,6 +925,22 @@ def prod_signs(arr):
     return sign * total
 """,
         ([1, -1] * 1000,),
+    ),
+    Wrong(
+        "HumanEval/131",
+        "type-boundary",
+        "multiplies the odd digits into a float started at 1.0 and converts it back with int(), inexact above 2 ** 53",
+        """
+def digits(n):
+    product = 1.0
+    found = False
+    for d in str(n):
+        if int(d) % 2 == 1:
+            product *= int(d)
+            found = True
+    return int(product) if found else 0
+""",
+        (99999999999999999999,),
     ),
     Wrong(
         "HumanEval/133",
