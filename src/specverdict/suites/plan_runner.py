@@ -270,7 +270,7 @@ def encode(value: Any, budget: list[int], depth: int = 0) -> Any:
     if t is complex:
         return ["complex", [float.hex(value.real), float.hex(value.imag)]]
     if t is list or t is tuple:
-        return [t.__name__, [encode(v, budget, depth + 1) for v in value]]
+        return [t.__name__, _encode_items(value, budget, depth + 1)]
     if t is set or t is frozenset:
         items = [encode(v, budget, depth + 1) for v in value]
         items.sort(key=json.dumps)
@@ -284,6 +284,25 @@ def encode(value: Any, budget: list[int], depth: int = 0) -> Any:
             ],
         ]
     return ["unserializable", t.__name__]
+
+
+def _encode_items(items: Any, budget: list[int], depth: int) -> list[Any]:
+    """``encode`` of each item, whole numbers and strings tagged here directly (long outputs
+    are mostly those), each counted against ``budget`` as ``encode`` counts it."""
+    out = []
+    for v in items:
+        t = type(v)
+        if t is int or t is str:
+            budget[0] -= 1
+            if budget[0] < 0 or depth > 64:
+                raise OutputTooLargeError()
+            if t is str:
+                out.append(["str", v])
+            else:
+                out.append(["int", int.__format__(v, "#x") if v >= 0 else "-" + format(-v, "#x")])
+        else:
+            out.append(encode(v, budget, depth))
+    return out
 
 
 def safe_encode(value: object, max_nodes: int) -> object:
@@ -309,9 +328,9 @@ def decode(obj: list[Any]) -> Any:
     if tag == "complex":
         return complex(float.fromhex(payload[0]), float.fromhex(payload[1]))
     if tag == "list":
-        return [decode(v) for v in payload]
+        return _decode_items(payload)
     if tag == "tuple":
-        return tuple(decode(v) for v in payload)
+        return tuple(_decode_items(payload))
     if tag == "set":
         return {decode(v) for v in payload}
     if tag == "frozenset":
@@ -319,6 +338,20 @@ def decode(obj: list[Any]) -> Any:
     if tag == "dict":
         return {decode(k): decode(v) for k, v in payload}
     raise ValueError(tag)
+
+
+def _decode_items(payload: list[Any]) -> list[Any]:
+    """``decode`` of each item, whole numbers and strings read here directly."""
+    out = []
+    for v in payload:
+        tag = v[0]
+        if tag == "int":
+            out.append(int(v[1], 16))
+        elif tag == "str":
+            out.append(v[1])
+        else:
+            out.append(decode(v))
+    return out
 
 
 # -- loading code under test -------------------------------------------------------------------

@@ -3,6 +3,7 @@ seed, and reused by later suites without touching the sandbox."""
 
 from __future__ import annotations
 
+import gzip
 import json
 from collections.abc import Sequence
 from pathlib import Path
@@ -109,5 +110,6 @@ def test_recorded_inputs_are_deterministic(sandbox: Sandbox, tmp_path: Path) -> 
         (c.args, c.expected) for c in second["HumanEval/53"].base
     ]
     assert all(c.expected == c.args[0] + c.args[1] for c in base)
-    files = list((tmp_path / "a").rglob("HumanEval_53-*.json"))
-    assert len(files) == 1 and json.loads(files[0].read_text())["task_id"] == "HumanEval/53"
+    files = list((tmp_path / "a").rglob("HumanEval_53-*.json.gz"))
+    assert len(files) == 1
+    assert json.loads(gzip.decompress(files[0].read_bytes()))["task_id"] == "HumanEval/53"

@@ -17,7 +17,6 @@ passed, the error type and the first failure, readable.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 
 from pydantic import BaseModel, ConfigDict
@@ -27,7 +26,7 @@ from specverdict.sandbox import Execution
 from specverdict.suites.function.harness import HarnessReport, InputResult, call_execution
 from specverdict.suites.function.oracles import is_right
 from specverdict.suites.function.task import Case, FunctionTask, GroundTruth
-from specverdict.suites.values import encode, short_repr
+from specverdict.suites.values import short_repr
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,7 +75,7 @@ def candidate_execution(
     cases = (*truth.base, *truth.plus)
     # Room for outputs twice the size of the expected ones (more is wrong anyway), each in a
     # sealed record of the plan runner.
-    expected_chars = sum(len(json.dumps(encode(c.expected))) + 120 for c in cases)
+    expected_chars = truth.output_chars() + 120 * len(cases)
     return call_execution(
         program,
         task.entry_point,
@@ -87,6 +86,7 @@ def candidate_execution(
         startup_s=policy.startup_s,
         wall_cap_s=policy.wall_cap_s,
         output_bytes=max(1 << 20, 2 * expected_chars),
+        tagged=[c.tagged_args() for c in cases],
     )
 
 

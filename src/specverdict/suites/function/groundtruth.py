@@ -10,14 +10,18 @@ run, answers differently.
 At most ``count`` extra inputs are kept, in generation order (generator 7: ``budget.MOST`` more,
 for its grown inputs in front of generator 6's).
 
-Cache: one JSON file per task under ``<cache>/groundtruth/<key>/``, where the key names the
-suite family and version, the amplifier's seed, input count and version, and the format; the
-file name carries a digest of the task itself (reference, inputs, oracle). Writes are atomic (write, then rename), so concurrent builders at
-worst do the work twice. Building many tasks uses ``Sandbox.run_many``.
+Cache: one gzip-compressed JSON file per task under ``<cache>/groundtruth/<key>/``, where the
+key names the suite family and version, the amplifier's seed, input count and version, and the
+format; the file name carries a digest of the task itself (reference, inputs, oracle). Writes
+are atomic (write, then rename), so concurrent builders at worst do the work twice. Building
+many tasks uses ``Sandbox.run_many``. Each input is encoded once: the reference's run, the cache
+and later candidates' plans take that tagged form (``Case.tagged``), and each output is kept in
+the tagged form the run sent it in.
 """
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import re
@@ -42,7 +46,7 @@ from specverdict.suites.function.harness import (
 )
 from specverdict.suites.function.oracles import is_right
 from specverdict.suites.function.task import Args, Case, FunctionTask, GroundTruth
-from specverdict.suites.values import encode
+from specverdict.suites.values import encode, gc_paused
 
 GROUNDTRUTH_FORMAT = 1
 #: the time limit of one count of generator 7's cost model (``budget.BUDGET`` line events
@@ -82,7 +86,7 @@ def truth_directory(
 
 
 def truth_path(directory: Path, task: FunctionTask) -> Path:
-    return directory / f"{_safe(task.task_id)}-{task.digest()}.json"
+    return directory / f"{_safe(task.task_id)}-{task.digest()}.json.gz"
 
 
 class TruthStore:
@@ -122,16 +126,19 @@ class TruthStore:
 
     def _load(self, task: FunctionTask) -> GroundTruth | None:
         try:
-            obj = json.loads(self.path(task).read_text())
-            return GroundTruth.from_json(obj)
-        except (OSError, ValueError, KeyError, TypeError):
+            with gc_paused():
+                obj = json.loads(gzip.decompress(self.path(task).read_bytes()))
+                return GroundTruth.from_json(obj)
+        except (OSError, ValueError, KeyError, TypeError, EOFError):
             return None
 
     def _save(self, task: FunctionTask, truth: GroundTruth) -> None:
         self.directory.mkdir(parents=True, exist_ok=True)
+        with gc_paused():
+            text = json.dumps(truth.to_json(), separators=(",", ":"))
         fd, tmp = tempfile.mkstemp(dir=self.directory, suffix=".tmp")
-        with os.fdopen(fd, "w") as f:
-            json.dump(truth.to_json(), f, separators=(",", ":"))
+        with os.fdopen(fd, "wb") as f:
+            f.write(gzip.compress(text.encode(), compresslevel=1, mtime=0))
         os.replace(tmp, self.path(task))
 
     def missing(self, tasks: Sequence[FunctionTask]) -> list[FunctionTask]:
@@ -165,12 +172,18 @@ class TruthStore:
         else:
             made = [extra(t) for t in tasks]
         extras = {t.task_id: m for t, m in zip(tasks, made, strict=True)}
-        executions = [self._reference_run(t, seeds[t.task_id], extras[t.task_id]) for t in tasks]
+        tagged = {t.task_id: _tagged([*seeds[t.task_id], *extras[t.task_id]]) for t in tasks}
+        executions = [
+            self._reference_run(t, seeds[t.task_id], extras[t.task_id], tagged[t.task_id])
+            for t in tasks
+        ]
         built: dict[str, GroundTruth] = {}
         results = self.sandbox.run_many(executions, self.workers)
         for task, execution, result in zip(tasks, executions, results, strict=True):
             report = parse_report(result, execution)
-            truth = self._truth(task, seeds[task.task_id], extras[task.task_id], report)
+            truth = self._truth(
+                task, seeds[task.task_id], extras[task.task_id], report, tagged[task.task_id]
+            )
             self._save(task, truth)
             self._memory[task.task_id] = truth
             built[task.task_id] = truth
@@ -204,17 +217,21 @@ class TruthStore:
         c = self.amplify_config
         return task.plus_inputs is None and c is not None and c.generator >= 2
 
-    def _reference_run(self, task: FunctionTask, base: list[Args], extra: list[Args]) -> Execution:
-        """One run of the reference on base then extra inputs. Given extra inputs (EvalPlus)
-        get the base inputs' time limit and a longer budget: they are data, not guesses.
-        Generator 2's inputs are run twice in the same process (budget doubled), the second
-        time to see that the reference answers them the same way."""
+    def _reference_run(
+        self, task: FunctionTask, base: list[Args], extra: list[Args], tagged: list[Any]
+    ) -> Execution:
+        """One run of the reference on base then extra inputs (``tagged``: their tagged forms,
+        in that order). Given extra inputs (EvalPlus) get the base inputs' time limit and a
+        longer budget: they are data, not guesses. Generator 2's inputs are run twice in the
+        same process (budget doubled), the second time to see that the reference answers them
+        the same way."""
         p = self.policy
         given = task.plus_inputs is not None
         plus_cap = p.base_cap_s if given else p.plus_cap_s
         budget = p.given_budget_s if given else p.budget_s
         if self._checks_determinism(task):
             extra = [*extra, *extra]
+            tagged = [*tagged, *tagged[len(base) :]]
             budget *= 2
         return call_execution(
             task.reference,
@@ -225,6 +242,7 @@ class TruthStore:
             budget_s=budget,
             wall_cap_s=budget + p.base_cap_s + 5.0,
             output_bytes=64 << 20,
+            tagged=tagged,
         )
 
     def _base_inputs(self, tasks: Sequence[FunctionTask]) -> dict[str, list[Args]]:
@@ -254,7 +272,12 @@ class TruthStore:
         return seeds
 
     def _truth(
-        self, task: FunctionTask, base: list[Args], extra: list[Args], report: HarnessReport
+        self,
+        task: FunctionTask,
+        base: list[Args],
+        extra: list[Args],
+        report: HarnessReport,
+        tagged: list[Any],
     ) -> GroundTruth:
         if report.stage != "ran":
             raise GroundTruthError(
@@ -263,16 +286,18 @@ class TruthStore:
             )
         results = report.results
         base_cases: list[Case] = []
+        chars = 0
         for i, args in enumerate(base):
             r = results[i] if i < len(results) else None
-            if r is None or r.status != "ok" or not self._usable(task, args, r.value, None):
+            if r is None or r.status != "ok" or not self._usable(task, args, r, None):
                 why = (
                     "no result"
                     if r is None
                     else f"{r.status} {r.error_type or ''} {r.detail or ''}"
                 )
                 raise GroundTruthError(f"{task.task_id}: the reference fails base input {i}: {why}")
-            base_cases.append(Case(args, r.value, r.seconds))
+            base_cases.append(Case(args, r.value, r.seconds, tagged[i]))
+            chars += _chars(r)
         plus_cases: list[Case] = []
         c = self.amplify_config
         count = c.count if task.plus_inputs is None and c else None
@@ -283,32 +308,48 @@ class TruthStore:
             limit = max(limit, budget.MAX_OUTPUT_CHARS)
         for j, args in enumerate(extra):
             r = results[len(base) + j] if len(base) + j < len(results) else None
-            if r is None or r.status != "ok" or not self._usable(task, args, r.value, limit):
+            if r is None or r.status != "ok" or not self._usable(task, args, r, limit):
                 continue
             repeat = len(base) + len(extra) + j
-            if self._checks_determinism(task) and not _same(r.value, results, repeat):
+            if self._checks_determinism(task) and not _same(r, results, repeat):
                 continue
             if count is not None and len(plus_cases) >= count:
                 break
-            plus_cases.append(Case(args, r.value, r.seconds))
+            plus_cases.append(Case(args, r.value, r.seconds, tagged[len(base) + j]))
+            chars += _chars(r)
         return GroundTruth(
-            task.task_id, tuple(base_cases), tuple(plus_cases), len(extra) - len(plus_cases)
+            task.task_id,
+            tuple(base_cases),
+            tuple(plus_cases),
+            len(extra) - len(plus_cases),
+            chars,
         )
 
     @staticmethod
-    def _usable(task: FunctionTask, args: Args, value: Any, max_chars: int | None) -> bool:
+    def _usable(task: FunctionTask, args: Args, r: InputResult, max_chars: int | None) -> bool:
         """The reference's output is usable: serializable, not huge, and right by the oracle."""
-        try:
-            text = json.dumps(encode(value))
-        except ValueError:
+        if max_chars is not None and _chars(r) > max_chars:
             return False
-        if max_chars is not None and len(text) > max_chars:
-            return False
-        return is_right(task.compare, task.oracle, task.atol, args, value, value)
+        return is_right(task.compare, task.oracle, task.atol, args, r.value, r.value)
 
 
-def _same(value: Any, results: Sequence[InputResult], n: int) -> bool:
-    """Whether result ``n`` (an input's second run) is ``value`` too."""
+def _tagged(inputs: Sequence[Args]) -> list[Any]:
+    """Each input's tagged form (``encode(list(args))``), made once."""
+    with gc_paused():
+        return [encode(list(a)) for a in inputs]
+
+
+def _chars(r: InputResult) -> int:
+    """The length of an output's tagged JSON."""
+    return len(json.dumps(r.tagged if r.tagged is not None else encode(r.value)))
+
+
+def _same(first: InputResult, results: Sequence[InputResult], n: int) -> bool:
+    """Whether result ``n`` (an input's second run) is ``first``'s output too (their tagged
+    forms are equal: the runner tags a set's items in a fixed order)."""
     if n >= len(results) or results[n].status != "ok":
         return False
-    return bool(json.dumps(encode(value)) == json.dumps(encode(results[n].value)))
+    again = results[n]
+    if first.tagged is not None and again.tagged is not None:
+        return bool(first.tagged == again.tagged)
+    return bool(json.dumps(encode(first.value)) == json.dumps(encode(again.value)))

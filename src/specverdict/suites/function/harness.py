@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from specverdict.sandbox import ExecResult, Execution, Limits
@@ -24,7 +24,7 @@ from specverdict.suites.testplan import (
     RecordPlan,
     SyntaxErrorRecord,
 )
-from specverdict.suites.values import TagError, decode, encode
+from specverdict.suites.values import TagError, decode, encode, gc_paused
 
 Args = tuple[Any, ...]
 Stage = Literal["ran", "syntax_error", "definition_error", "protocol_error"]
@@ -38,13 +38,15 @@ SOLUTION = "solution.py"
 
 @dataclass(frozen=True, slots=True)
 class InputResult:
-    """One call of the entry point. ``value`` is the decoded output when ``status == "ok"``."""
+    """One call of the entry point. ``value`` is the decoded output when ``status == "ok"``,
+    ``tagged`` the tagged form it was read from."""
 
     status: Literal["ok", "exception", "timeout"]
     seconds: float
     value: Any = None
     error_type: str | None = None
     detail: str | None = None
+    tagged: Any = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,9 +75,12 @@ def call_execution(
     startup_s: float = 3.0,
     wall_cap_s: float = 30.0,
     output_bytes: int = 1 << 20,
+    tagged: Sequence[Any] | None = None,
 ) -> Execution:
     """Define ``source`` and call ``entry_point`` on each input, each under its own time limit.
-    The process's wall limit is ``startup_s + define_limit_s + min(wall_cap_s, sum(limits))``."""
+    The process's wall limit is ``startup_s + define_limit_s + min(wall_cap_s, sum(limits))``.
+    ``tagged``, where given, holds each input's ``encode(list(args))`` already (``inputs`` is
+    then not read)."""
     plan = CallPlan(
         source=SOLUTION,
         entry_point=entry_point,
@@ -88,7 +93,8 @@ def call_execution(
     )
     # the tagged inputs are this process's own ``encode`` output: validating them again, item
     # by item, would cost more than the run on inputs of tens of thousands of items
-    plan = plan.model_copy(update={"inputs": tuple(encode(list(a)) for a in inputs)})
+    wire = tuple(tagged) if tagged is not None else tuple(encode(list(a)) for a in inputs)
+    plan = plan.model_copy(update={"inputs": wire})
     wall = startup_s + define_limit_s + min(wall_cap_s, sum(limits))
     return _execution(source, plan, wall, output_bytes)
 
@@ -120,7 +126,7 @@ class _ProtocolError(Exception):
 def _result(record: CallResult) -> InputResult:
     if record.status == "ok":
         try:
-            return InputResult("ok", record.t, value=decode(record.out))
+            return InputResult("ok", record.t, value=decode(record.out), tagged=record.out)
         except TagError as exc:
             raise _ProtocolError(f"bad output: {exc}") from None
     if record.status == "exception":
@@ -135,6 +141,11 @@ def _result(record: CallResult) -> InputResult:
 
 def parse_report(result: ExecResult, execution: Execution) -> HarnessReport:
     """Read the sealed records of ``result``, the run of ``execution``."""
+    with gc_paused():
+        return _parse_report(result, execution)
+
+
+def _parse_report(result: ExecResult, execution: Execution) -> HarnessReport:
     report = testplan.read_report(result, testplan.nonce_of(execution))
     results: list[InputResult] = []
     records: list[Args] = []

@@ -61,26 +61,42 @@ class FunctionTask:
 
 @dataclass(frozen=True, slots=True)
 class Case:
-    """One input with the reference's output on it and the reference's time (seconds)."""
+    """One input with the reference's output on it and the reference's time (seconds).
+    ``tagged`` is ``encode(list(args))`` where it is at hand (read from the cache, or made to
+    run the reference): a candidate's plan takes it as is instead of encoding the input again,
+    which on generator 7's inputs of tens of thousands of items cost more than the run."""
 
     args: Args
     expected: Any
     ref_s: float
+    tagged: Any = field(default=None, compare=False, repr=False)
+
+    def tagged_args(self) -> Any:
+        """The tagged form of the input (``encode(list(args))``)."""
+        return self.tagged if self.tagged is not None else encode(list(self.args))
 
 
 @dataclass(frozen=True, slots=True)
 class GroundTruth:
     """A task's test cases. ``dropped``: extra inputs left out because the reference raised,
-    ran long, or gave an output that fails the task's oracle."""
+    ran long, or gave an output that fails the task's oracle. ``expected_chars``: the length of
+    every expected output's tagged JSON, summed (``output_chars`` counts it when not given)."""
 
     task_id: str
     base: tuple[Case, ...]
     plus: tuple[Case, ...]
     dropped: int = 0
+    expected_chars: int | None = field(default=None, compare=False, repr=False)
+
+    def output_chars(self) -> int:
+        """The length of the expected outputs' tagged JSON, summed over the cases."""
+        if self.expected_chars is not None:
+            return self.expected_chars
+        return sum(len(json.dumps(encode(c.expected))) for c in (*self.base, *self.plus))
 
     def to_json(self) -> dict[str, Any]:
         def cases(cs: tuple[Case, ...]) -> list[Any]:
-            return [[encode(list(c.args)), encode(c.expected), c.ref_s] for c in cs]
+            return [[c.tagged_args(), encode(c.expected), c.ref_s] for c in cs]
 
         return {
             "task_id": self.task_id,
@@ -92,6 +108,9 @@ class GroundTruth:
     @classmethod
     def from_json(cls, obj: dict[str, Any]) -> GroundTruth:
         def cases(rows: list[Any]) -> tuple[Case, ...]:
-            return tuple(Case(tuple(decode(a)), decode(e), float(t)) for a, e, t in rows)
+            return tuple(Case(tuple(decode(a)), decode(e), float(t), a) for a, e, t in rows)
 
-        return cls(obj["task_id"], cases(obj["base"]), cases(obj["plus"]), int(obj["dropped"]))
+        rows = [*obj["base"], *obj["plus"]]
+        chars = sum(len(json.dumps(e)) for _, e, _ in rows)
+        base, plus = cases(obj["base"]), cases(obj["plus"])
+        return cls(obj["task_id"], base, plus, int(obj["dropped"]), chars)
