@@ -18,7 +18,15 @@ from collections.abc import Mapping
 from importlib import resources
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, JsonValue, TypeAdapter, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    JsonValue,
+    SkipValidation,
+    TypeAdapter,
+    ValidationError,
+)
 
 from specverdict.sandbox import ExecResult, Execution, Limits
 
@@ -124,6 +132,13 @@ class _Record(_Frozen):
     token: str | None = None
 
 
+#: a tagged value in a record (``specverdict.suites.values``), as ``json.loads`` read it: JSON
+#: already, and ``values.decode`` parses its grammar strictly; validating it again as a
+#: ``JsonValue`` calls back into Python for every node, which cost more than the run on
+#: outputs of tens of thousands of items
+Tagged = SkipValidation[JsonValue]
+
+
 class Defined(_Record):
     event: Literal["defined"]
     source: str
@@ -151,14 +166,14 @@ class CallResult(_Record):
     i: int
     status: Literal["ok", "exception", "timeout"]
     t: float
-    out: JsonValue = None
+    out: Tagged = None
     type: str | None = None
     detail: str | None = None
 
 
 class ArgsRecord(_Record):
     event: Literal["record"]
-    args: JsonValue
+    args: Tagged
 
 
 class TestResult(_Record):

@@ -19,6 +19,9 @@ from __future__ import annotations
 
 import math
 import reprlib
+from collections.abc import Callable, Sequence
+from itertools import repeat
+from operator import itemgetter
 from typing import Any
 
 MAX_DEPTH = 64
@@ -41,6 +44,39 @@ class TagError(ValueError):
 
 
 _SCALARS = {int: "int", float: "float", str: "str"}
+#: a list or tuple of at least ``AT_ONCE`` items, all of one of these types, is encoded and
+#: decoded without a Python step per item (C-level ``map``): long inputs and outputs are mostly
+#: such lists, and a step per item was most of their cost, several times more under a tracer
+#: (coverage's); shorter lists are quicker item by item
+AT_ONCE = 32
+_ENCODE_ALL: dict[type, Callable[[Sequence[Any]], list[Any]]] = {
+    int: lambda xs: list(map(list, zip(repeat("int"), map(hex, xs)))),
+    float: lambda xs: list(map(list, zip(repeat("float"), map(float.hex, xs)))),
+    str: lambda xs: list(map(list, zip(repeat("str"), xs))),
+}
+_DECODE_ALL: dict[str, Callable[[list[str]], list[Any]]] = {
+    "int": lambda texts: list(map(int, texts, repeat(16))),
+    "float": lambda texts: list(map(float.fromhex, texts)),
+    "str": lambda texts: texts,
+}
+_first = itemgetter(0)
+_second = itemgetter(1)
+
+
+def _encode_items(value: list[Any] | tuple[Any, ...], depth: int) -> list[Any]:
+    kinds = set(map(type, value)) if len(value) >= AT_ONCE else set()
+    if len(kinds) == 1 and (at_once := _ENCODE_ALL.get(kinds.pop())) is not None:
+        return at_once(value)
+    scalar = _SCALARS.get
+    out = []
+    for v in value:  # whole numbers, floats and strings directly: long lists are mostly those
+        tag = scalar(type(v))
+        out.append(
+            [tag, hex(v) if tag == "int" else v.hex() if tag == "float" else v]
+            if tag
+            else encode(v, depth + 1)
+        )
+    return out
 
 
 def encode(value: Any, depth: int = 0) -> Any:
@@ -61,16 +97,7 @@ def encode(value: Any, depth: int = 0) -> Any:
     if t is complex:
         return ["complex", [float.hex(value.real), float.hex(value.imag)]]
     if t in (list, tuple):
-        scalar = _SCALARS.get
-        out = []
-        for v in value:  # whole numbers, floats and strings directly: long lists are mostly those
-            tag = scalar(type(v))
-            out.append(
-                [tag, hex(v) if tag == "int" else v.hex() if tag == "float" else v]
-                if tag
-                else encode(v, depth + 1)
-            )
-        return [t.__name__, out]
+        return [t.__name__, _encode_items(value, depth)]
     if t in (set, frozenset):
         items = sorted((encode(v, depth + 1) for v in value), key=repr)
         return [t.__name__, items]
@@ -87,6 +114,27 @@ def _hashable(value: Any) -> Any:
     except TypeError:
         raise TagError("unhashable key or set member") from None
     return value
+
+
+def _decode_items(payload: list[Any], depth: int) -> list[Any]:
+    """The items of a list or tuple: at once where every item is ``[tag, text]`` of one of
+    ``_DECODE_ALL``'s tags (what ``decode`` of each would give, errors included)."""
+    if (
+        len(payload) >= AT_ONCE
+        and depth < MAX_DEPTH
+        and set(map(type, payload)) == {list}
+        and set(map(len, payload)) == {2}
+        and set(map(type, map(_first, payload))) == {str}
+    ):
+        tags = set(map(_first, payload))
+        if len(tags) == 1 and (tag := tags.pop()) in _DECODE_ALL:
+            texts = list(map(_second, payload))
+            if set(map(type, texts)) == {str}:
+                try:
+                    return _DECODE_ALL[tag](texts)
+                except ValueError:
+                    raise TagError(f"bad {tag}") from None
+    return [decode(v, depth + 1) for v in payload]
 
 
 def decode(obj: Any, depth: int = 0) -> Any:
@@ -125,9 +173,9 @@ def decode(obj: Any, depth: int = 0) -> Any:
     if type(payload) is not list:
         raise TagError(f"tag {tag!r} needs a list payload")
     if tag == "list":
-        return [decode(v, depth + 1) for v in payload]
+        return _decode_items(payload, depth)
     if tag == "tuple":
-        return tuple(decode(v, depth + 1) for v in payload)
+        return tuple(_decode_items(payload, depth))
     if tag in ("set", "frozenset"):
         items = [_hashable(decode(v, depth + 1)) for v in payload]
         return set(items) if tag == "set" else frozenset(items)
