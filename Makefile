@@ -82,7 +82,7 @@ COVERAGE_FLOOR ?= 84
 # workers the tests start all import it, and where the environment writes none
 # (PYTHONDONTWRITEBYTECODE) each compiled it again, 5 to 10% of an end-to-end file's CPU.
 pytest: $(DEV_STAMP) chromium postgresql promtool
-	$(BIN)/python -m compileall -q src
+	$(BIN)/python -m compileall -q -x '/data/' src
 	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadfile --no-loadscope-reorder --durations=15 \
 	    --cov --cov-report=term --cov-fail-under=$(COVERAGE_FLOOR)
 
@@ -92,7 +92,7 @@ test: lint typecheck pytest
 # has one real part (a server over HTTP, the sandbox, PostgreSQL, Ray, the CLI); e2e runs
 # campaigns through the runner. `make test` runs all three.
 test-unit test-integration test-e2e: test-%: $(DEV_STAMP)
-	$(BIN)/python -m compileall -q src
+	$(BIN)/python -m compileall -q -x '/data/' src
 	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadfile --no-loadscope-reorder tests/$*
 
 # Benchmarks print ratios against a named baseline and rewrite their section of RESULTS.md.
