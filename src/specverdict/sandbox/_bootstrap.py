@@ -67,6 +67,8 @@ PRELOAD = (
     "dataclasses",
     "fractions",
     "decimal",
+    "unittest",
+    "importlib.util",
 )
 FD_STDIN, FD_STDOUT, FD_STDERR, FD_SIDE, FD_STATUS, FD_FILES = range(6)
 _TMPFS_INODES = 4096
