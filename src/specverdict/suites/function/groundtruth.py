@@ -8,7 +8,8 @@ on, runs longer than ``plus_cap_s`` on, or answers wrongly by the task's oracle,
 is an amplified input of generator 2 that the reference, called on it a second time in the same
 run, answers differently.
 At most ``count`` extra inputs are kept, in generation order (generator 7: ``budget.MOST`` more,
-for its grown inputs in front of generator 6's).
+for its grown inputs in front of generator 6's; generator 8: ``regrow.MOST`` and
+``special.MOST`` more again, for its own).
 
 Cache: one gzip-compressed JSON file per task under ``<cache>/groundtruth/<key>/``, where the
 key names the suite family and version, the amplifier's seed, input count and version, and the
@@ -35,7 +36,7 @@ from typing import Any
 
 from specverdict.sandbox import Execution, Sandbox
 from specverdict.suites.cache import cache_root
-from specverdict.suites.function import budget
+from specverdict.suites.function import budget, regrow, special
 from specverdict.suites.function.amplify import AmplifyConfig, amplify
 from specverdict.suites.function.harness import (
     HarnessReport,
@@ -50,8 +51,10 @@ from specverdict.suites.values import encode, gc_paused
 
 GROUNDTRUTH_FORMAT = 1
 #: the time limit of one count of generator 7's cost model (``budget.BUDGET`` line events
-#: traced take about a third of a second)
+#: traced take about a third of a second), and of a count within a smaller limit (generator
+#: 8's special inputs, ``special.BUDGET``: a count that takes longer is work in built-ins)
 COUNT_CAP_S = 10.0
+SMALL_COUNT_CAP_S = 0.25
 
 
 class GroundTruthError(RuntimeError):
@@ -193,12 +196,13 @@ class TruthStore:
         """Generator 7's cost model of ``task``'s reference: the line events it executes on
         each input, counted in the sandbox (``budget.counting_source``)."""
 
-        def cost(inputs: Sequence[Args]) -> list[int]:
+        def cost(inputs: Sequence[Args], limits: Sequence[int] | None = None) -> list[int]:
+            caps = list(limits) if limits is not None else [budget.BUDGET] * len(inputs)
             execution = call_execution(
                 budget.counting_source(task.reference, task.entry_point),
                 budget.COUNTER,
-                inputs,
-                [COUNT_CAP_S] * len(inputs),
+                [(n, *a) for n, a in zip(caps, inputs, strict=True)],
+                [COUNT_CAP_S if n >= budget.BUDGET else SMALL_COUNT_CAP_S for n in caps],
                 stop_on_timeout=False,
                 wall_cap_s=COUNT_CAP_S * 2,
                 output_bytes=1 << 20,
@@ -303,6 +307,8 @@ class TruthStore:
         count = c.count if task.plus_inputs is None and c else None
         if count is not None and c is not None and c.generator >= 7:
             count += budget.MOST  # the grown inputs come on top (``budget.MOST``)
+        if count is not None and c is not None and c.generator >= 8:
+            count += regrow.MOST + special.MOST  # and generator 8's own (``_pick_eight``)
         limit = self.policy.max_output_chars
         if task.plus_inputs is None and self.amplify_config and self.amplify_config.generator >= 7:
             limit = max(limit, budget.MAX_OUTPUT_CHARS)
