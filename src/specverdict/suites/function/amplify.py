@@ -460,7 +460,12 @@ def _pick_eight(
         for at, args in regrow.extremes(pool, ordered)
         if _budget_admitted(budget.free(domain, (at,)), args, contract)
     ]
-    found = _special_candidates(pool, context, contract, config.max_chars)
+    forecasts = {
+        g[0][0]: special.Forecast(seven[2 * j], seven[2 * j + 1])
+        for j, g in enumerate(groups)
+        if len(g[0]) == 1 and all(type(s[g[0][0]]) is int for s in pool)
+    }
+    found = _special_candidates(pool, context, contract, config.max_chars, forecasts)
     probes = [*(a for _, a in worked), *extremes]
     limits = [budget.BUDGET] * len(probes) + [special.BUDGET] * len(found)
     counts = cost([*probes, *(a for _, a in found)], limits) if limits else []
@@ -496,11 +501,16 @@ def _regrown(
 
 
 def _special_candidates(
-    pool: Sequence[Args], context: special.Context, contract: Contract | None, max_chars: int
+    pool: Sequence[Args],
+    context: special.Context,
+    contract: Contract | None,
+    max_chars: int,
+    forecasts: dict[int, special.Forecast],
 ) -> list[tuple[str, Args]]:
     """Generator 8's candidates admitted by the domain freed upwards at the changed arguments
-    (``special.free``), the contract and ``special.hidden_ok``; at most ``special.PER_GROUP``
-    per group and ``special.CANDIDATES`` in all."""
+    (``special.free``), the contract and ``Context.counted``, and, for a whole number past the
+    seeds that generator 7 grew, by the growth its counts show (``forecasts``); at most
+    ``special.PER_GROUP`` per group and ``special.CANDIDATES`` in all."""
     wheres: dict[tuple[int, ...], Domain] = {}
     per_group: dict[str, int] = {}
     out: list[tuple[str, Args]] = []
@@ -517,12 +527,23 @@ def _special_candidates(
             wheres[at] = special.free(context.wide, at, context.his, context.reading)
         if not wheres[at].admits(args) or not context.counted(args, at):
             continue
+        if not all(_forecast(context.wide, forecasts, args, i) for i in at):
+            continue
         if contract is not None and not _holds(contract, args):
             continue
         seen.add(text)
         per_group[group] = per_group.get(group, 0) + 1
         out.append((group, args))
     return out
+
+
+def _forecast(wide: Domain, forecasts: dict[int, special.Forecast], args: Args, i: int) -> bool:
+    """Whether argument ``i`` of ``args`` is a whole number within the seeds' range or one
+    generator 7's counts forecast the reference's work on within the budget."""
+    value, hi = args[i], wide.args[i].hi
+    if type(value) is not int or i not in forecasts or hi is None or value <= hi:
+        return True
+    return forecasts[i].within(value)
 
 
 def key_or_none(args: Args) -> str | None:

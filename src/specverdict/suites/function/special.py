@@ -32,7 +32,8 @@ part from it on particular values, the same few for every task of a kind (050):
   of the last pair or triple);
 * **several arguments at once**: every whole-number argument times ``SCALE`` (relations kept,
   values past the small-integer cache: ``x + y is z``), every number 0 with a list's first
-  item repeated (a duplicate with a threshold of 0), every string argument empty, and two
+  item repeated (a duplicate with a threshold of 0), every string argument empty (and an
+  empty item in every list of strings: does the empty string hold the empty one?), and two
   fractions each other's inverse.
 
 Each is a candidate only: ``amplify`` admits it by the task's domain with the changed
@@ -53,6 +54,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from specverdict.suites.function import budget
 from specverdict.suites.function.mutate import key
 from specverdict.suites.function.profile import Args, Domain, Profile, char_class
 
@@ -94,8 +96,9 @@ PSEUDOPRIMES = (
 )
 #: primes, from past the range a loop up to them finishes in (10 ** 9 + 7) down
 PRIMES = (1000000007, 2147483647, 1000003, 65537, 257, 97)
-#: past the small-integer cache (-5..256), powers of two and their neighbours
-WIDE = (257, 1000, 2**63, 2**31, 10**6, 1001, 256, 2**32, 255, 1024, 1023, 2**64)
+#: past the small-integer cache (-5..256), past float precision (``3 ** 34``: odd, past
+#: ``2 ** 53``), powers of two and their neighbours
+WIDE = (257, 1000, 2**63, 3**34, 2**31, 10**6, 1001, 256, 2**53 + 1, 2**32, 255, 1024, 2**64)
 INT_KINDS = {
     "int-square": SQUARES,
     "int-product": PRODUCTS,
@@ -107,7 +110,17 @@ INT_KINDS = {
 LENGTHS = (4, 9, 25, 49, 121, 169, 341, 561)
 FLOATS = (0.5, 1.5, 2.5, 0.49999999999999994, 2.675, 0.1, 0.3, 1e16, 1e-07)
 #: number strings, kept where they have a seed's shape (``shape``)
-DECIMALS = ("0.5", "1.5", "2.5", "0.49999999999999994", "1.4999999999999998", "2.675", "0.1")
+DECIMALS = (
+    "0.5",
+    "1.5",
+    "2.5",
+    "0.49999999999999994",
+    "2.49999999999999999",
+    "1.4999999999999998",
+    "0.49999999999999999",
+    "2.675",
+    "0.1",
+)
 #: fractions whose float product with their inverse is not 1: (3 / 11) * (11 / 3) < 1
 FRACTIONS = (("3", "11"), ("11", "3"), ("3", "13"))
 #: letters whose case mapping is not one letter of the other case
@@ -290,6 +303,10 @@ def variants(value: Any, i: int, others: Sequence[Any], reading: Reading) -> Ite
             yield kind, t(items)
 
 
+def _strings(value: Any) -> bool:
+    return type(value) in (list, tuple) and all(type(v) is str for v in value)
+
+
 def _joint(seed: Args, reading: Reading) -> Iterator[tuple[str, Args]]:
     wholes = [i for i, v in enumerate(seed) if _whole(v)]
     if len(wholes) >= 2 and any(seed[i] for i in wholes):
@@ -307,9 +324,14 @@ def _joint(seed: Args, reading: Reading) -> Iterator[tuple[str, Args]]:
             args[i] = type(seed[i])([*seed[i], copy.deepcopy(seed[i][0])])
         yield "zero-tie", tuple(args)
     texts = [i for i, v in enumerate(seed) if type(v) is str]
-    searched = any(i in reading.searched for i in texts)
-    if len(texts) >= 2 and reading.blank and not searched and any(seed[i] for i in texts):
-        yield "all-empty", tuple("" if i in texts else v for i, v in enumerate(seed))
+    lists = [i for i, v in enumerate(seed) if _strings(v)]
+    searched = any(i in reading.searched and i not in reading.filters for i in texts)
+    if texts and len(texts) + len(lists) >= 2 and reading.blank and not searched:
+        empty = [
+            "" if i in texts else type(v)([*v, ""]) if i in lists else v for i, v in enumerate(seed)
+        ]
+        if tuple(empty) != seed:
+            yield "all-empty", tuple(empty)
     fractions = [i for i in texts if _FRACTION.match(seed[i])]
     if len(fractions) >= 2:
         first, second = fractions[:2]
@@ -438,3 +460,27 @@ def pick(found: Sequence[tuple[str, Args]], taken: set[str]) -> list[Args]:
     for row in itertools.zip_longest(*groups.values()):
         out += [a for a in row if a is not None]
     return out[:MOST]
+
+
+@dataclass(frozen=True, slots=True)
+class Forecast:
+    """Generator 7's counts of the reference at its two probes (``budget.PROBES``) for a whole
+    number it grew (``OVER``: past the budget or failing), read as ``budget.size`` reads them:
+    where the reference's work follows the value (at least one line event per unit at the
+    larger probe), a value past the seeds is worth counting only if the growth they show keeps
+    it within ``BUDGET``; none where the reference could not take the larger probe. Where the
+    work does not follow the value (a factorization of 4096 takes a dozen steps, of a large
+    prime thousands), only a count tells."""
+
+    small: int
+    large: int
+
+    def within(self, value: float) -> bool:
+        if self.small < 0 or self.large < 0:
+            return False
+        if value <= budget.PROBES[1] or self.large < budget.PROBES[1]:
+            return True
+        ratio = budget.PROBES[1] / budget.PROBES[0]
+        p = max(1.0, math.log(max(self.large, 1) / max(self.small, 1)) / math.log(ratio))
+        growth = p * math.log(value / budget.PROBES[1])
+        return math.log(max(self.large, 1)) + growth <= math.log(BUDGET)
