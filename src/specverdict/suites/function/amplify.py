@@ -94,7 +94,8 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from specverdict.suites.function import budget, growth, regrow, scale, special
+from specverdict.suites.function import budget, eight, growing, growth, scale, special
+from specverdict.suites.function.admit import Contract, holds, key_or_none
 from specverdict.suites.function.boundary import Boundaries, boundaries
 from specverdict.suites.function.corners import (
     docstring,
@@ -126,7 +127,6 @@ from specverdict.suites.values import TagError
 #: (precision and text) and 6 (sizes, ends and signs) are kept to measure against
 AMPLIFIER_VERSION = 8
 GENERATORS = (1, 2, 3, 4, 5, 6, 7, 8)
-Contract = Callable[[Args], bool]
 #: generator 5 takes up to ``generate // EXTENDED_SHARE`` inputs of its own kinds
 EXTENDED_SHARE = 4
 #: generator 6 takes up to ``generate // SCALE_SHARE`` inputs of its own kinds
@@ -206,7 +206,7 @@ def amplify(
                 text is not None
                 and len(text) <= config.max_chars
                 and where.admits(args)
-                and (contract is None or _holds(contract, args))
+                and (contract is None or holds(contract, args))
             )
 
         return admits
@@ -285,7 +285,7 @@ def _grown(
     his = _his(statement, params, len(pool[0]))
     most = budget.TIED if statement.ties_forbidden else budget.LADDER[-1]
     if config.generator == 7:
-        return _pick_budget(pool, domain, his, contract, cost, most)
+        return growing.pick(pool, domain, his, contract, cost, most)
     reading = special.Reading(
         padded=not (
             scale.stripped(reference, doc)
@@ -303,14 +303,14 @@ def _grown(
             if params[i] in scale.membership(reference, entry_point)
         ),
     )
-    context = special.Context(
+    context = eight.Context(
         reading,
         widen_for_kinds(domain, bounds, where),
         tuple(his),
         params,
         growth.hidden(reference, entry_point),
     )
-    return _pick_eight(pool, domain, context, contract, cost, most, config)
+    return eight.pick(pool, domain, context, contract, cost, most, config.max_chars)
 
 
 def _pick_scale(
@@ -339,7 +339,7 @@ def _pick_scale(
         at = group.split(":", maxsplit=1)[0]
         if not (wide if at == "*" else freed[int(at)]).admits(args):
             return False
-        return contract is None or _holds(contract, args)
+        return contract is None or holds(contract, args)
 
     reference, entry_point, doc = texts
     reading = scale.read(reference, entry_point, params, doc, his, bounds, where.large)
@@ -356,201 +356,6 @@ def _his(statement: Statement, params: tuple[str, ...], arity: int) -> list[floa
         statement.values.get(params[i], (None, None))[1] if i < len(params) else None
         for i in range(arity)
     ]
-
-
-def _pick_budget(
-    pool: Sequence[Args],
-    domain: Domain,
-    his: Sequence[float | None],
-    contract: Contract | None,
-    cost: budget.Cost,
-    most: int = budget.LADDER[-1],
-) -> list[Args]:
-    """Generator 7's own inputs (``budget.py``): per group, the seed grown to the largest size
-    whose counted cost is within the budget, admitted by the domain with the grown arguments
-    freed (``budget.free``), in group order; none past ``most`` items, at most ``budget.MOST``."""
-    groups = _budget_groups(pool, domain, his, contract)
-    if not groups:
-        return []
-    counts = cost(_budget_probes(groups))
-    return _budget_grown(groups, counts, contract, most)
-
-
-#: a group of grown inputs: the arguments grown, the domain admitting them, how they grow
-Grower = tuple[tuple[int, ...], Domain, Callable[[int], Args]]
-
-
-def _budget_admitted(where: Domain, args: Args, contract: Contract | None) -> bool:
-    text = key_or_none(args)
-    if text is None or len(text) > budget.MAX_CHARS or not where.admits(args):
-        return False
-    return contract is None or _holds(contract, args)
-
-
-def _budget_groups(
-    pool: Sequence[Args],
-    domain: Domain,
-    his: Sequence[float | None],
-    contract: Contract | None,
-) -> list[Grower]:
-    """Generator 7's groups, admitted at the larger probe."""
-    groups = [(at, budget.free(domain, at), make) for _, at, make in budget.candidates(pool, his)]
-    return [g for g in groups if _budget_admitted(g[1], g[2](budget.PROBES[1]), contract)]
-
-
-def _budget_probes(groups: Sequence[Grower]) -> list[Args]:
-    return [make(n) for _, _, make in groups for n in budget.PROBES]
-
-
-def _budget_grown(
-    groups: Sequence[Grower], counts: Sequence[int], contract: Contract | None, most: int
-) -> list[Args]:
-    """Each group's grown input (and its smaller copies) from its probes' ``counts``."""
-    out: list[Args] = []
-    for j, (_, where, make) in enumerate(groups):
-        n = _sized(where, make, counts[2 * j : 2 * j + 2], contract, most)
-        if n is not None:
-            out.append(make(n))
-            out += [make(n // k) for k in budget.SMALLER if n // k >= budget.PROBES[1] // 2]
-    return out[: budget.MOST]
-
-
-def _sized(
-    where: Domain,
-    make: Callable[[int], Args],
-    counts: Sequence[int],
-    contract: Contract | None,
-    most: int,
-) -> int | None:
-    """The size a group grows to from its probes' ``counts``, not past ``most`` items nor past
-    the longest input (a size down), if any is admitted."""
-    n = budget.size(counts)
-    n = None if n is None else min(n, most)
-    while n is not None and n > budget.PROBES[1] and not _budget_admitted(where, make(n), contract):
-        n //= 2  # past the longest input: a size down
-    return n if n is not None and _budget_admitted(where, make(n), contract) else None
-
-
-def _pick_eight(
-    pool: Sequence[Args],
-    domain: Domain,
-    context: special.Context,
-    contract: Contract | None,
-    cost: budget.Cost,
-    most: int,
-    config: AmplifyConfig,
-) -> list[Args]:
-    """Generator 8's inputs in front of generator 6's: generator 7's grown inputs (counted as
-    generator 7 counts them), its own grown ones (``regrow.py``; a worked seed only where
-    generator 7's seed was counted at the larger probe), then its special inputs
-    (``special.py``) whose counted cost is within ``special.BUDGET``, round-robin over their
-    groups; one more count in the sandbox for all of its own."""
-    groups = _budget_groups(pool, domain, context.his, contract)
-    seven = cost(_budget_probes(groups)) if groups else []  # generator 7's count, as it is
-    grown = _budget_grown(groups, seven, contract, most)
-    feasible = {g[0] for j, g in enumerate(groups) if seven[2 * j + 1] >= 0}
-    worked: list[tuple[int, Args]] = []
-    for i, make in regrow.worked(pool, context.his):
-        args = make(regrow.WORKED)
-        if (i,) in feasible and _budget_admitted(budget.free(domain, (i,)), args, contract):
-            worked.append((i, args))
-    ordered = [p.ordered and p.count > 0 for p in domain.args]
-    extremes = [
-        args
-        for at, args in regrow.extremes(pool, ordered)
-        if _budget_admitted(budget.free(domain, (at,)), args, contract)
-    ]
-    forecasts = {
-        g[0][0]: special.Forecast(seven[2 * j], seven[2 * j + 1])
-        for j, g in enumerate(groups)
-        if len(g[0]) == 1 and all(type(s[g[0][0]]) is int for s in pool)
-    }
-    found = _special_candidates(pool, context, contract, config.max_chars, forecasts)
-    probes = [*(a for _, a in worked), *extremes]
-    limits = [budget.BUDGET] * len(probes) + [special.BUDGET] * len(found)
-    counts = cost([*probes, *(a for _, a in found)], limits) if limits else []
-    regrown = _regrown(groups, seven, worked, counts)
-    regrown += [
-        a for a, n in zip(extremes, counts[len(worked) : len(probes)], strict=True) if n >= 0
-    ]
-    cheap = [
-        (group, args)
-        for (group, args), n in zip(found, counts[len(probes) :], strict=True)
-        if 0 <= n <= special.BUDGET
-    ]
-    taken = {key(a) for a in [*pool, *grown]}
-    regrown = [a for a in _unique(regrown) if key(a) not in taken][: regrow.MOST]
-    taken |= {key(a) for a in regrown}
-    return [*grown, *regrown, *special.pick(cheap, taken)]
-
-
-def _regrown(
-    groups: Sequence[Grower],
-    seven: Sequence[int],
-    worked: Sequence[tuple[int, Args]],
-    counts: Sequence[int],
-) -> list[Args]:
-    """Per argument, the worked seed (``regrow.worked``, grown to ``regrow.WORKED`` items) whose
-    count is the greatest and greater than generator 7's seed's at that size."""
-    done = {g[0]: seven[2 * j + 1] for j, g in enumerate(groups)}
-    best: dict[int, tuple[int, Args]] = {}
-    for (i, args), n in zip(worked, counts, strict=False):
-        if n > done.get((i,), -1) and n > best.get(i, (-1, ()))[0]:
-            best[i] = (n, args)
-    return [args for _, args in best.values()]
-
-
-def _special_candidates(
-    pool: Sequence[Args],
-    context: special.Context,
-    contract: Contract | None,
-    max_chars: int,
-    forecasts: dict[int, special.Forecast],
-) -> list[tuple[str, Args]]:
-    """Generator 8's candidates admitted by the domain freed upwards at the changed arguments
-    (``special.free``), the contract and ``Context.counted``, and, for a whole number past the
-    seeds that generator 7 grew, by the growth its counts show (``forecasts``); at most
-    ``special.PER_GROUP`` per group and ``special.CANDIDATES`` in all."""
-    wheres: dict[tuple[int, ...], Domain] = {}
-    per_group: dict[str, int] = {}
-    out: list[tuple[str, Args]] = []
-    seen: set[str] = set()
-    for group, args, at in special.candidates(pool, context.reading):
-        if len(out) >= special.CANDIDATES:
-            break
-        if per_group.get(group, 0) >= special.PER_GROUP:
-            continue
-        text = key_or_none(args)
-        if text is None or text in seen or len(text) > max_chars:
-            continue
-        if at not in wheres:
-            wheres[at] = special.free(context.wide, at, context.his, context.reading)
-        if not wheres[at].admits(args) or not context.counted(args, at):
-            continue
-        if not all(_forecast(context.wide, forecasts, args, i) for i in at):
-            continue
-        if contract is not None and not _holds(contract, args):
-            continue
-        seen.add(text)
-        per_group[group] = per_group.get(group, 0) + 1
-        out.append((group, args))
-    return out
-
-
-def _forecast(wide: Domain, forecasts: dict[int, special.Forecast], args: Args, i: int) -> bool:
-    """Whether argument ``i`` of ``args`` is a whole number within the seeds' range or one
-    generator 7's counts forecast the reference's work on within the budget."""
-    value, hi = args[i], wide.args[i].hi
-    if type(value) is not int or i not in forecasts or hi is None or value <= hi:
-        return True
-    return forecasts[i].within(value)
-
-
-def key_or_none(args: Args) -> str | None:
-    try:
-        return key(args)
-    except (TagError, ValueError, OverflowError):
-        return None
 
 
 def _alternate(*lists: list[Args]) -> list[Args]:
@@ -605,16 +410,9 @@ def _mutants(
             continue
         if text in seen or len(text) > config.max_chars or not domain.admits(candidate):
             continue
-        if contract is not None and not _holds(contract, candidate):
+        if contract is not None and not holds(contract, candidate):
             continue
         seen.add(text)
         out.append(candidate)
         corpus.append(candidate)
     return out
-
-
-def _holds(contract: Contract, args: Args) -> bool:
-    try:
-        return bool(contract(args))
-    except (TypeError, ValueError, IndexError, KeyError, ArithmeticError):
-        return False

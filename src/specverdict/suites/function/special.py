@@ -20,9 +20,9 @@ part from it on particular values, the same few for every task of a kind (050):
   same, where a string argument is a number written out in the seeds' shape
   (``"0.49999999999999994"`` for ``"15.7"``), whole-number strings from the whole-number kinds,
   and fractions whose float product with their inverse is not 1 (``"3/11"``, ``"11/3"``);
-* **strings**: a final newline after a string without spaces (a regular expression's ``$``
-  matches before it; where spaces separate words, a newline is whitespace to some readings and
-  a character to others), a blank string where an empty one is admitted (``not s.strip()``
+* **strings**: a final newline or tab after a string without spaces (a regular expression's
+  ``$`` matches before a newline, ``strip`` takes both off; where spaces separate words, either
+  is whitespace to some readings and a character to others), a blank string where an empty one is admitted (``not s.strip()``
   takes it for empty), an empty searched-for string where the reference only looks for it in
   other strings (``in``, ``startswith``: every string holds the empty one, on any reading), a
   first letter whose case mapping is not one letter (``"ß".upper() == "SS"``, ``"İ".lower()``
@@ -46,17 +46,13 @@ where none of the reference's work on that argument hides in built-ins (``growth
 from __future__ import annotations
 
 import copy
-import itertools
 import math
 import re
-import string
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from specverdict.suites.function import budget
-from specverdict.suites.function.mutate import key
-from specverdict.suites.function.profile import Args, Domain, Profile, char_class
+from specverdict.suites.function.profile import Args, char_class
 
 #: the reference's counted line events on a special input, at most (``budget``)
 BUDGET = 2**17
@@ -96,9 +92,9 @@ PSEUDOPRIMES = (
 )
 #: primes, from past the range a loop up to them finishes in (10 ** 9 + 7) down
 PRIMES = (1000000007, 2147483647, 1000003, 65537, 257, 97)
-#: past the small-integer cache (-5..256), past float precision (``3 ** 34``: odd, past
+#: past the small-integer cache (-5..256), past float precision (``3 ** 35``: odd, past
 #: ``2 ** 53``), powers of two and their neighbours
-WIDE = (257, 1000, 2**63, 3**34, 2**31, 10**6, 1001, 256, 2**53 + 1, 2**32, 255, 1024, 2**64)
+WIDE = (257, 1000, 2**63, 3**35, 2**31, 10**6, 1001, 256, 2**53 + 1, 2**32, 255, 1024, 2**64)
 INT_KINDS = {
     "int-square": SQUARES,
     "int-product": PRODUCTS,
@@ -122,7 +118,7 @@ DECIMALS = (
     "0.1",
 )
 #: fractions whose float product with their inverse is not 1: (3 / 11) * (11 / 3) < 1
-FRACTIONS = (("3", "11"), ("11", "3"), ("3", "13"))
+FRACTIONS = (("3", "11"), ("11", "3"), ("7", "17"))
 #: letters whose case mapping is not one letter of the other case
 CASE_LETTERS = {"lower": ("ß", "ı"), "upper": ("İ",)}
 
@@ -261,6 +257,7 @@ def _string(text: str, i: int, reading: Reading) -> Iterator[tuple[str, str]]:
         return
     if reading.padded and _paddable(text) and " " not in text:
         yield "newline-end", text + "\n"
+        yield "newline-end", text + "\t"
     if reading.blank and i not in reading.searched and text:
         yield "blank", " "
     if i in reading.filters and text:
@@ -374,43 +371,6 @@ def candidates(
 SPREAD = frozenset({*INT_KINDS, "float", "number-string", "length"})
 
 
-def _lift(p: Profile, hi: float | None, reading: Reading) -> None:
-    top = math.inf if hi is None else hi
-    if p.hi is not None:
-        p.hi = max(p.hi, top)
-    if p.lo is not None and p.lo < 0:
-        p.lo = -p.hi if p.hi is not None else -math.inf
-    elif p.lo is not None and p.lo > 0 and not reading.positive:
-        p.lo = 0
-    fixed = p.len_lo is not None and p.len_lo == p.len_hi and p.count > 1
-    if p.len_hi is not None and not fixed:
-        p.len_hi = math.inf  # type: ignore[assignment]
-        texts = bool(p.pool) and all(type(v) is str for v in p.pool)
-        if texts and reading.blank:
-            p.len_lo = 0
-    if "digit" in p.alphabet:
-        p.alphabet["digit"] = set(string.digits)
-        p.zero_led = True
-    p.run_hi = dict.fromkeys(p.run_hi, 1 << 30)
-    p.run_lo = dict.fromkeys(p.run_lo, 1)
-    if p.item is not None:
-        _lift(p.item, None, reading)
-
-
-def free(
-    domain: Domain, at: Sequence[int], his: Sequence[float | None], reading: Reading
-) -> Domain:
-    """``domain`` with the arguments ``at`` free upwards: their values (and their items') up to
-    a bound the docstring states (``his``) or without one, down to 0 unless the prompt says
-    positive, and as far down as up where the seeds hold negative ones; lengths not fixed by
-    every seed (strings down to empty where no least size is stated), digits and runs of
-    letters and digits free. Order, distinct items, parity and the rest stay."""
-    wide = copy.deepcopy(domain)
-    for i in at:
-        _lift(wide.args[i], his[i] if i < len(his) else None, reading)
-    return wide
-
-
 def magnitude(value: Any) -> float:
     """The largest magnitude of a number in ``value`` (a number, a number string, a list)."""
     if type(value) in (int, float):
@@ -420,67 +380,3 @@ def magnitude(value: Any) -> float:
     if type(value) in (list, tuple):
         return max((magnitude(v) for v in value), default=0.0)
     return 0.0
-
-
-@dataclass(frozen=True, slots=True)
-class Context:
-    """What generator 8 reads of a task to admit its special inputs: ``reading``; the domain
-    generator 5's own inputs are admitted by (``wide``), freed upwards per input (``free``);
-    the bounds the docstring states (``his``); the parameters' names and those whose work
-    hides in built-ins (``hidden``, ``growth.hidden``)."""
-
-    reading: Reading
-    wide: Domain
-    his: tuple[float | None, ...]
-    params: tuple[str, ...]
-    hidden: frozenset[str]
-
-    def counted(self, args: Args, at: Sequence[int]) -> bool:
-        """Whether the reference's work on ``args`` is all counted: no changed argument past
-        ``COUNTED`` whose value some work of the reference grows with inside built-ins."""
-        for i in at:
-            name = self.params[i] if i < len(self.params) else "*"
-            hides = name in self.hidden or "*" in self.hidden or name == "*"
-            if hides and magnitude(args[i]) > COUNTED:
-                return False
-        return True
-
-
-def pick(found: Sequence[tuple[str, Args]], taken: set[str]) -> list[Args]:
-    """Up to ``MOST`` of the ``(group, input)`` pairs ``found``, none of whose keys is in
-    ``taken``, one group after the other in turn, the groups and their inputs in order."""
-    groups: dict[str, list[Args]] = {}
-    seen = set(taken)
-    for group, args in found:
-        text = key(args)
-        if text not in seen:
-            seen.add(text)
-            groups.setdefault(group, []).append(args)
-    out: list[Args] = []
-    for row in itertools.zip_longest(*groups.values()):
-        out += [a for a in row if a is not None]
-    return out[:MOST]
-
-
-@dataclass(frozen=True, slots=True)
-class Forecast:
-    """Generator 7's counts of the reference at its two probes (``budget.PROBES``) for a whole
-    number it grew (``OVER``: past the budget or failing), read as ``budget.size`` reads them:
-    where the reference's work follows the value (at least one line event per unit at the
-    larger probe), a value past the seeds is worth counting only if the growth they show keeps
-    it within ``BUDGET``; none where the reference could not take the larger probe. Where the
-    work does not follow the value (a factorization of 4096 takes a dozen steps, of a large
-    prime thousands), only a count tells."""
-
-    small: int
-    large: int
-
-    def within(self, value: float) -> bool:
-        if self.small < 0 or self.large < 0:
-            return False
-        if value <= budget.PROBES[1] or self.large < budget.PROBES[1]:
-            return True
-        ratio = budget.PROBES[1] / budget.PROBES[0]
-        p = max(1.0, math.log(max(self.large, 1) / max(self.small, 1)) / math.log(ratio))
-        growth = p * math.log(value / budget.PROBES[1])
-        return math.log(max(self.large, 1)) + growth <= math.log(BUDGET)
