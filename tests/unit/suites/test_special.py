@@ -83,7 +83,9 @@ def test_string_kinds_and_their_gates() -> None:
     assert "blank" not in [k for k, _ in special.variants("ab", 0, [], searched)]
     filters = special.Reading(searched=frozenset({0}), filters=frozenset({0}))
     assert ("searched-empty", "") in list(special.variants("ab", 0, [], filters))
-    lengths = [len(v) for k, v in special.variants("abc", 0, [], special.Reading()) if k == "length"]
+    lengths = [
+        len(v) for k, v in special.variants("abc", 0, [], special.Reading()) if k == "length"
+    ]
     assert 49 in lengths and 341 in lengths
 
 
