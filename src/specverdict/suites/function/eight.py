@@ -195,14 +195,13 @@ def _candidates(
     forecasts: dict[int, Forecast],
 ) -> list[tuple[str, Args]]:
     """The special candidates admitted (module docstring, step 3), at most
-    ``special.PER_GROUP`` per group and ``special.CANDIDATES`` in all."""
+    ``special.PER_GROUP`` per group, in the order ``_round_robin`` takes them, the first
+    ``special.CANDIDATES``: the rest would not be taken unless many of these were dropped."""
     wheres: dict[tuple[int, ...], Domain] = {}
     per_group: dict[str, int] = {}
     out: list[tuple[str, Args]] = []
     seen: set[str] = set()
     for group, args, at in special.candidates(pool, context.reading):
-        if len(out) >= special.CANDIDATES:
-            break
         if per_group.get(group, 0) >= special.PER_GROUP:
             continue
         text = key_or_none(args)
@@ -219,7 +218,11 @@ def _candidates(
         seen.add(text)
         per_group[group] = per_group.get(group, 0) + 1
         out.append((group, args))
-    return out
+    groups: dict[str, list[Args]] = {}
+    for group, args in out:
+        groups.setdefault(group, []).append(args)
+    rows = itertools.zip_longest(*([(g, a) for a in found] for g, found in groups.items()))
+    return [pair for row in rows for pair in row if pair is not None][: special.CANDIDATES]
 
 
 def _forecast(wide: Domain, forecasts: dict[int, Forecast], args: Args, i: int) -> bool:

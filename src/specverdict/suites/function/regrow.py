@@ -36,7 +36,7 @@ from specverdict.suites.function.profile import Args
 #: the size a worked seed is grown to (generator 7's larger probe)
 WORKED = budget.PROBES[1]
 #: the seeds of one argument whose work is counted, at most
-WORKED_SEEDS = 12
+WORKED_SEEDS = 6
 #: the size of an extreme-last list
 EXTREME = budget.PROBES[1]
 #: the length inner lists are grown to

@@ -60,9 +60,10 @@ BUDGET = 2**17
 MOST = 64
 #: the powers of a base tried (``_powers``)
 POWERS = 3
-#: the most candidates of one group counted, and of a task
+#: the most candidates of one group admitted, and of a task counted (in the order they would
+#: be taken: twice as many as are kept leaves room for those the count drops)
 PER_GROUP = 12
-CANDIDATES = 240
+CANDIDATES = 2 * MOST
 #: past this magnitude a value needs the reference's work on it counted (``growth.hidden``)
 COUNTED = 2**16
 #: the factor of ``scale-joint``
