@@ -94,8 +94,24 @@ PSEUDOPRIMES = (
 #: primes, from past the range a loop up to them finishes in (10 ** 9 + 7) down
 PRIMES = (1000000007, 2147483647, 1000003, 65537, 257, 97)
 #: past the small-integer cache (-5..256), past float precision (``3 ** 35``: odd, past
-#: ``2 ** 53``), powers of two and their neighbours
-WIDE = (257, 1000, 2**63, 3**35, 2**31, 10**6, 1001, 256, 2**53 + 1, 2**32, 255, 1024, 2**64)
+#: ``2 ** 53``; a run of nines a float rounds up to the next power of ten), powers of two and
+#: their neighbours
+WIDE = (
+    257,
+    1000,
+    2**63,
+    3**35,
+    10**17 - 1,
+    2**31,
+    10**6,
+    1001,
+    256,
+    2**53 + 1,
+    2**32,
+    255,
+    1024,
+    2**64,
+)
 INT_KINDS = {
     "int-square": SQUARES,
     "int-product": PRODUCTS,
