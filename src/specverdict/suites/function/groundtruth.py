@@ -239,13 +239,14 @@ class TruthStore:
         (out of memory, killed, past its output: HumanEval/14's prefixes of a string of 65,536
         characters), that input counted as failed, up to ``RESUMES`` times. A run stopped by
         its time budget is not resumed."""
+        if report.stage != "ran" or report.done or not _died(report):
+            return report
         plan = json.loads(execution.stdin.partition("\n")[2])
         inputs, limits = plan["inputs"], plan["limits"]
         results = list(report.results)
         last = report
         for _ in range(RESUMES):
-            died = last.execution.outcome != "passed" or last.execution.truncated
-            if last.stage != "ran" or last.done or not died or len(results) >= len(inputs):
+            if last.stage != "ran" or last.done or not _died(last) or len(results) >= len(inputs):
                 break
             results.append(InputResult("exception", 0.0, error_type="ProcessEnded"))
             start = len(results)
@@ -394,6 +395,11 @@ class TruthStore:
         if max_chars is not None and _chars(r) > max_chars:
             return False
         return is_right(task.compare, task.oracle, task.atol, args, r.value, r.value)
+
+
+def _died(report: HarnessReport) -> bool:
+    """Whether the run's process ended other than by finishing its plan or its time budget."""
+    return report.execution.outcome != "passed" or report.execution.truncated
 
 
 def _tagged(inputs: Sequence[Args]) -> list[Any]:
