@@ -15,10 +15,11 @@ from click.testing import CliRunner
 
 from specverdict.campaign import build_plan, parse_campaign
 from specverdict.campaign.plan import Plan
+from specverdict.campaign.spec import RunSpec
 from specverdict.cli.main import cli
 from specverdict.errors import ConfigError
 from specverdict.records import RunRecord
-from specverdict.run.runner import Runner
+from specverdict.run.runner import Runner, _Prestart
 from specverdict.run.sequential import run_until_decided
 from specverdict.store import SQLiteStore
 from specverdict.verdict import campaign_verdicts
@@ -180,6 +181,49 @@ def test_the_next_session_s_server_starts_while_the_current_one_measures(tmp_pat
         raise AssertionError(f"engine {pid} of {r.run_id} still running")
 
 
+class _Watched(Runner):
+    """A runner that notes, at each server it starts ahead, how many segments the registry
+    already holds: servers started together see the same count."""
+
+    def __init__(self, store: SQLiteStore, **kw: object) -> None:
+        super().__init__(store, **kw)  # type: ignore[arg-type]
+        self.ahead_at: list[int] = []
+
+    def _start_ahead(self, plan: Plan, spec: RunSpec) -> _Prestart:
+        self.ahead_at.append(sum(len(r.manifest.segments) for r in self.store.list_runs()))
+        return super()._start_ahead(plan, spec)
+
+
+@pytest.mark.parametrize(("servers", "together"), [(3, True), (2, False)])
+def test_every_later_session_the_servers_allow_starts_ahead_at_once(
+    tmp_path: Path, servers: int, together: bool
+) -> None:
+    """prestart with a server for each of the 3 sessions: both later sessions' servers start
+    before the first segment is measured (their starts overlap each other); with 2 servers,
+    one at a time."""
+    plan = plan_of(servers=servers, prestart=True)
+    store = SQLiteStore(tmp_path / "runs.db")
+    runner = _Watched(store, log=quiet, runs_dir=tmp_path / "runs")
+    runner.run_plan(plan)
+    assert runner.starts == 3 and len(runner.ahead_at) == 2
+    assert all(r.status == "completed" for r in store.list_runs())
+    if together:
+        assert runner.ahead_at == [0, 0]
+    else:
+        assert runner.ahead_at[0] == 0 and runner.ahead_at[1] > 0
+
+
+def test_sequential_looks_start_the_kept_servers_ahead(tmp_path: Path) -> None:
+    """until-decided with prestart and a server per session: the first look starts the later
+    sessions' servers while the first one starts, and the second look starts nothing."""
+    plan = plan_of(n=16, virtual=True, servers=3, prestart=True)
+    store = SQLiteStore(tmp_path / "runs.db")
+    runner = _Watched(store, log=quiet, runs_dir=tmp_path / "runs")
+    result = run_until_decided(runner, store, plan, batch=8, max_samples=16, log=quiet)
+    assert any(len(p.design.taken) == 2 for p in result.pairs)
+    assert runner.starts == 3 and runner.ahead_at == [0, 0]
+
+
 def test_prestart_needs_room_for_two_servers() -> None:
     with pytest.raises(ConfigError, match="servers is 1, expected 2 or more"):
         plan_of(prestart=True)
@@ -189,7 +233,8 @@ LOST = """
 import sys, time
 from pathlib import Path
 from specverdict.campaign import build_plan, parse_campaign
-from specverdict.run.runner import Runner
+from specverdict.campaign.spec import RunSpec
+from specverdict.run.runner import Runner, _Prestart
 from specverdict.store import SQLiteStore
 plan = build_plan(parse_campaign(sys.argv[1], Path("sessions.yaml")))
 runner = Runner(SQLiteStore(sys.argv[2]), log=lambda _: None)

@@ -157,9 +157,9 @@ class Launch(Strict):
     )
     prestart: bool = Field(
         default=False,
-        description="start the next session's server while the current one measures (needs "
-        "servers >= 2 and hardware that holds both: on one shared host the start's load would "
-        "land on the measurement)",
+        description="start the next sessions' servers while the current one measures, as "
+        "many at once as servers allows (needs servers >= 2 and hardware that holds them: on "
+        "one shared host a start's load would land on the measurement); sequential looks too",
     )
 
     @model_validator(mode="after")

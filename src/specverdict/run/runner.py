@@ -334,6 +334,7 @@ class Runner:
         #: servers being started ahead of their session's first use, by the same key
         self._prestarts: dict[tuple[str, str, int], _Prestart] = {}
         self._starter: ThreadPoolExecutor | None = None
+        self._starter_size = 0
         #: launched servers started by this runner (each start once)
         self.starts = 0
 
@@ -431,10 +432,12 @@ class Runner:
     def _session_of(self, server: LaunchedServer | None) -> tuple[str, str, int] | None:
         return next((k for k, s in self._sessions.items() if s.server is server), None)
 
-    def _prestart_next(self, plan: Plan, steps: list[Execution | Step], at: int) -> None:
-        """With ``engine.launch.prestart``, start the server of the next session after step
-        ``at``'s in the background (when a server slot is free), so that its start overlaps
-        the current session's measuring."""
+    def prestart_after(self, plan: Plan, steps: list[Execution | Step], at: int) -> None:
+        """With ``engine.launch.prestart``, start the servers of the sessions after step
+        ``at``'s in the background, in their order, as many as the free server slots allow
+        (``engine.launch.servers`` less the current one), so that their starts overlap each
+        other and the current session's measuring. For the next session the least recently
+        used idle server makes room; for those after it only an idle one no later step needs."""
         launch = plan.campaign.engine.launch
         if launch is None or not launch.prestart or self._keep < 2:
             return
@@ -442,24 +445,27 @@ class Runner:
         if not isinstance(current, Execution) or current.spec.engine.base_url is not None:
             return
         now = session_key(current.spec, current.repeat)
+        upcoming: dict[tuple[str, str, int], RunSpec] = {}
         for later in steps[at + 1 :]:
             if not isinstance(later, Execution):
-                return
+                break
             key = session_key(later.spec, later.repeat)
-            if key == now:
-                continue
+            if key != now:
+                upcoming.setdefault(key, later.spec)
+        for nth, (key, spec) in enumerate(upcoming.items()):
             if key in self._sessions or key in self._prestarts:
-                return
-            # room for it: the least recently used idle server goes (not the current one)
+                continue
             while len(self._sessions) + len(self._prestarts) + (now not in self._sessions) >= (
                 self._keep
             ):
-                idle = next((k for k in self._sessions if k != now), None)
+                idle = next(
+                    (k for k in self._sessions if k != now and (nth == 0 or k not in upcoming)),
+                    None,
+                )
                 if idle is None:
                     return
                 self._end_session(self._sessions.pop(idle))
-            self._prestarts[key] = self._start_ahead(plan, later.spec)
-            return
+            self._prestarts[key] = self._start_ahead(plan, spec)
 
     def _start_ahead(self, plan: Plan, spec: RunSpec) -> _Prestart:
         adapter = adapter_for(spec.engine.kind)
@@ -477,8 +483,11 @@ class Runner:
         command = adapter.launch_command(spec, launch, port, plan.campaign.model.path, directory)
         log_path = directory / f"engine-{int(time.time())}.log" if self.runs_dir else None
         server = _server(command, port, launch, log_path)
-        if self._starter is None:
-            self._starter = ThreadPoolExecutor(max_workers=1, thread_name_prefix="server-start")
+        if self._starter is None or self._starter_size < self._keep - 1:
+            self._starter_size = max(1, self._keep - 1)
+            self._starter = ThreadPoolExecutor(
+                max_workers=self._starter_size, thread_name_prefix="server-start"
+            )
 
         def start() -> float:
             server.start()
@@ -571,7 +580,7 @@ class Runner:
         with self.sessions(plan):
             steps = self.schedule(plan, specs)
             for i, step in enumerate(steps):
-                self._prestart_next(plan, steps, i)
+                self.prestart_after(plan, steps, i)
                 if isinstance(step, Step):
                     e = step.execution
                     size = plan.campaign.block_size(e.spec.load.level)

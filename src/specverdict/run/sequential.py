@@ -265,7 +265,7 @@ def _run_look(
     """Extend every open run to its size at this look, in the campaign's interleaved order:
     in blocks, the arms taking turns; else a launched configuration's executions of a round
     share one server start (engine.launch.sessions), kept up over looks as
-    engine.launch.servers allows."""
+    engine.launch.servers allows, the next ones started ahead with engine.launch.prestart."""
     records: list[RunRecord] = []
     if plan.campaign.blocked():
         steps = blocked(
@@ -289,8 +289,10 @@ def _run_look(
                 )
             )
         return records
-    for item in runner.schedule(plan, order):
+    schedule = runner.schedule(plan, order)
+    for i, item in enumerate(schedule):
         assert isinstance(item, Execution)
+        runner.prestart_after(plan, schedule, i)
         n = sizes[item.spec.fingerprint][1]
         records.append(
             runner.run_one(
