@@ -113,3 +113,52 @@ def test_recorded_inputs_are_deterministic(sandbox: Sandbox, tmp_path: Path) -> 
     files = list((tmp_path / "a").rglob("HumanEval_53-*.json.gz"))
     assert len(files) == 1
     assert json.loads(gzip.decompress(files[0].read_bytes()))["task_id"] == "HumanEval/53"
+
+
+DYING = FunctionTask(
+    task_id="t/dying",
+    prompt="def double(n):\n",
+    entry_point="double",
+    reference=(
+        "import os\n\ndef double(n):\n    if n == 5:\n        os._exit(3)  # the process ends\n"
+        "    return 2 * n\n"
+    ),
+    base_inputs=((1,), (2,), (3,), (8,)),
+)
+
+
+def test_generator_eight_goes_on_past_an_input_the_reference_does_not_survive(
+    sandbox: Sandbox, tmp_path: Path
+) -> None:
+    def kept(generator: int) -> list[tuple[int, ...]]:
+        config = AmplifyConfig(seed=0, count=30, generator=generator)
+        return [c.args for c in TruthStore(sandbox, "fam-v1", config, tmp_path).get(DYING).plus]
+
+    seven, eight = kept(7), kept(8)
+    assert seven == []  # the process ended at 5: no input after it has its second run
+    assert len(eight) >= 20 and (5,) not in eight
+    assert all(type(a[0]) is int for a in eight)
+
+
+SLOW_WHEN_LONG = FunctionTask(
+    task_id="t/slow",
+    prompt="def total(xs):\n",
+    entry_point="total",
+    reference=(
+        "import time\n\ndef total(xs):\n    if len(xs) > 5000:\n"
+        "        time.sleep(0.3)  # work the line events do not count\n    return sum(xs)\n"
+    ),
+    base_inputs=(([1, 2, 3],), ([4, 5],), ([6, 7, 8, 9],)),
+)
+
+
+def test_generator_eight_drops_grown_inputs_the_reference_is_slow_on(
+    sandbox: Sandbox, tmp_path: Path
+) -> None:
+    def longest(generator: int) -> int:
+        config = AmplifyConfig(seed=0, count=20, generator=generator)
+        truth = TruthStore(sandbox, "fam-v1", config, tmp_path).get(SLOW_WHEN_LONG)
+        return max(len(c.args[0]) for c in truth.plus)
+
+    assert longest(7) > 5000  # 0.3 s is within the half second every extra input has
+    assert longest(8) <= 5000  # a grown input must take at most grown_cap_s

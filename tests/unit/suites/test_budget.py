@@ -1,6 +1,6 @@
-"""Generator 7, the default: inputs grown to what the reference does within a budget of counted
-line events, the same on every run, deep enough for the recursion limit, and generator 6's
-inputs kept behind them."""
+"""Generator 7: inputs grown to what the reference does within a budget of counted line events,
+the same on every run, deep enough for the recursion limit, and generator 6's inputs kept behind
+them (generator 8, the default, keeps them in front of its own: test_eight.py)."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from specverdict.suites.function.humaneval import humaneval_tasks
 from specverdict.suites.function.profile import Args
 from tests.conftest import untraced
 
-CONFIG = AmplifyConfig(seed=0, count=100)
+CONFIG = AmplifyConfig(seed=0, count=100, generator=7)
 TASKS = {t.task_id: t for t in humaneval_tasks()}
 
 LINEAR = "def f(xs):\n    total = 0\n    for x in xs:\n        total += x\n    return total\n"
@@ -43,9 +43,9 @@ def _sizes(made: list[Args]) -> list[int]:
     return [max(len(v) if hasattr(v, "__len__") else 0 for v in a) for a in made]
 
 
-def test_generator_seven_is_the_default() -> None:
-    assert AMPLIFIER_VERSION == 7 and GENERATORS == (1, 2, 3, 4, 5, 6, 7)
-    assert AmplifyConfig().generator == 7
+def test_generator_seven_is_kept() -> None:
+    assert AMPLIFIER_VERSION == 8 and GENERATORS == (1, 2, 3, 4, 5, 6, 7, 8)
+    assert AmplifyConfig().generator == 8 and CONFIG.generator == 7
 
 
 def test_counts_are_line_events_and_stop_past_the_budget() -> None:
@@ -53,6 +53,7 @@ def test_counts_are_line_events_and_stop_past_the_budget() -> None:
     small, large = cost([([1] * 100,), ([1] * 400,)])
     assert large - small == 2 * 300  # two lines per item
     assert cost([([1] * 100,)]) == [small]  # deterministic
+    assert cost([([1] * 100,), ([1] * 400,)], [small, small]) == [small, budget.OVER]  # limits
     assert budget.count_here(QUADRATIC, "f")([([1] * 2000,)]) == [budget.OVER]
     assert budget.count_here(RECURSIVE, "f")([([1] * 2000,)]) == [budget.OVER]  # raised
     before = sys.gettrace()

@@ -31,7 +31,7 @@ from __future__ import annotations
 import copy
 import math
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from specverdict.suites.function.profile import Args, Domain, Profile
 from specverdict.suites.function.scale import _free as scale_free
@@ -62,8 +62,14 @@ COUNTER = "_specverdict_line_events"
 #: a probe's count when the reference went past ``BUDGET`` or failed on it
 OVER = -1
 
-#: counts the line events of one call (``OVER`` when past the budget or failing)
-Cost = Callable[[Sequence[Args]], list[int]]
+
+class Cost(Protocol):
+    """Counts the line events of the reference's call on each input (``OVER`` when past the
+    input's limit, ``BUDGET`` unless ``limits`` says otherwise, or failing)."""
+
+    def __call__(
+        self, inputs: Sequence[Args], limits: Sequence[int] | None = None
+    ) -> list[int]: ...
 
 
 def _number(text: str) -> bool:
@@ -87,7 +93,7 @@ def growable(value: Any, hi: float | None) -> bool:
     return False
 
 
-def _distinct_whole(value: Sequence[Any]) -> bool:
+def distinct_whole(value: Sequence[Any]) -> bool:
     return all(type(v) is int for v in value) and len(set(value)) == len(value)
 
 
@@ -98,7 +104,7 @@ def grow(value: Any, n: int) -> Any:
     at least ``n`` characters, a whole number made ``n``."""
     if type(value) is int:
         return n
-    if type(value) in (list, tuple) and len(value) > 1 and _distinct_whole(value):
+    if type(value) in (list, tuple) and len(value) > 1 and distinct_whole(value):
         span = max(value) - min(value) + 1
         m = len(value)
         return type(value)(value[i % m] + (i // m) * span for i in range(n))
@@ -112,7 +118,8 @@ def grow(value: Any, n: int) -> Any:
     return value * math.ceil(n / len(value))
 
 
-def _size(value: Any) -> int:
+def size_of(value: Any) -> int:
+    """The size ``grow`` speaks of: a whole number's value, a sequence's length."""
     return value if type(value) is int else len(value)
 
 
@@ -127,7 +134,7 @@ def candidates(
     for i in range(arity):
         found = [s for s in seeds if growable(s[i], his[i] if i < len(his) else None)]
         if found:
-            best = max(found, key=lambda s: _size(s[i]))
+            best = max(found, key=lambda s: size_of(s[i]))
             yield f"{i}:budget", (i,), _grower(best, (i,))
     joint = []
     for s in seeds:
@@ -182,12 +189,13 @@ def size(counts: Sequence[int]) -> int | None:
 
 
 def counting_source(reference: str, entry_point: str) -> str:
-    """``reference`` with a function ``COUNTER`` that calls ``entry_point`` on its arguments and
-    returns the number of line events it executed (``OVER`` past ``BUDGET`` or if it raised)."""
+    """``reference`` with a function ``COUNTER(limit, *args)`` that calls ``entry_point`` on
+    ``args`` and returns the number of line events it executed (``OVER`` past ``limit`` or if it
+    raised)."""
     return f"""{reference}
 
 
-def {COUNTER}(*args):
+def {COUNTER}(limit, *args):
     import sys
 
     class _Over(BaseException):
@@ -199,7 +207,7 @@ def {COUNTER}(*args):
         nonlocal count
         if event == "line":
             count += 1
-            if count > {BUDGET}:
+            if count > limit:
                 raise _Over
         return local
 
@@ -225,7 +233,8 @@ def count_here(reference: str, entry_point: str) -> Cost:
     exec(compile(counting_source(reference, entry_point), "<reference>", "exec"), namespace)
     counter = namespace[COUNTER]
 
-    def cost(inputs: Sequence[Args]) -> list[int]:
-        return [int(counter(*copy.deepcopy(a))) for a in inputs]
+    def cost(inputs: Sequence[Args], limits: Sequence[int] | None = None) -> list[int]:
+        caps = list(limits) if limits is not None else [BUDGET] * len(inputs)
+        return [int(counter(n, *copy.deepcopy(a))) for n, a in zip(caps, inputs, strict=True)]
 
     return cost

@@ -8,7 +8,8 @@ on, runs longer than ``plus_cap_s`` on, or answers wrongly by the task's oracle,
 is an amplified input of generator 2 that the reference, called on it a second time in the same
 run, answers differently.
 At most ``count`` extra inputs are kept, in generation order (generator 7: ``budget.MOST`` more,
-for its grown inputs in front of generator 6's).
+for its grown inputs in front of generator 6's; generator 8: ``regrow.MOST`` and
+``special.MOST`` more again, for its own).
 
 Cache: one gzip-compressed JSON file per task under ``<cache>/groundtruth/<key>/``, where the
 key names the suite family and version, the amplifier's seed, input count and version, and the
@@ -21,6 +22,7 @@ the tagged form the run sent it in.
 
 from __future__ import annotations
 
+import dataclasses
 import gzip
 import json
 import os
@@ -35,7 +37,7 @@ from typing import Any
 
 from specverdict.sandbox import Execution, Sandbox
 from specverdict.suites.cache import cache_root
-from specverdict.suites.function import budget
+from specverdict.suites.function import budget, regrow, scale, special
 from specverdict.suites.function.amplify import AmplifyConfig, amplify
 from specverdict.suites.function.harness import (
     HarnessReport,
@@ -49,9 +51,14 @@ from specverdict.suites.function.task import Args, Case, FunctionTask, GroundTru
 from specverdict.suites.values import encode, gc_paused
 
 GROUNDTRUTH_FORMAT = 1
+#: how many times generator 8's reference run goes on past an input its process did not
+#: survive (``TruthStore._resume``)
+RESUMES = 8
 #: the time limit of one count of generator 7's cost model (``budget.BUDGET`` line events
-#: traced take about a third of a second)
+#: traced take about a third of a second), and of a count within a smaller limit (generator
+#: 8's special inputs, ``special.BUDGET``: a count that takes longer is work in built-ins)
 COUNT_CAP_S = 10.0
+SMALL_COUNT_CAP_S = 0.25
 
 
 class GroundTruthError(RuntimeError):
@@ -60,10 +67,15 @@ class GroundTruthError(RuntimeError):
 
 @dataclass(frozen=True, slots=True)
 class BuildPolicy:
-    """Limits for running the reference: per base input, per extra input, and per task."""
+    """Limits for running the reference: per base input, per extra input, and per task.
+    ``grown_cap_s`` (generator 8): per extra input longer than generator 6's longest
+    (``scale.MAX_CHARS``), whose size the reference's counted work chose (``budget.py``): work in
+    built-ins is not counted, and a right answer doing a few times the reference's work there
+    must still finish within the candidate's one-second floor."""
 
     base_cap_s: float = 10.0
     plus_cap_s: float = 0.5
+    grown_cap_s: float = 0.2
     budget_s: float = 10.0
     given_budget_s: float = 60.0
     max_output_chars: int = 4000
@@ -181,6 +193,8 @@ class TruthStore:
         results = self.sandbox.run_many(executions, self.workers)
         for task, execution, result in zip(tasks, executions, results, strict=True):
             report = parse_report(result, execution)
+            if self._resumes(task):
+                report = self._resume(task, execution, report)
             truth = self._truth(
                 task, seeds[task.task_id], extras[task.task_id], report, tagged[task.task_id]
             )
@@ -193,12 +207,13 @@ class TruthStore:
         """Generator 7's cost model of ``task``'s reference: the line events it executes on
         each input, counted in the sandbox (``budget.counting_source``)."""
 
-        def cost(inputs: Sequence[Args]) -> list[int]:
+        def cost(inputs: Sequence[Args], limits: Sequence[int] | None = None) -> list[int]:
+            caps = list(limits) if limits is not None else [budget.BUDGET] * len(inputs)
             execution = call_execution(
                 budget.counting_source(task.reference, task.entry_point),
                 budget.COUNTER,
-                inputs,
-                [COUNT_CAP_S] * len(inputs),
+                [(n, *a) for n, a in zip(caps, inputs, strict=True)],
+                [COUNT_CAP_S if n >= budget.BUDGET else SMALL_COUNT_CAP_S for n in caps],
                 stop_on_timeout=False,
                 wall_cap_s=COUNT_CAP_S * 2,
                 output_bytes=1 << 20,
@@ -211,6 +226,46 @@ class TruthStore:
             return counts + [budget.OVER] * (len(inputs) - len(counts))
 
         return cost
+
+    def _resumes(self, task: FunctionTask) -> bool:
+        """Generator 8 goes on past an input the reference's process did not survive."""
+        c = self.amplify_config
+        return task.plus_inputs is None and c is not None and c.generator >= 8
+
+    def _resume(
+        self, task: FunctionTask, execution: Execution, report: HarnessReport
+    ) -> HarnessReport:
+        """``report`` with the reference run again after an input its process did not survive
+        (out of memory, killed, past its output: HumanEval/14's prefixes of a string of 65,536
+        characters), that input counted as failed, up to ``RESUMES`` times. A run stopped by
+        its time budget is not resumed."""
+        if report.stage != "ran" or report.done or not _died(report):
+            return report
+        plan = json.loads(execution.stdin.partition("\n")[2])
+        inputs, limits = plan["inputs"], plan["limits"]
+        results = list(report.results)
+        last = report
+        for _ in range(RESUMES):
+            if last.stage != "ran" or last.done or not _died(last) or len(results) >= len(inputs):
+                break
+            results.append(InputResult("exception", 0.0, error_type="ProcessEnded"))
+            start = len(results)
+            if start >= len(inputs):
+                break
+            again = call_execution(
+                task.reference,
+                task.entry_point,
+                [],
+                limits[start:],
+                stop_on_timeout=False,
+                budget_s=plan["budget_s"],
+                wall_cap_s=plan["budget_s"] + self.policy.base_cap_s + 5.0,
+                output_bytes=64 << 20,
+                tagged=inputs[start:],
+            )
+            last = parse_report(self.sandbox.run(again), again)
+            results += last.results
+        return dataclasses.replace(report, results=tuple(results))
 
     def _checks_determinism(self, task: FunctionTask) -> bool:
         """Generator 2 keeps an amplified input only if a second run answers it the same."""
@@ -229,15 +284,22 @@ class TruthStore:
         given = task.plus_inputs is not None
         plus_cap = p.base_cap_s if given else p.plus_cap_s
         budget = p.given_budget_s if given else p.budget_s
+        caps = [plus_cap] * len(extra)
+        c = self.amplify_config
+        if not given and c is not None and c.generator >= 8:
+            for j, form in enumerate(tagged[len(base) :]):
+                if len(json.dumps(form)) > scale.MAX_CHARS:
+                    caps[j] = min(plus_cap, p.grown_cap_s)
         if self._checks_determinism(task):
             extra = [*extra, *extra]
             tagged = [*tagged, *tagged[len(base) :]]
+            caps = [*caps, *caps]
             budget *= 2
         return call_execution(
             task.reference,
             task.entry_point,
             [*base, *extra],
-            [p.base_cap_s] * len(base) + [plus_cap] * len(extra),
+            [p.base_cap_s] * len(base) + caps,
             stop_on_timeout=False,
             budget_s=budget,
             wall_cap_s=budget + p.base_cap_s + 5.0,
@@ -303,6 +365,8 @@ class TruthStore:
         count = c.count if task.plus_inputs is None and c else None
         if count is not None and c is not None and c.generator >= 7:
             count += budget.MOST  # the grown inputs come on top (``budget.MOST``)
+        if count is not None and c is not None and c.generator >= 8:
+            count += regrow.MOST + special.MOST  # and generator 8's own (``_pick_eight``)
         limit = self.policy.max_output_chars
         if task.plus_inputs is None and self.amplify_config and self.amplify_config.generator >= 7:
             limit = max(limit, budget.MAX_OUTPUT_CHARS)
@@ -331,6 +395,11 @@ class TruthStore:
         if max_chars is not None and _chars(r) > max_chars:
             return False
         return is_right(task.compare, task.oracle, task.atol, args, r.value, r.value)
+
+
+def _died(report: HarnessReport) -> bool:
+    """Whether the run's process ended other than by finishing its plan or its time budget."""
+    return report.execution.outcome != "passed" or report.execution.truncated
 
 
 def _tagged(inputs: Sequence[Args]) -> list[Any]:

@@ -158,3 +158,60 @@ def computes_floats(reference: str, entry_point: str) -> bool:
         if isinstance(node, ast.Call) and _call_name(node) == "round":
             return True
     return False
+
+
+#: calls whose work in C grows with an argument's value
+_HIDDEN_CALLS = frozenset({"factorial", "perm", "comb", "repeat", "eval", "exec"})
+
+
+def _iterated(tree: ast.AST) -> set[int]:
+    """The nodes inside a ``for`` loop's or a comprehension's iterable: the loop over them is
+    counted line by line."""
+    found: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.For | ast.AsyncFor | ast.comprehension):
+            found |= {id(n) for n in ast.walk(node.iter)}
+    return found
+
+
+def _hides(tree: ast.AST, tainted: set[str]) -> bool:
+    """Whether some work of ``tree`` that grows with a tainted value runs inside built-ins,
+    where counting line events does not see it: a ``range`` not looped over line by line
+    (``sum(range(n))``), a repetition (``"x" * n``), a power by it (``2 ** n``, ``pow(2, n)``),
+    ``factorial`` and its kin; or a division by or of it, inexact past float precision."""
+    looped = _iterated(tree)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            name = _call_name(node)
+            args = [*node.args, *(k.value for k in node.keywords)]
+            touched = any(_names(a) & tainted for a in args)
+            if touched and name == "range" and id(node) not in looped:
+                return True
+            if touched and name in _HIDDEN_CALLS:
+                return True
+            if name == "pow" and len(node.args) == 2 and _names(node.args[1]) & tainted:
+                return True
+        elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
+            for a, b in ((node.left, node.right), (node.right, node.left)):
+                if _sequence(a) and _names(b) & tainted:
+                    return True
+        elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow | ast.Div):
+            # 2 ** n grows with n; n / 2 is inexact past float precision
+            side = node.right if isinstance(node.op, ast.Pow) else node
+            if _names(side) & tainted:
+                return True
+    return False
+
+
+def hidden(reference: str, entry_point: str) -> frozenset[str]:
+    """The parameters of ``entry_point`` whose value some work of the reference grows with
+    inside built-ins (``_hides``); every parameter where the source does not parse."""
+    try:
+        tree = pyast.parse(reference)
+    except SyntaxError:
+        return frozenset({"*"})
+    entry = _functions(tree).get(entry_point)
+    if entry is None:
+        return frozenset({"*"})
+    params = [a.arg for a in (*entry.args.posonlyargs, *entry.args.args)]
+    return frozenset(p for p in params if _hides(tree, _taint(tree, {p})))

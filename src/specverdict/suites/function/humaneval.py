@@ -13,13 +13,13 @@ copied into this repository. Per task:
   inputs would make correct answers fail, a corrected reference written here gives the expected
   outputs instead (``REFERENCE_FIXES``; each agrees with the canonical solution on every base
   input, which the tests check);
-* up to 100 amplified inputs per task are generated (``amplify``, generator 5: precision and
-  text inputs, character-class, magnitude and joint variants of the seeds, corner inputs for ties, bounds, empty and
-  negative inputs and string ends, edge inputs from the reference's boundary values and
-  docstring examples, then mutation) and answered by the reference (88 on average with seed
-  0; a handful where the seeds leave little to vary, such as the bracket strings of
-  HumanEval/1, 56, 61, 132). ``Score.passed`` needs base and
-  amplified cases to pass; the base-only result is in the score's detail (``base_passed``).
+* up to 100 amplified inputs per task are generated (``amplify``: edge, corner, variant,
+  precision, text and scale inputs, then mutation), and on top of them generator 8's (the
+  default) inputs grown to the reference's counted work and its special values per type;
+  the reference answers them (154 on average with seed 0; a handful where the seeds leave
+  little to vary, such as the bracket strings of HumanEval/1, 56, 61, 132). ``Score.passed``
+  needs base and amplified cases to pass; the base-only result is in the score's detail
+  (``base_passed``).
 
 ``humaneval@1`` asks through the completion endpoint with the prompt as is and stop sequences
 that end a function body; ``humaneval-chat@1`` sends one user message asking for the function in

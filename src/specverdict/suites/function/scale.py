@@ -140,11 +140,58 @@ def read(
     return Reading(
         tuple(his),
         frozenset(i for i, name in enumerate(params) if name in small),
-        bool(_STRIPPED.search(doc)) or ".strip(" in reference,
+        stripped(reference, doc),
         bounds,
-        frozenset(i for i, name in enumerate(params) if _SEARCHED.search(name)),
+        searched(params),
         large,
     )
+
+
+def stripped(reference: str, doc: str) -> bool:
+    """Whether the docstring speaks of stripping, leading or trailing characters, or the
+    reference strips its strings itself."""
+    return bool(_STRIPPED.search(doc)) or ".strip(" in reference
+
+
+def searched(params: Sequence[str]) -> frozenset[int]:
+    """The parameters named for a searched-for string (a substring, pattern, prefix, suffix)."""
+    return frozenset(i for i, name in enumerate(params) if _SEARCHED.search(name))
+
+
+def membership(reference: str, entry_point: str) -> frozenset[str]:
+    """The parameters of ``entry_point`` the reference only looks for in other strings: every
+    use is the left side of ``in`` or ``not in``, or the argument of ``startswith`` or
+    ``endswith``. For those, the empty string's answer is Python's own (every string holds it),
+    not a reading of how often or where an empty string occurs."""
+    try:
+        tree = pyast.parse(reference)
+    except SyntaxError:
+        return frozenset()
+    entry = next(
+        (n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == entry_point),
+        None,
+    )
+    if entry is None:
+        return frozenset()
+    params = {a.arg for a in (*entry.args.posonlyargs, *entry.args.args)}
+    allowed: set[int] = set()
+    for node in ast.walk(entry):
+        if isinstance(node, ast.Compare) and all(
+            isinstance(op, ast.In | ast.NotIn) for op in node.ops
+        ):
+            allowed.add(id(node.left))
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in ("startswith", "endswith")
+            and len(node.args) == 1
+        ):
+            allowed.add(id(node.args[0]))
+    used: dict[str, bool] = {}
+    for node in ast.walk(entry):
+        if isinstance(node, ast.Name) and node.id in params:
+            used[node.id] = used.get(node.id, True) and id(node) in allowed
+    return frozenset(name for name, only in used.items() if only)
 
 
 def _small(node: ast.expr) -> bool:

@@ -1,0 +1,251 @@
+"""Generator 8's inputs picked: generator 7's grown inputs, its own grown ones (``regrow.py``) and
+its special values (``special.py``), each counted in the sandbox before it is kept.
+
+In order, in front of generator 6's inputs (050):
+
+1. generator 7's grown inputs, counted exactly as generator 7 counts them (``growing.py``);
+2. per argument, the worked seed (``regrow.worked``) where the reference's count on it is the
+   greatest and greater than on generator 7's seed at that size (only where generator 7's seed
+   was counted at its larger probe); the extreme-last lists and wide rows
+   (``regrow.extremes``) the reference answers within ``budget.BUDGET``; at most
+   ``regrow.MOST``;
+3. the special candidates admitted by the domain with the changed arguments free upwards
+   (``free``), the contract, ``Context.counted`` (no value past ``special.COUNTED`` where the
+   reference's work on it hides in built-ins) and, for a whole number past the seeds that
+   generator 7 grew, the growth generator 7's counts show (``Forecast``), and whose count is
+   within ``special.BUDGET``: round-robin over their groups, at most ``special.MOST``.
+
+Steps 2 and 3 share one count in the sandbox (step 1 keeps its own, as generator 7 has it).
+"""
+
+from __future__ import annotations
+
+import copy
+import itertools
+import math
+import string
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from specverdict.suites.function import budget, growing, regrow, special
+from specverdict.suites.function.admit import Contract, holds, key_or_none
+from specverdict.suites.function.mutate import key
+from specverdict.suites.function.profile import Args, Domain, Profile
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """What generator 8 reads of a task to admit its special inputs: ``reading``; the domain
+    generator 5's own inputs are admitted by (``wide``), freed upwards per input (``free``);
+    the bounds the docstring states (``his``); the parameters' names and those whose work
+    hides in built-ins (``hidden``, ``growth.hidden``)."""
+
+    reading: special.Reading
+    wide: Domain
+    his: tuple[float | None, ...]
+    params: tuple[str, ...]
+    hidden: frozenset[str]
+
+    def counted(self, args: Args, at: Sequence[int]) -> bool:
+        """Whether the reference's work on ``args`` is all counted: no changed argument past
+        ``special.COUNTED`` whose value some work of the reference grows with in built-ins."""
+        for i in at:
+            name = self.params[i] if i < len(self.params) else "*"
+            hides = name in self.hidden or "*" in self.hidden or name == "*"
+            if hides and special.magnitude(args[i]) > special.COUNTED:
+                return False
+        return True
+
+
+@dataclass(frozen=True, slots=True)
+class Forecast:
+    """Generator 7's counts of the reference at its two probes (``budget.PROBES``) for a whole
+    number it grew (``budget.OVER``: past the budget or failing), read as ``budget.size`` reads
+    them: where the reference's work follows the value (at least one line event per unit at
+    the larger probe), a value past the seeds is worth counting only if the growth they show
+    keeps it within ``special.BUDGET``; none where the reference could not take the larger
+    probe. Where the work does not follow the value (a factorization of 4096 takes a dozen
+    steps, of a large prime thousands), only a count tells."""
+
+    small: int
+    large: int
+
+    def within(self, value: float) -> bool:
+        if self.small < 0 or self.large < 0:
+            return False
+        if value <= budget.PROBES[1] or self.large < budget.PROBES[1]:
+            return True
+        ratio = budget.PROBES[1] / budget.PROBES[0]
+        p = max(1.0, math.log(max(self.large, 1) / max(self.small, 1)) / math.log(ratio))
+        growth = p * math.log(value / budget.PROBES[1])
+        return math.log(max(self.large, 1)) + growth <= math.log(special.BUDGET)
+
+
+def _lift(p: Profile, hi: float | None, reading: special.Reading) -> None:
+    top = math.inf if hi is None else hi
+    if p.hi is not None:
+        p.hi = max(p.hi, top)
+    if p.lo is not None and p.lo < 0:
+        p.lo = -p.hi if p.hi is not None else -math.inf
+    elif p.lo is not None and p.lo > 0 and not reading.positive:
+        p.lo = 0
+    fixed = p.len_lo is not None and p.len_lo == p.len_hi and p.count > 1
+    if p.len_hi is not None and not fixed:
+        p.len_hi = math.inf  # type: ignore[assignment]
+        texts = bool(p.pool) and all(type(v) is str for v in p.pool)
+        if texts and reading.blank:
+            p.len_lo = 0
+    if "digit" in p.alphabet:
+        p.alphabet["digit"] = set(string.digits)
+        p.zero_led = True
+    p.run_hi = dict.fromkeys(p.run_hi, 1 << 30)
+    p.run_lo = dict.fromkeys(p.run_lo, 1)
+    if p.item is not None:
+        _lift(p.item, None, reading)
+
+
+def free(
+    domain: Domain, at: Sequence[int], his: Sequence[float | None], reading: special.Reading
+) -> Domain:
+    """``domain`` with the arguments ``at`` free upwards: their values (and their items') up to
+    a bound the docstring states (``his``) or without one, down to 0 unless the prompt says
+    positive, and as far down as up where the seeds hold negative ones; lengths not fixed by
+    every seed (strings down to empty where no least size is stated), digits and runs of
+    letters and digits free. Order, distinct items, parity and the rest stay."""
+    wide = copy.deepcopy(domain)
+    for i in at:
+        _lift(wide.args[i], his[i] if i < len(his) else None, reading)
+    return wide
+
+
+def pick(
+    pool: Sequence[Args],
+    domain: Domain,
+    context: Context,
+    contract: Contract | None,
+    cost: budget.Cost,
+    most: int,
+    max_chars: int,
+) -> list[Args]:
+    """Generator 8's inputs in front of generator 6's (module docstring); ``most``: the most
+    items a grown input may have, ``max_chars`` the longest special input's tagged text."""
+    found = growing.growers(pool, domain, context.his, contract)
+    seven = cost(growing.probes(found)) if found else []  # generator 7's count, as it is
+    grown = growing.grown(found, seven, contract, most)
+    feasible = {g[0] for j, g in enumerate(found) if seven[2 * j + 1] >= 0}
+    worked: list[tuple[int, Args]] = []
+    for i, make in regrow.worked(pool, context.his):
+        args = make(regrow.WORKED)
+        if (i,) in feasible and growing.admitted(budget.free(domain, (i,)), args, contract):
+            worked.append((i, args))
+    ordered = [p.ordered and p.count > 0 for p in domain.args]
+    extremes = [
+        args
+        for at, args in regrow.extremes(pool, ordered)
+        if growing.admitted(budget.free(domain, (at,)), args, contract)
+    ]
+    forecasts = {
+        g[0][0]: Forecast(seven[2 * j], seven[2 * j + 1])
+        for j, g in enumerate(found)
+        if len(g[0]) == 1 and all(type(s[g[0][0]]) is int for s in pool)
+    }
+    specials = _candidates(pool, context, contract, max_chars, forecasts)
+    probes = [*(a for _, a in worked), *extremes]
+    limits = [budget.BUDGET] * len(probes) + [special.BUDGET] * len(specials)
+    counts = cost([*probes, *(a for _, a in specials)], limits) if limits else []
+    regrown = _worked(found, seven, worked, counts)
+    regrown += [a for a, n in zip(extremes, counts[len(worked) :], strict=False) if n >= 0]
+    cheap = [
+        (group, args)
+        for (group, args), n in zip(specials, counts[len(probes) :], strict=True)
+        if 0 <= n <= special.BUDGET
+    ]
+    taken = {key(a) for a in [*pool, *grown]}
+    kept: list[Args] = []
+    for args in regrown:
+        text = key(args)
+        if text not in taken and len(kept) < regrow.MOST:
+            taken.add(text)
+            kept.append(args)
+    return [*grown, *kept, *_round_robin(cheap, taken)]
+
+
+def _worked(
+    found: Sequence[growing.Grower],
+    seven: Sequence[int],
+    worked: Sequence[tuple[int, Args]],
+    counts: Sequence[int],
+) -> list[Args]:
+    """Per argument, the worked seed (``regrow.worked``, grown to ``regrow.WORKED`` items) whose
+    count is the greatest and greater than generator 7's seed's at that size."""
+    done = {g[0]: seven[2 * j + 1] for j, g in enumerate(found)}
+    best: dict[int, tuple[int, Args]] = {}
+    for (i, args), n in zip(worked, counts, strict=False):
+        if n > done.get((i,), -1) and n > best.get(i, (-1, ()))[0]:
+            best[i] = (n, args)
+    return [args for _, args in best.values()]
+
+
+def _candidates(
+    pool: Sequence[Args],
+    context: Context,
+    contract: Contract | None,
+    max_chars: int,
+    forecasts: dict[int, Forecast],
+) -> list[tuple[str, Args]]:
+    """The special candidates admitted (module docstring, step 3), at most
+    ``special.PER_GROUP`` per group, in the order ``_round_robin`` takes them, the first
+    ``special.CANDIDATES``: the rest would not be taken unless many of these were dropped."""
+    wheres: dict[tuple[int, ...], Domain] = {}
+    per_group: dict[str, int] = {}
+    out: list[tuple[str, Args]] = []
+    seen: set[str] = set()
+    for group, args, at in special.candidates(pool, context.reading):
+        if per_group.get(group, 0) >= special.PER_GROUP:
+            continue
+        text = key_or_none(args)
+        if text is None or text in seen or len(text) > max_chars:
+            continue
+        if at not in wheres:
+            wheres[at] = free(context.wide, at, context.his, context.reading)
+        if not wheres[at].admits(args) or not context.counted(args, at):
+            continue
+        if not all(_forecast(context.wide, forecasts, args, i) for i in at):
+            continue
+        if contract is not None and not holds(contract, args):
+            continue
+        seen.add(text)
+        per_group[group] = per_group.get(group, 0) + 1
+        out.append((group, args))
+    groups: dict[str, list[Args]] = {}
+    for group, args in out:
+        groups.setdefault(group, []).append(args)
+    rows = itertools.zip_longest(*([(g, a) for a in found] for g, found in groups.items()))
+    return [pair for row in rows for pair in row if pair is not None][: special.CANDIDATES]
+
+
+def _forecast(wide: Domain, forecasts: dict[int, Forecast], args: Args, i: int) -> bool:
+    """Whether argument ``i`` of ``args`` is a whole number within the seeds' range or one
+    generator 7's counts forecast the reference's work on within the budget."""
+    value: Any = args[i]
+    hi = wide.args[i].hi
+    if type(value) is not int or i not in forecasts or hi is None or value <= hi:
+        return True
+    return forecasts[i].within(value)
+
+
+def _round_robin(found: Sequence[tuple[str, Args]], taken: set[str]) -> list[Args]:
+    """Up to ``special.MOST`` of the ``(group, input)`` pairs ``found``, none of whose keys is
+    in ``taken``, one group after the other in turn, the groups and their inputs in order."""
+    groups: dict[str, list[Args]] = {}
+    seen = set(taken)
+    for group, args in found:
+        text = key(args)
+        if text not in seen:
+            seen.add(text)
+            groups.setdefault(group, []).append(args)
+    out: list[Args] = []
+    for row in itertools.zip_longest(*groups.values()):
+        out += [a for a in row if a is not None]
+    return out[: special.MOST]
