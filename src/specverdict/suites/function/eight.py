@@ -24,11 +24,11 @@ import copy
 import itertools
 import math
 import string
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from specverdict.suites.function import budget, growing, regrow, special
+from specverdict.suites.function import budget, growing, ninth, regrow, special
 from specverdict.suites.function.admit import Contract, holds, key_or_none
 from specverdict.suites.function.mutate import key
 from specverdict.suites.function.profile import Args, Domain, Profile
@@ -119,6 +119,18 @@ def free(
     return wide
 
 
+def floor(domain: Domain, at: Sequence[int], reading: special.Reading) -> Domain:
+    """``domain`` with the whole-number arguments ``at`` free down to their least value (0, or
+    1 where the prompt says positive), their upper bounds kept (generator 9's ``least``)."""
+    low = copy.deepcopy(domain)
+    least = 1 if reading.positive else 0
+    for i in at:
+        p = low.args[i]
+        if p.lo is not None and p.lo > least:
+            p.lo = least
+    return low
+
+
 def pick(
     pool: Sequence[Args],
     domain: Domain,
@@ -127,9 +139,12 @@ def pick(
     cost: budget.Cost,
     most: int,
     max_chars: int,
+    nine: ninth.Reading | None = None,
 ) -> list[Args]:
     """Generator 8's inputs in front of generator 6's (module docstring); ``most``: the most
-    items a grown input may have, ``max_chars`` the longest special input's tagged text."""
+    items a grown input may have, ``max_chars`` the longest special input's tagged text.
+    ``nine`` (generator 9; None for 8): what generator 9 reads of the reference; its own inputs
+    (``ninth``) come after generator 8's, counted with them."""
     found = growing.growers(pool, domain, context.his, contract)
     seven = cost(growing.probes(found)) if found else []  # generator 7's count, as it is
     grown = growing.grown(found, seven, contract, most)
@@ -150,16 +165,40 @@ def pick(
         for j, g in enumerate(found)
         if len(g[0]) == 1 and all(type(s[g[0][0]]) is int for s in pool)
     }
-    specials = _candidates(pool, context, contract, max_chars, forecasts)
+    specials = _candidates(
+        special.candidates(pool, context.reading), context, contract, max_chars, forecasts
+    )
+    nines = (
+        []
+        if nine is None
+        else _candidates(
+            ninth.candidates(pool, nine, context.reading.positive),
+            context,
+            contract,
+            max_chars,
+            forecasts,
+            2 * ninth.MOST,
+        )
+    )
+    ceiling, over = _ceiling(pool, cost) if nines else (special.BUDGET, False)
     probes = [*(a for _, a in worked), *extremes]
     limits = [budget.BUDGET] * len(probes) + [special.BUDGET] * len(specials)
-    counts = cost([*probes, *(a for _, a in specials)], limits) if limits else []
+    limits += [ceiling] * len(nines)
+    counts = (
+        cost([*probes, *(a for _, a in specials), *(a for _, a in nines)], limits) if limits else []
+    )
     regrown = _worked(found, seven, worked, counts)
     regrown += [a for a, n in zip(extremes, counts[len(worked) :], strict=False) if n >= 0]
+    ends = len(probes) + len(specials)
     cheap = [
         (group, args)
-        for (group, args), n in zip(specials, counts[len(probes) :], strict=True)
+        for (group, args), n in zip(specials, counts[len(probes) : ends], strict=True)
         if 0 <= n <= special.BUDGET
+    ]
+    cheap_nines = [
+        (group, args)
+        for (group, args), n in zip(nines, counts[ends:], strict=True)
+        if 0 <= n <= ceiling or (over and n < 0 and group.endswith(":least"))
     ]
     taken = {key(a) for a in [*pool, *grown]}
     kept: list[Args] = []
@@ -168,7 +207,21 @@ def pick(
         if text not in taken and len(kept) < regrow.MOST:
             taken.add(text)
             kept.append(args)
-    return [*grown, *kept, *_round_robin(cheap, taken)]
+    eights = _round_robin(cheap, taken, special.MOST)
+    if nine is None:
+        return [*grown, *kept, *eights]
+    taken |= {key(a) for a in eights}
+    return [*grown, *kept, *eights, *_round_robin(cheap_nines, taken, ninth.MOST)]
+
+
+def _ceiling(pool: Sequence[Args], cost: budget.Cost) -> tuple[int, bool]:
+    """The count generator 9's own inputs are kept within: ``special.BUDGET``, or the
+    reference's greatest count on a seed where that is more (a least value may take the
+    reference through all its work, as the costliest seed does), at most ``budget.BUDGET``;
+    and whether a seed is past ``budget.BUDGET`` (or fails): a least value past it is then
+    kept too, the ground truth's time limit its bound, as the seed's is."""
+    counts = cost(pool, [budget.BUDGET] * len(pool)) if pool else []
+    return max(special.BUDGET, *(n for n in counts if n >= 0), 0), any(n < 0 for n in counts)
 
 
 def _worked(
@@ -188,28 +241,35 @@ def _worked(
 
 
 def _candidates(
-    pool: Sequence[Args],
+    found: Iterable[tuple[str, Args, tuple[int, ...]]],
     context: Context,
     contract: Contract | None,
     max_chars: int,
     forecasts: dict[int, Forecast],
+    most: int = special.CANDIDATES,
 ) -> list[tuple[str, Args]]:
-    """The special candidates admitted (module docstring, step 3), at most
+    """The special candidates ``found`` admitted (module docstring, step 3; generator 9's
+    ``least`` by the domain lowered to its least value, ``floor``), at most
     ``special.PER_GROUP`` per group, in the order ``_round_robin`` takes them, the first
-    ``special.CANDIDATES``: the rest would not be taken unless many of these were dropped."""
-    wheres: dict[tuple[int, ...], Domain] = {}
+    ``most``: the rest would not be taken unless many of these were dropped."""
+    wheres: dict[tuple[tuple[int, ...], bool], Domain] = {}
     per_group: dict[str, int] = {}
     out: list[tuple[str, Args]] = []
     seen: set[str] = set()
-    for group, args, at in special.candidates(pool, context.reading):
+    for group, args, at in found:
         if per_group.get(group, 0) >= special.PER_GROUP:
             continue
         text = key_or_none(args)
         if text is None or text in seen or len(text) > max_chars:
             continue
-        if at not in wheres:
-            wheres[at] = free(context.wide, at, context.his, context.reading)
-        if not wheres[at].admits(args) or not context.counted(args, at):
+        low = group.endswith(":least")
+        if (at, low) not in wheres:
+            wheres[at, low] = (
+                floor(context.wide, at, context.reading)
+                if low
+                else free(context.wide, at, context.his, context.reading)
+            )
+        if not wheres[at, low].admits(args) or not context.counted(args, at):
             continue
         if not all(_forecast(context.wide, forecasts, args, i) for i in at):
             continue
@@ -221,8 +281,8 @@ def _candidates(
     groups: dict[str, list[Args]] = {}
     for group, args in out:
         groups.setdefault(group, []).append(args)
-    rows = itertools.zip_longest(*([(g, a) for a in found] for g, found in groups.items()))
-    return [pair for row in rows for pair in row if pair is not None][: special.CANDIDATES]
+    rows = itertools.zip_longest(*([(g, a) for a in kept] for g, kept in groups.items()))
+    return [pair for row in rows for pair in row if pair is not None][:most]
 
 
 def _forecast(wide: Domain, forecasts: dict[int, Forecast], args: Args, i: int) -> bool:
@@ -235,8 +295,8 @@ def _forecast(wide: Domain, forecasts: dict[int, Forecast], args: Args, i: int) 
     return forecasts[i].within(value)
 
 
-def _round_robin(found: Sequence[tuple[str, Args]], taken: set[str]) -> list[Args]:
-    """Up to ``special.MOST`` of the ``(group, input)`` pairs ``found``, none of whose keys is
+def _round_robin(found: Sequence[tuple[str, Args]], taken: set[str], most: int) -> list[Args]:
+    """Up to ``most`` of the ``(group, input)`` pairs ``found``, none of whose keys is
     in ``taken``, one group after the other in turn, the groups and their inputs in order."""
     groups: dict[str, list[Args]] = {}
     seen = set(taken)
@@ -248,4 +308,4 @@ def _round_robin(found: Sequence[tuple[str, Args]], taken: set[str]) -> list[Arg
     out: list[Args] = []
     for row in itertools.zip_longest(*groups.values()):
         out += [a for a in row if a is not None]
-    return out[: special.MOST]
+    return out[:most]

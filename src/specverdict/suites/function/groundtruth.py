@@ -37,7 +37,7 @@ from typing import Any
 
 from specverdict.sandbox import Execution, Sandbox
 from specverdict.suites.cache import cache_root
-from specverdict.suites.function import budget, regrow, scale, special
+from specverdict.suites.function import budget, ninth, regrow, scale, special
 from specverdict.suites.function.amplify import AmplifyConfig, amplify
 from specverdict.suites.function.harness import (
     HarnessReport,
@@ -367,12 +367,24 @@ class TruthStore:
             count += budget.MOST  # the grown inputs come on top (``budget.MOST``)
         if count is not None and c is not None and c.generator >= 8:
             count += regrow.MOST + special.MOST  # and generator 8's own (``_pick_eight``)
+        if count is not None and c is not None and c.generator >= 9:
+            count += ninth.MOST  # and generator 9's
         limit = self.policy.max_output_chars
         if task.plus_inputs is None and self.amplify_config and self.amplify_config.generator >= 7:
             limit = max(limit, budget.MAX_OUTPUT_CHARS)
+        # generator 9: an answer of None where no base input has one is the reference's falling
+        # off its end on an input it was not written for (HumanEval/24's 0), not an answer
+        nothing = (
+            task.plus_inputs is None
+            and c is not None
+            and c.generator >= 9
+            and all(b.expected is not None for b in base_cases)
+        )
         for j, args in enumerate(extra):
             r = results[len(base) + j] if len(base) + j < len(results) else None
             if r is None or r.status != "ok" or not self._usable(task, args, r, limit):
+                continue
+            if nothing and r.value is None:
                 continue
             repeat = len(base) + len(extra) + j
             if self._checks_determinism(task) and not _same(r, results, repeat):

@@ -65,6 +65,12 @@ def _multiply_prime_contract(args: Args) -> bool:
     return bool(args[0] < 100)
 
 
+def _change_base_contract(args: Args) -> bool:
+    """HumanEval/44: the canonical solution writes 0 as ``''``, a reading of ``'0'`` is as
+    right: 0 is left out (its base tests start at 2)."""
+    return bool(args[0] != 0)
+
+
 def _has_prime_contract(args: Args) -> bool:
     """HumanEval/94: "find the largest prime value" presumes the list holds one."""
     return any(type(x) is int and _is_prime(x) for x in args[0])
@@ -93,6 +99,7 @@ def _date_contract(args: Args) -> bool:
 #: preconditions stated in the prompt that the seed-inferred domain does not capture
 CONTRACTS = {
     "HumanEval/32": _find_zero_contract,
+    "HumanEval/44": _change_base_contract,
     "HumanEval/59": _largest_prime_factor_contract,
     "HumanEval/75": _multiply_prime_contract,
     "HumanEval/94": _has_prime_contract,

@@ -1,0 +1,257 @@
+"""Generator 9, the default: generator 8's inputs kept, then its own (``ninth.py``); each wrong
+answer here agrees with the reference on every input generator 8's ground truth keeps and is told
+apart by one generator 9 adds, so dropping those inputs fails these tests."""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import sys
+from collections.abc import Callable
+from functools import cache
+from typing import Any
+
+import pytest
+
+from specverdict.suites.function import budget, ninth, regrow, special
+from specverdict.suites.function.amplify import AMPLIFIER_VERSION, AmplifyConfig, amplify, key
+from specverdict.suites.function.humaneval import humaneval_tasks
+from specverdict.suites.function.oracles import is_right
+from specverdict.suites.function.profile import Args
+
+TASKS = {t.task_id: t for t in humaneval_tasks()}
+NINE = AmplifyConfig(seed=0, count=100)
+EIGHT = AmplifyConfig(seed=0, count=100, generator=8)
+
+
+@cache
+def _made(task_id: str, generator: int) -> tuple[Args, ...]:
+    t = TASKS[task_id]
+    assert t.base_inputs is not None
+    config = NINE if generator == 9 else EIGHT
+    args = (t.contract, t.reference, t.entry_point, t.prompt)
+    return tuple(amplify(task_id, t.base_inputs, config, *args))
+
+
+def _kept(task_id: str, generator: int) -> tuple[Args, ...]:
+    """The inputs the ground truth keeps at most, in order (``groundtruth.TruthStore``)."""
+    count = NINE.count + budget.MOST + regrow.MOST + special.MOST
+    if generator == 9:
+        count += ninth.MOST
+    return _made(task_id, generator)[:count]
+
+
+def _function(source: str, name: str) -> Callable[..., Any]:
+    namespace: dict[str, Any] = {}
+    exec(source, namespace)
+    return namespace[name]  # type: ignore[no-any-return]
+
+
+def _outcome(fn: Callable[..., Any], args: Args) -> Any:
+    try:
+        return ("ok", fn(*copy.deepcopy(args)))
+    except (RecursionError, ValueError, TypeError, IndexError, ZeroDivisionError) as exc:
+        return ("raised", type(exc).__name__)
+
+
+def _parted(task_id: str, wrong: str, inputs: tuple[Args, ...]) -> list[Args]:
+    """The inputs on which ``wrong`` answers otherwise than the task's reference."""
+    t = TASKS[task_id]
+    reference = _function(t.reference, t.entry_point)
+    candidate = _function(wrong, t.entry_point)
+    out = []
+    for args in inputs:
+        want, got = _outcome(reference, args), _outcome(candidate, args)
+        if want[0] != "ok":
+            continue
+        if got[0] != "ok" or not is_right(t.compare, t.oracle, t.atol, args, got[1], want[1]):
+            out.append(args)
+    return out
+
+
+#: (task, what the answer gets wrong, the answer): one per kind of generator 9
+WRONG = [
+    (
+        "HumanEval/147",
+        "least: sums the triples with reduce and no start value (none for n = 1)",
+        """
+import functools
+
+
+def get_max_triples(n):
+    a = [i * i - i + 1 for i in range(1, n + 1)]
+    hits = [
+        1
+        for i in range(n)
+        for j in range(i + 1, n)
+        for k in range(j + 1, n)
+        if (a[i] + a[j] + a[k]) % 3 == 0
+    ]
+    return functools.reduce(lambda x, y: x + y, hits)
+""",
+    ),
+    (
+        "HumanEval/114",
+        "list-shift: the least sum starts at 10 ** 9",
+        """
+def minSubArraySum(nums):
+    best = 10 ** 9
+    run = 0
+    for x in nums:
+        run = min(x, run + x)
+        best = min(best, run)
+    return best
+""",
+    ),
+    (
+        "HumanEval/68",
+        "list-shift: the smallest even value starts at 10 ** 9",
+        """
+def pluck(arr):
+    best, at = 10 ** 9, -1
+    for i, v in enumerate(arr):
+        if v % 2 == 0 and v < best:
+            best, at = v, i
+    return [] if at < 0 else [best, at]
+""",
+    ),
+    (
+        "HumanEval/66",
+        "caseless: a letter equal to its upper case taken for a capital",
+        """
+def digitSum(s):
+    return sum(ord(c) for c in s if c.isalpha() and c == c.upper())
+""",
+    ),
+    (
+        "HumanEval/141",
+        "repeat-char: the digits of the name counted as a set",
+        """
+def file_name_check(file_name):
+    if file_name.count(".") != 1:
+        return "No"
+    name, ext = file_name.split(".")
+    if ext not in ("txt", "exe", "dll") or not name or not name[0].isalpha():
+        return "No"
+    if len({c for c in name if c.isdigit()}) > 3:
+        return "No"
+    return "Yes"
+""",
+    ),
+    (
+        "HumanEval/127",
+        "span: a base-2 Fermat test on the intersection's length",
+        """
+def intersection(interval1, interval2):
+    n = min(interval1[1], interval2[1]) - max(interval1[0], interval2[0])
+    if n < 2:
+        return "NO"
+    return "YES" if n == 2 or pow(2, n - 1, n) == 1 else "NO"
+""",
+    ),
+]
+
+
+def test_generator_nine_is_the_default() -> None:
+    assert AMPLIFIER_VERSION == 9 and AmplifyConfig().generator == 9
+
+
+@pytest.mark.parametrize(("task_id", "what", "wrong"), WRONG, ids=[w[0] for w in WRONG])
+def test_generator_nine_catches_what_generator_eight_misses(
+    task_id: str, what: str, wrong: str
+) -> None:
+    assert _parted(task_id, wrong, _kept(task_id, 8)) == [], what
+    assert _parted(task_id, wrong, _kept(task_id, 9)), what
+
+
+def test_generator_eight_s_inputs_are_kept_and_its_own_come_before_generator_six_s() -> None:
+    for task_id in ("HumanEval/3", "HumanEval/66", "HumanEval/127", "HumanEval/147"):
+        eight, nine = _made(task_id, 8), _made(task_id, 9)
+        assert {key(a) for a in eight} <= {key(a) for a in nine}, task_id
+        own = [a for a in nine if key(a) not in {key(b) for b in eight}]
+        assert 0 < len(own) <= ninth.MOST, task_id
+        # generator 9's own are all within the first inputs the ground truth keeps
+        assert {key(a) for a in own} <= {key(a) for a in _kept(task_id, 9)}, task_id
+
+
+def test_least_values_follow_the_prompt() -> None:
+    assert ninth.least([(5,), (30,)], 0, positive=False) == [0, 1, 2]
+    assert ninth.least([(5,), (30,)], 0, positive=True) == [1, 2]
+    assert ninth.least([(2,), (30,)], 0, positive=False) == [0, 1]
+    assert ninth.least([(-1,), (30,)], 0, positive=False) == []  # negative seeds: no floor
+    assert ninth.least([(1.5,), (3,)], 0, positive=False) == []
+    # HumanEval/100 says positive: 1 and 2, never 0
+    own = {a[0] for a in _made("HumanEval/100", 9)} - {a[0] for a in _made("HumanEval/100", 8)}
+    assert own and 0 not in own and own <= {1, 2}
+
+
+def test_a_least_value_past_the_count_is_kept_where_a_seed_is_too() -> None:
+    # HumanEval/75: the reference tries every product of three primes below 101 for a number
+    # that is not one, as for the seed 5; 0 takes it through the same loop
+    t = TASKS["HumanEval/75"]
+    cost = budget.count_here(t.reference, t.entry_point)
+    assert cost([(5,), (0,)], [budget.BUDGET] * 2) == [budget.OVER, budget.OVER]
+    assert (0,) in _made("HumanEval/75", 9) and (0,) not in _made("HumanEval/75", 8)
+
+
+def test_the_string_and_list_kinds() -> None:
+    cased = ninth.Reading(cased=True)
+    made = dict(ninth.variants("hello world", cased))
+    assert made["caseless"] == "中ello world"
+    assert made["repeat-char"] == "hhhhello world"
+    assert "caseless" not in dict(ninth.variants("hello world", ninth.Reading()))
+    assert dict(ninth.variants("ab12", cased))["repeat-char"] == "ab11112"
+    assert dict(ninth.variants([1, -2], cased))["list-shift"] == [
+        1 + ninth.SHIFT,
+        -2 + ninth.SHIFT,
+    ]
+
+
+@pytest.mark.parametrize(
+    ("reference", "cased"),
+    [
+        ("return sum(ord(c) if c.isupper() else 0 for c in s)", True),
+        ("return [c for c in s if c.islower() and ord(c) % 2 == 0]", True),
+        ("return c.isupper() and c.isalpha()", False),  # is it a letter: readings differ
+        ("return 97 <= ord(c.lower()) <= 122 and c.isupper()", False),
+        ("return 'a' <= c <= 'z' or c.isupper()", False),
+        ("return c in string.ascii_letters and c.islower()", False),
+        ("return c.upper()", False),  # no case asked
+    ],
+)
+def test_letters_without_case_only_where_case_is_asked_and_letters_are_not(
+    reference: str, cased: bool
+) -> None:
+    assert ninth.read(reference).cased is cased
+
+
+def test_spans_change_every_pair_together() -> None:
+    spans = list(ninth.candidates([((1, 2), (2, 3))], ninth.Reading(), positive=False))
+    joint = [(args, at) for group, args, at in spans if group == "*:span"]
+    assert joint[0] == (((1, 342), (1, 342)), (0, 1))
+    assert [a[0][1] - a[0][0] for a, _ in joint] == list(ninth.SPANS)
+
+
+def test_generator_nine_is_deterministic() -> None:
+    t = TASKS["HumanEval/66"]
+    assert t.base_inputs is not None
+    args = (t.contract, t.reference, t.entry_point)
+    first = amplify(t.task_id, t.base_inputs, NINE, *args)
+    assert [key(a) for a in amplify(t.task_id, t.base_inputs, NINE, *args)] == [
+        key(a) for a in first
+    ]
+
+
+#: generator 9's digest on HumanEval/0..39 at seed 0 (line events of CPython 3.11, as for 8)
+PINNED_9 = "93b7858cf6634804"
+
+
+@pytest.mark.skipif(sys.version_info[:2] != (3, 11), reason="line events of CPython 3.11")
+def test_generator_nine_is_unchanged() -> None:
+    h = hashlib.sha256()
+    for task in humaneval_tasks()[:40]:
+        if task.base_inputs is None:
+            continue
+        for made in _made(task.task_id, 9):
+            h.update(key(made).encode())
+    assert h.hexdigest()[:16] == PINNED_9
