@@ -72,22 +72,14 @@ def _parted(task_id: str, wrong: str, inputs: tuple[Args, ...]) -> list[Args]:
 #: (task, what the answer gets wrong, the answer): one per kind of generator 9
 WRONG = [
     (
-        "HumanEval/147",
-        "least: sums the triples with reduce and no start value (none for n = 1)",
+        "HumanEval/100",
+        "least: a pile started with two levels (n = 1 has one)",
         """
-import functools
-
-
-def get_max_triples(n):
-    a = [i * i - i + 1 for i in range(1, n + 1)]
-    hits = [
-        1
-        for i in range(n)
-        for j in range(i + 1, n)
-        for k in range(j + 1, n)
-        if (a[i] + a[j] + a[k]) % 3 == 0
-    ]
-    return functools.reduce(lambda x, y: x + y, hits)
+def make_a_pile(n):
+    pile = [n, n + 2]
+    while len(pile) < n:
+        pile.append(pile[-1] + 2)
+    return pile
 """,
     ),
     (
@@ -165,7 +157,7 @@ def test_generator_nine_catches_what_generator_eight_misses(
 
 
 def test_generator_eight_s_inputs_are_kept_and_its_own_come_before_generator_six_s() -> None:
-    for task_id in ("HumanEval/3", "HumanEval/66", "HumanEval/127", "HumanEval/147"):
+    for task_id in ("HumanEval/3", "HumanEval/66", "HumanEval/100", "HumanEval/127"):
         eight, nine = _made(task_id, 8), _made(task_id, 9)
         assert {key(a) for a in eight} <= {key(a) for a in nine}, task_id
         own = [a for a in nine if key(a) not in {key(b) for b in eight}]
