@@ -127,10 +127,16 @@ def test_estimates_are_the_executions_samples_at_the_registrys_seconds_per_sampl
             return None  # say, no baseline of that engine at this level in the registry
         return StartCost(start_s=60.0, starts=3, sample_s=1.5, baselines=2)
 
+    suite_s: list[float | None] = [None]
     monkeypatch.setattr(cluster, "start_cost", fake)
+    monkeypatch.setattr(cluster, "suite_sample_s", lambda _runs, _spec: suite_s[0])
     totals = {e.key: 8 if e.spec.stage == "function" else 4 for e in ORDER}
+    # no baseline of the suite itself: the baseline's seconds per sample on any suite
     found = estimates([], ORDER, totals)
     assert found == {e.key: Estimate(60.0, 12.0) for e in ORDER if e.spec.stage == "function"}
+    suite_s[0] = 0.25  # the suite's own baselines: 8 samples of 0.25 s
+    found = estimates([], ORDER, totals)
+    assert found == {e.key: Estimate(60.0, 2.0) for e in ORDER if e.spec.stage == "function"}
 
 
 @dataclass

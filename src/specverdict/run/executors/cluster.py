@@ -41,7 +41,7 @@ from specverdict.errors import (
 from specverdict.records import RunRecord, Score
 from specverdict.run.executors.claims import Heartbeat, claim_ttl_s, new_holder, take
 from specverdict.run.runner import Runner
-from specverdict.run.start_cost import start_cost
+from specverdict.run.start_cost import start_cost, suite_sample_s
 from specverdict.store import RunOrigin, Store, open_store
 from specverdict.store.fenced import FencedStore
 from specverdict.suites import Sample, Suite, suite_for
@@ -349,7 +349,8 @@ SECOND_START_FACTOR = 2.0
 @dataclass(frozen=True)
 class Estimate:
     """What one execution costs, from the registry's earlier runs (``run/start_cost.py``): its
-    server's start and its measuring (its samples at the baseline's seconds per sample)."""
+    server's start and its measuring (its samples at the baseline's seconds per sample on its
+    suite, else on any suite at its load level)."""
 
     start_s: float
     measure_s: float
@@ -367,9 +368,11 @@ def estimates(
         fp = e.spec.fingerprint
         if fp not in by_spec:
             cost = start_cost(runs, e.spec)
-            by_spec[fp] = (
-                None if cost is None else Estimate(cost.start_s, totals[e.key] * cost.sample_s)
-            )
+            if cost is None:
+                by_spec[fp] = None
+            else:
+                per_sample = suite_sample_s(runs, e.spec) or cost.sample_s
+                by_spec[fp] = Estimate(cost.start_s, totals[e.key] * per_sample)
         if (est := by_spec[fp]) is not None:
             found[e.key] = est
     return found
