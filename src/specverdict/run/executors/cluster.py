@@ -389,8 +389,8 @@ def _next_for(
     holds (a start that session needs anyway), else the first of a held session whose queued
     executions measure for more than ``SECOND_START_FACTOR`` of its starts (``known``: by
     execution key), or None: the node waits (design note 035, addendum). A second start that
-    does not pay costs a start of the engine for nothing the holder would not measure as soon;
-    without an estimate none is known to pay."""
+    does not pay spends a start on work the holder measures as soon; without an estimate none
+    is known to pay."""
     for wanted in (lambda k: k == own, lambda k: k not in held):
         for i, e in enumerate(queue):
             if wanted(session_key(e.spec, e.repeat)):
