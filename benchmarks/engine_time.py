@@ -13,7 +13,10 @@ Three parts, each a section of ``benchmarks/RESULTS.md``:
   the registry seeded with one earlier execution on the same engine), a server per session,
   and a server per session started ahead;
 - ``ray``: the demo campaign on the Ray executor, local clusters of 2 and 4 nodes (a server
-  per node), against the local runner's one server.
+  per node), against the local runner's one server. Each starts on an empty registry: the
+  executor's estimate of a start and an execution (whether a second start of a session
+  another node holds pays, design note 035) comes from the campaign's own executions as they
+  land, before any node is left with only such sessions to take.
 
 Every variant runs on the reference engine's modelled device clock, so its verdicts must not
 change with the plan; its wall time is the host's. Per variant: server starts, executions, the
@@ -191,7 +194,7 @@ def on_ray(plan: Plan, nodes: int, work: Path) -> Go:
         try:
             executor = RayExecutor(
                 store=store, location=str(db), console=Console(quiet=True),
-                runs_dir=work / f"ray{nodes}-runs", log=quiet,
+                runs_dir=work / f"ray{nodes}-runs", log=print,
             )  # fmt: skip
             executor.run(plan, executions)
         finally:

@@ -43,11 +43,9 @@ class StartCost:
     baselines: int
 
 
-def start_cost(runs: Sequence[RunRecord], spec: RunSpec) -> StartCost | None:
-    """The median start and the baseline's engine seconds per sample at ``spec``'s load, from
-    the completed ones of ``runs`` (the registry's) on the same engine command, model and
-    quantization; None without either."""
-    same = [
+def _same_engine(runs: Sequence[RunRecord], spec: RunSpec) -> list[RunRecord]:
+    """The completed ones of ``runs`` on ``spec``'s engine command, model and quantization."""
+    return [
         r
         for r in runs
         if r.status == "completed"
@@ -55,6 +53,25 @@ def start_cost(runs: Sequence[RunRecord], spec: RunSpec) -> StartCost | None:
         and r.spec.model == spec.model
         and r.spec.quantization == spec.quantization
     ]
+
+
+def _per_sample(same: Sequence[RunRecord], spec: RunSpec) -> list[float]:
+    """The baselines' measured seconds per sample at ``spec``'s load level, one per run."""
+    found = []
+    for r in same:
+        if r.spec.speculation.method != "none" or r.spec.load.level != spec.load.level:
+            continue
+        samples = sum(seg.samples for seg in r.manifest.segments)
+        if samples:
+            found.append(sum(seg.wall_s for seg in r.manifest.segments) / samples)
+    return found
+
+
+def start_cost(runs: Sequence[RunRecord], spec: RunSpec) -> StartCost | None:
+    """The median start and the baseline's engine seconds per sample at ``spec``'s load, from
+    the completed ones of ``runs`` (the registry's) on the same engine command, model and
+    quantization; None without either."""
+    same = _same_engine(runs, spec)
     starts = [
         t.startup_s
         for r in same
@@ -62,16 +79,19 @@ def start_cost(runs: Sequence[RunRecord], spec: RunSpec) -> StartCost | None:
         and t.startup_s
         and len(r.manifest.segments) == 1
     ]
-    per_sample = []
-    for r in same:
-        if r.spec.speculation.method != "none" or r.spec.load.level != spec.load.level:
-            continue
-        samples = sum(seg.samples for seg in r.manifest.segments)
-        if samples:
-            per_sample.append(sum(seg.wall_s for seg in r.manifest.segments) / samples)
+    per_sample = _per_sample(same, spec)
     if not starts or not per_sample:
         return None
     return StartCost(median(starts), len(starts), median(per_sample), len(per_sample))
+
+
+def suite_sample_s(runs: Sequence[RunRecord], spec: RunSpec) -> float | None:
+    """As ``start_cost``'s seconds per sample, from the baselines of ``spec``'s suite only
+    (suites' samples differ in length: a function is not an agent episode); None without
+    one."""
+    same = [r for r in _same_engine(runs, spec) if r.spec.suite == spec.suite]
+    per_sample = _per_sample(same, spec)
+    return median(per_sample) if per_sample else None
 
 
 def look_starts(plan: Plan, spec: RunSpec) -> tuple[int, int]:

@@ -18,7 +18,7 @@ import os
 import socket
 import time
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -41,6 +41,7 @@ from specverdict.errors import (
 from specverdict.records import RunRecord, Score
 from specverdict.run.executors.claims import Heartbeat, claim_ttl_s, new_holder, take
 from specverdict.run.runner import Runner
+from specverdict.run.start_cost import start_cost, suite_sample_s
 from specverdict.store import RunOrigin, Store, open_store
 from specverdict.store.fenced import FencedStore
 from specverdict.suites import Sample, Suite, suite_for
@@ -331,25 +332,87 @@ class _Dispatch:
     losses: dict[tuple[str, int], int] = field(default_factory=dict)
     handouts: Iterator[int] = field(default_factory=lambda: itertools.count(1))
     actor_cls: Any = None  #: the node actor's Ray class, made once
+    #: the queued executions' start and measuring estimates (``estimates``), read from the
+    #: registry at the start and again whenever an execution lands
+    known: dict[tuple[str, int], Estimate] = field(default_factory=dict)
 
 
 #: how long the driver waits for the node actors to stop their kept servers at the end
 CLOSE_TIMEOUT_S = 60.0
 
 
+#: an idle node starts a second server for a session another node holds only when that
+#: session's queued measuring time is more than this many starts (design note 035, addendum)
+SECOND_START_FACTOR = 2.0
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """What one execution costs, from the registry's earlier runs (``run/start_cost.py``): its
+    server's start and its measuring (its samples at the baseline's seconds per sample on its
+    suite, else on any suite at its load level)."""
+
+    start_s: float
+    measure_s: float
+
+
+def estimates(
+    runs: Sequence[RunRecord], queue: Sequence[Execution], totals: Mapping[tuple[str, int], int]
+) -> dict[tuple[str, int], Estimate]:
+    """Each queued execution's ``Estimate`` from ``runs`` (the registry's), by execution key;
+    none for an execution whose engine, model, quantization and load level have no completed
+    start and baseline there."""
+    found: dict[tuple[str, int], Estimate] = {}
+    by_spec: dict[str, Estimate | None] = {}
+    for e in queue:
+        fp = e.spec.fingerprint
+        if fp not in by_spec:
+            cost = start_cost(runs, e.spec)
+            if cost is None:
+                by_spec[fp] = None
+            else:
+                per_sample = suite_sample_s(runs, e.spec) or cost.sample_s
+                by_spec[fp] = Estimate(cost.start_s, totals[e.key] * per_sample)
+        if (est := by_spec[fp]) is not None:
+            found[e.key] = est
+    return found
+
+
 def _next_for(
-    queue: deque[Execution], own: tuple[str, str, int] | None, held: set[tuple[str, str, int]]
-) -> Execution:
+    queue: deque[Execution],
+    own: tuple[str, str, int] | None,
+    held: set[tuple[str, str, int]],
+    known: Mapping[tuple[str, int], Estimate] | None = None,
+) -> Execution | None:
     """The execution an idle node takes from ``queue``: the first of the server session it
     served last (its server is still up: no start), else the first of a session no other node
-    holds (that node will take it without a start), else the first in line (a second start of
-    a held session rather than an idle node)."""
+    holds (a start that session needs anyway), else the first of a held session whose queued
+    executions measure for more than ``SECOND_START_FACTOR`` of its starts (``known``: by
+    execution key), or None: the node waits (design note 035, addendum). A second start that
+    does not pay spends a start on work the holder measures as soon; without an estimate none
+    is known to pay."""
     for wanted in (lambda k: k == own, lambda k: k not in held):
         for i, e in enumerate(queue):
             if wanted(session_key(e.spec, e.repeat)):
                 del queue[i]
                 return e
-    return queue.popleft()
+    known = known or {}
+    queued: dict[tuple[str, str, int], float] = {}
+    unknown: set[tuple[str, str, int]] = set()
+    for e in queue:
+        k = session_key(e.spec, e.repeat)
+        if e.key in known:
+            queued[k] = queued.get(k, 0.0) + known[e.key].measure_s
+        else:
+            unknown.add(k)
+    for i, e in enumerate(queue):
+        k = session_key(e.spec, e.repeat)
+        if k in unknown or e.key not in known:
+            continue
+        if queued[k] > SECOND_START_FACTOR * known[e.key].start_s:
+            del queue[i]
+            return e
+    return None
 
 
 def _closed(ray: Any, actors: Sequence[Any]) -> int | None:
@@ -444,6 +507,7 @@ class RayExecutor:
             totals={e.key: len(suite_for(e.spec).select(e.spec.samples)) for e in executions},
             progress=ClusterProgress(self.store, self.console, plan.campaign.name),
         )
+        self._estimate(d)
         try:
             self._dispatch(ray, plan, need, d)
         except KeyboardInterrupt:
@@ -496,6 +560,8 @@ class RayExecutor:
                 else:
                     flight = d.flights.pop(ref)
                     self._landed(ray, d.nodes, flight, ref, d.queue, d.losses, d.beat)
+                    if d.queue:  # what landed is the registry's latest start and speed
+                        self._estimate(d)
             d.progress.refresh([f.execution.key for f in d.flights.values()])
 
     def _refresh(self, ray: Any, need: dict[str, float], d: _Dispatch) -> None:
@@ -522,31 +588,55 @@ class RayExecutor:
             )
             d.nodes[node_id] = _Node(actor=actor, ready=actor.node.remote())
 
+    def _estimate(self, d: _Dispatch) -> None:
+        """Read the queued executions' estimates from the registry; say when the first ones
+        are known."""
+        first = not d.known
+        every = [*d.queue, *(f.execution for f in d.flights.values())]  # a lost one requeues
+        d.known = estimates(self.store.list_runs(), every, d.totals)
+        if first and d.known:
+            est = next(iter(d.known.values()))
+            self.log(
+                f"a server start takes {est.start_s:.0f} s on this engine (the registry): an "
+                "idle node starts a second server for a session another node holds only when "
+                f"that session's queued measuring exceeds {SECOND_START_FACTOR:g} starts"
+            )
+
     def _hand_out(self, plan: Plan, d: _Dispatch) -> None:
         """Give each idle placed node the next execution this executor can claim (``_next_for``:
-        its own server session first); one another executor measures goes back to the queue."""
-        idle = [n for n, node in d.nodes.items() if node.placed and not node.busy]
+        its own server session first; nothing when only a second start that does not pay is
+        left, and it is offered again at the next pass of the driver's loop); one another
+        executor measures goes back to the queue. The nodes whose session has queued
+        executions choose first, so that no other node starts a second server for those."""
+        queued = {session_key(e.spec, e.repeat) for e in d.queue}
+        idle = sorted(
+            (n for n, node in d.nodes.items() if node.placed and not node.busy),
+            key=lambda n: d.nodes[n].session not in queued,
+        )
         blocked = 0
-        while idle and d.queue and blocked < len(d.queue):
-            node = d.nodes[idle[0]]
-            held = {n.session for n in d.nodes.values() if n is not node and n.session}
-            e = _next_for(d.queue, node.session, held)
-            # each hand-out its own holder name: the fencing token of the actor's writes, so
-            # that an actor taken for lost cannot write after a new one
-            flight_holder = f"{d.holder}/{next(d.handouts)}"
-            now = take(self.store, e.spec.fingerprint, e.repeat, flight_holder, d.ttl)
-            if now != flight_holder:  # another executor measures it: come back to it
-                d.queue.append(e)
-                blocked += 1
-                continue
-            node_id = idle.pop(0)
-            d.beat.hold(e.spec.fingerprint, e.repeat, flight_holder)
-            d.nodes[node_id].busy = True
-            d.nodes[node_id].session = session_key(e.spec, e.repeat)
-            ref = d.nodes[node_id].actor.run.remote(plan, e, flight_holder, d.ttl)
-            d.flights[ref] = _Flight(node=node_id, execution=e, holder=flight_holder)
-            where = self.hosts.get(node_id, "") + f" node {node_id[:8]}"
-            d.progress.start(e, d.totals[e.key], where.strip())
+        for node_id in idle:
+            node = d.nodes[node_id]
+            while d.queue and blocked < len(d.queue):
+                held = {n.session for n in d.nodes.values() if n is not node and n.session}
+                e = _next_for(d.queue, node.session, held, d.known)
+                if e is None:
+                    break  # it waits for work it can take without a second start that loses
+                # each hand-out its own holder name: the fencing token of the actor's writes, so
+                # that an actor taken for lost cannot write after a new one
+                flight_holder = f"{d.holder}/{next(d.handouts)}"
+                now = take(self.store, e.spec.fingerprint, e.repeat, flight_holder, d.ttl)
+                if now != flight_holder:  # another executor measures it: come back to it
+                    d.queue.append(e)
+                    blocked += 1
+                    continue
+                d.beat.hold(e.spec.fingerprint, e.repeat, flight_holder)
+                node.busy = True
+                node.session = session_key(e.spec, e.repeat)
+                ref = node.actor.run.remote(plan, e, flight_holder, d.ttl)
+                d.flights[ref] = _Flight(node=node_id, execution=e, holder=flight_holder)
+                where = self.hosts.get(node_id, "") + f" node {node_id[:8]}"
+                d.progress.start(e, d.totals[e.key], where.strip())
+                break
 
     def _placed(self, ray: Any, nodes: dict[str, _Node], node_id: str, ref: Any) -> None:
         try:
