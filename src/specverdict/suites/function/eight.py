@@ -181,7 +181,16 @@ def pick(
         )
     )
     ceiling, over = _ceiling(pool, cost) if nines else (special.BUDGET, False)
-    probes = [*(a for _, a in worked), *extremes]
+    longs = (
+        []
+        if nine is None
+        else [
+            args
+            for at, args in ninth.longs(pool)
+            if growing.admitted(budget.free(domain, (at,)), args, contract)
+        ]
+    )
+    probes = [*(a for _, a in worked), *extremes, *longs]
     limits = [budget.BUDGET] * len(probes) + [special.BUDGET] * len(specials)
     limits += [ceiling] * len(nines)
     counts = (
@@ -189,6 +198,8 @@ def pick(
     )
     regrown = _worked(found, seven, worked, counts)
     regrown += [a for a, n in zip(extremes, counts[len(worked) :], strict=False) if n >= 0]
+    ahead = len(worked) + len(extremes)
+    sorted_long = [a for a, n in zip(longs, counts[ahead : len(probes)], strict=True) if n >= 0]
     ends = len(probes) + len(specials)
     cheap = [
         (group, args)
@@ -211,7 +222,10 @@ def pick(
     if nine is None:
         return [*grown, *kept, *eights]
     taken |= {key(a) for a in eights}
-    return [*grown, *kept, *eights, *_round_robin(cheap_nines, taken, ninth.MOST)]
+    long_kept = [a for a in sorted_long if key(a) not in taken][: ninth.LONGS]
+    taken |= {key(a) for a in long_kept}
+    rest = _round_robin(cheap_nines, taken, ninth.MOST - len(long_kept))
+    return [*grown, *kept, *eights, *long_kept, *rest]
 
 
 def _ceiling(pool: Sequence[Args], cost: budget.Cost) -> tuple[int, bool]:

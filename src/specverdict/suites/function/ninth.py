@@ -17,12 +17,18 @@ from it on inputs of a few more kinds, none a value of one task:
   some readings and not to others, a letter without case is upper case to none;
 * **repeated characters** (``repeat-char``): the first digit of a string, or its first letter
   where it has no digit, four times in a row (a set of characters counts it once);
+* **long sorted lists** (``sorted-long``, grown): per list-of-numbers argument, the longest
+  seed's items sorted and continued, ascending and descending, to ``LONG`` items: a sorted
+  list is the worst case of an answer that compares every pair until it finds one out of
+  order (generator 7's and 8's grown lists are in the seeds' order and part at once), of
+  insertion sorts and of repeated ``min``;
 * **special spans** (``span``, several arguments at once): every pair of whole numbers ``(a,
   b)`` with ``a <= b`` in the seeds made ``(a, a + n)`` for ``n`` a Fermat pseudoprime or a
   prime's square, the first pair's ``a`` for all of them (intervals that meet on the whole
   span: its length is the special number).
 
-Each is a candidate only, admitted as generator 8 admits its own (``eight``): by the task's
+Each is a candidate only, admitted as generator 8 admits its own (``eight``; the long sorted
+lists as generator 8's grown ones, by ``budget.free`` and within ``budget.BUDGET``): by the task's
 domain with the changed arguments free upwards (``least``: down to its least value instead),
 its contract and the reference's counted work on it within ``special.BUDGET``; at most ``MOST``
 per task, on top of generator 8's, in turn over their groups.
@@ -47,10 +53,15 @@ LEAST = (0, 1, 2)
 CASELESS = "中"
 #: how many times ``repeat-char`` writes the repeated character
 REPEATS = 4
+#: the length of a long sorted list (an answer comparing every pair makes 134 million
+#: comparisons, the reference's sort none it counts)
+LONG = 2**14
+#: the most long sorted lists kept, within ``MOST``
+LONGS = 2
 #: the lengths ``span`` gives: Fermat pseudoprimes to base 2 and a prime's square
 SPANS = (341, 561, 49)
 
-KINDS = ("least", "list-shift", "caseless", "repeat-char", "span")
+KINDS = ("least", "list-shift", "caseless", "repeat-char", "span", "sorted-long")
 
 #: a letter test by code point or by range: ``97 <= ord(c)``, ``ord(c) <= 122``, ``"a" <= c``
 _LETTER_RANGE = re.compile(r"[<>]=?\s*ord\(|ord\([^()]*\)\s*[<>]|['\"][a-zA-Z]['\"]\s*<=")
@@ -168,3 +179,36 @@ def candidates(
             at = tuple(j for j, (a, b) in enumerate(zip(seed, args, strict=True)) if a != b)
             if at:
                 yield "*:span", args, at
+
+
+def _numbers(value: Any) -> bool:
+    return (
+        type(value) in (list, tuple)
+        and len(value) >= 2
+        and all(type(v) in (int, float) for v in value)
+        and len({type(v) for v in value}) == 1
+    )
+
+
+def sorted_long(items: Sequence[Any], n: int = LONG) -> tuple[list[Any], list[Any]]:
+    """``items`` sorted and continued to ``n`` items, each round ``max - min + 1`` above the
+    last (ascending, every value of the seed kept in order), and the same descending."""
+    base = sorted(items)
+    step = base[-1] - base[0] + 1
+    rounds = -(-n // len(base))
+    up = [v + k * step for k in range(rounds) for v in base][:n]
+    return up, up[::-1]
+
+
+def longs(seeds: Sequence[Args]) -> Iterator[tuple[int, Args]]:
+    """Per list-of-numbers argument, the longest seed's list sorted long, ascending then
+    descending, with the argument's position."""
+    arity = len(seeds[0])
+    for i in range(arity):
+        found = [s for s in seeds if _numbers(s[i])]
+        if not found:
+            continue
+        seed = max(found, key=lambda s: len(s[i]))
+        for grown in sorted_long(seed[i]):
+            value = type(seed[i])(grown)
+            yield i, tuple(value if j == i else v for j, v in enumerate(seed))
