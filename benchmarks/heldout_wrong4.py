@@ -291,7 +291,7 @@ def correct_bracketing(brackets: str):
         brackets = brackets.replace("<>", "")
     return brackets == ""
 """,
-        ("<" * 30000 + ">" * 30000,),
+        ("<" * 60000 + ">" * 60000,),
     ),
     Wrong(
         "HumanEval/61",
@@ -303,7 +303,7 @@ def correct_bracketing(brackets: str):
         brackets = brackets.replace("()", "")
     return brackets == ""
 """,
-        ("(" * 30000 + ")" * 30000,),
+        ("(" * 60000 + ")" * 60000,),
     ),
     Wrong(
         "HumanEval/3",

@@ -237,7 +237,7 @@ from typing import List
 def concatenate(strings: List[str]) -> str:
     return reduce(lambda acc, s: acc + s, strings, "")
 """,
-        (["abcdefghij"] * 100000,),
+        (["abcdefghij"] * 200000,),
     ),
     Wrong(
         "HumanEval/29",
@@ -895,7 +895,7 @@ def is_nested(string):
             return True
     return False
 """,
-        ("]" * 100 + "[" * 100,),
+        ("]" * 160 + "[" * 160,),
     ),
     Wrong(
         "HumanEval/134",
