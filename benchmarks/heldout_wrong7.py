@@ -1,0 +1,227 @@
+"""A seventh held-out set of plausible-wrong HumanEval solutions, written for specverdict."""
+
+from __future__ import annotations
+
+try:
+    from benchmarks.heldout_wrong import KINDS, Wrong
+except ImportError:  # run as a script from the benchmarks directory
+    from heldout_wrong import KINDS, Wrong  # type: ignore[no-redef, import-not-found]
+
+__all__ = ["ENTRIES", "KINDS", "Wrong", "tasks"]
+
+ENTRIES: tuple[Wrong, ...] = (
+    Wrong(
+        "HumanEval/3",
+        "model-style",
+        "walks the operations recursively, passing the balance on, so a long list exceeds the recursion limit",
+        """
+from typing import List
+
+
+def below_zero(operations: List[int]) -> bool:
+    def walk(i: int, balance: int) -> bool:
+        if i == len(operations):
+            return False
+        balance += operations[i]
+        return balance < 0 or walk(i + 1, balance)
+
+    return walk(0, 0)
+""",
+        ([1] * 2000,),
+    ),
+    Wrong(
+        "HumanEval/5",
+        "model-style",
+        "pairs the head with the delimiter and recurses on numbers[1:], so a long list exceeds the recursion limit",
+        """
+from typing import List
+
+
+def intersperse(numbers: List[int], delimeter: int) -> List[int]:
+    if len(numbers) < 2:
+        return list(numbers)
+    return [numbers[0], delimeter] + intersperse(numbers[1:], delimeter)
+""",
+        (list(range(2000)), -1),
+    ),
+    Wrong(
+        "HumanEval/6",
+        "model-style",
+        "measures a group's depth recursively on group[1:], one call per character, so a long group exceeds the recursion limit",
+        """
+from typing import List
+
+
+def parse_nested_parens(paren_string: str) -> List[int]:
+    def deepest(group: str, level: int = 0) -> int:
+        if not group:
+            return 0
+        if group[0] == "(":
+            return max(level + 1, deepest(group[1:], level + 1))
+        return deepest(group[1:], level - 1)
+
+    return [deepest(g) for g in paren_string.split()]
+""",
+        ("(" * 600 + ")" * 600,),
+    ),
+    Wrong(
+        "HumanEval/25",
+        "model-style",
+        "splits off the smallest divisor and recurses on the quotient, one call per prime factor, so 2 ** 1010 exceeds the recursion limit",
+        """
+from typing import List
+
+
+def factorize(n: int) -> List[int]:
+    for d in range(2, int(n**0.5) + 1):
+        if n % d == 0:
+            return [d] + factorize(n // d)
+    return [n] if n > 1 else []
+""",
+        (2**1010,),
+    ),
+    Wrong(
+        "HumanEval/33",
+        "model-style",
+        "sorts the values at multiples of three afresh for every position it fills, quadratic in the length",
+        """
+def sort_third(l: list):
+    return [sorted(l[::3])[i // 3] if i % 3 == 0 else x for i, x in enumerate(l)]
+""",
+        ([(i * 7919) % 30011 for i in range(30000)],),
+    ),
+    Wrong(
+        "HumanEval/44",
+        "model-style",
+        "writes the digits by recursing on x // base, one call per digit, so a number of 1500 binary digits exceeds the recursion limit",
+        """
+def change_base(x: int, base: int):
+    if x < base:
+        return str(x)
+    return change_base(x // base, base) + str(x % base)
+""",
+        (2**1500, 2),
+    ),
+    Wrong(
+        "HumanEval/47",
+        "model-style",
+        "selects the middle values by quickselect with the first element as pivot, which recurses once per element on a sorted list",
+        """
+def median(l: list):
+    def select(items, k):
+        pivot = items[0]
+        lows = [x for x in items if x < pivot]
+        highs = [x for x in items if x > pivot]
+        same = len(items) - len(lows) - len(highs)
+        if k < len(lows):
+            return select(lows, k)
+        if k < len(lows) + same:
+            return pivot
+        return select(highs, k - len(lows) - same)
+
+    n = len(l)
+    if n % 2:
+        return select(l, n // 2)
+    return (select(l, n // 2 - 1) + select(l, n // 2)) / 2
+""",
+        (list(range(3000)),),
+    ),
+    Wrong(
+        "HumanEval/56",
+        "model-style",
+        "parses the brackets by recursive descent, one call per nesting level, so deep nesting exceeds the recursion limit",
+        """
+def correct_bracketing(brackets: str):
+    def group(i):
+        # brackets[i] is "<": the index after its matching ">", or -1
+        i += 1
+        while i < len(brackets) and brackets[i] == "<":
+            i = group(i)
+            if i == -1:
+                return -1
+        if i < len(brackets) and brackets[i] == ">":
+            return i + 1
+        return -1
+
+    i = 0
+    while i < len(brackets):
+        if brackets[i] != "<":
+            return False
+        i = group(i)
+        if i == -1:
+            return False
+    return True
+""",
+        ("<" * 1500 + ">" * 1500,),
+    ),
+    Wrong(
+        "HumanEval/57",
+        "model-style",
+        "checks the direction recursively from the next index on, so a long list exceeds the recursion limit",
+        """
+def monotonic(l: list):
+    def check(i, direction):
+        if i >= len(l):
+            return True
+        step = (l[i] > l[i - 1]) - (l[i] < l[i - 1])
+        if step and direction and step != direction:
+            return False
+        return check(i + 1, direction or step)
+
+    return check(1, 0)
+""",
+        (list(range(2000)),),
+    ),
+    Wrong(
+        "HumanEval/103",
+        "model-style",
+        "sums the integers from 1 to m and subtracts those below n, linear in the size of m rather than the length of the range",
+        """
+def rounded_avg(n, m):
+    if n > m:
+        return -1
+    total = sum(range(1, m + 1)) - sum(range(1, n))
+    return bin(round(total / (m - n + 1)))
+""",
+        (10**9, 10**9),
+    ),
+    Wrong(
+        "HumanEval/119",
+        "model-style",
+        "checks each concatenation's balance recursively on s[1:], so strings of a few hundred brackets each exceed the recursion limit",
+        """
+def match_parens(lst):
+    def balanced(s, depth=0):
+        if depth < 0:
+            return False
+        if not s:
+            return depth == 0
+        return balanced(s[1:], depth + (1 if s[0] == "(" else -1))
+
+    a, b = lst
+    return "Yes" if balanced(a + b) or balanced(b + a) else "No"
+""",
+        (["(" * 800, ")" * 800],),
+    ),
+    Wrong(
+        "HumanEval/155",
+        "model-style",
+        "counts the digits recursively on num // 10, one call per digit, so a number of 1500 digits exceeds the recursion limit",
+        """
+def even_odd_count(num):
+    num = abs(num)
+    if num < 10:
+        return (1, 0) if num % 2 == 0 else (0, 1)
+    even, odd = even_odd_count(num // 10)
+    if num % 2 == 0:
+        return (even + 1, odd)
+    return (even, odd + 1)
+""",
+        (10**1500,),
+    ),
+)
+
+
+def tasks() -> set[str]:
+    """The task ids the set covers."""
+    return {e.task_id for e in ENTRIES}
