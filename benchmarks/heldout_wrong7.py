@@ -219,6 +219,163 @@ def even_odd_count(num):
 """,
         (10**1500,),
     ),
+    Wrong(
+        "HumanEval/1",
+        "model-style",
+        "splits off the first complete group and recurses on the rest, one call per group, so a string of a few thousand groups exceeds the recursion limit",
+        """
+from typing import List
+
+
+def separate_paren_groups(paren_string: str) -> List[str]:
+    s = paren_string.replace(" ", "")
+    if not s:
+        return []
+    depth = 0
+    for i, ch in enumerate(s):
+        depth += 1 if ch == "(" else -1
+        if depth == 0:
+            return [s[: i + 1]] + separate_paren_groups(s[i + 1 :])
+    return [s]
+""",
+        ("()" * 1500,),
+    ),
+    Wrong(
+        "HumanEval/2",
+        "type-boundary",
+        "takes the integer part as round(number - 0.5), which rounds halves to even, so a whole number such as 3.0 keeps a part of 1.0",
+        """
+def truncate_number(number: float) -> float:
+    return number - round(number - 0.5)
+""",
+        (3.0,),
+    ),
+    Wrong(
+        "HumanEval/61",
+        "model-style",
+        "counts the brackets of every prefix afresh with str.count, quadratic in the length",
+        """
+def correct_bracketing(brackets: str):
+    for i in range(len(brackets)):
+        prefix = brackets[: i + 1]
+        if prefix.count(")") > prefix.count("("):
+            return False
+    return brackets.count("(") == brackets.count(")")
+""",
+        ("(" * 100000 + ")" * 100000,),
+    ),
+    Wrong(
+        "HumanEval/72",
+        "model-style",
+        "returns from the palindrome loop after comparing the first pair, as the else branch of the comparison",
+        """
+def will_it_fly(q, w):
+    if sum(q) > w:
+        return False
+    for i in range(len(q) // 2):
+        if q[i] != q[-i - 1]:
+            return False
+        else:
+            return True
+    return True
+""",
+        ([1, 2, 3, 1], 10),
+    ),
+    Wrong(
+        "HumanEval/72",
+        "string-off-by-one",
+        "compares the first half with q[-1:half:-1], which stops one element short of the mirrored half for even lengths",
+        """
+def will_it_fly(q, w):
+    half = len(q) // 2
+    return q[:half] == q[-1:half:-1] and sum(q) <= w
+""",
+        ([1, 1], 5),
+    ),
+    Wrong(
+        "HumanEval/109",
+        "model-style",
+        "cuts the array at its minimum and checks that both parts are sorted, never that the part before the minimum can follow the part after it",
+        """
+def move_one_ball(arr):
+    if not arr:
+        return True
+    i = arr.index(min(arr))
+    return arr[i:] == sorted(arr[i:]) and arr[:i] == sorted(arr[:i])
+""",
+        ([2, 3, 1, 4],),
+    ),
+    Wrong(
+        "HumanEval/128",
+        "type-boundary",
+        "multiplies the signs from math.copysign, floats, into the sum of magnitudes and converts back with int(), inexact above 2 ** 53",
+        """
+import math
+
+
+def prod_signs(arr):
+    if not arr:
+        return None
+    if 0 in arr:
+        return 0
+    sign = math.prod(math.copysign(1, x) for x in arr)
+    return int(sign * sum(abs(x) for x in arr))
+""",
+        ([2**53 + 1, 2, -2],),
+    ),
+    Wrong(
+        "HumanEval/135",
+        "model-style",
+        "returns the index of the largest drop instead of the largest index of a drop",
+        """
+def can_arrange(arr):
+    best, drop = -1, 0
+    for i in range(1, len(arr)):
+        if arr[i - 1] - arr[i] > drop:
+            best, drop = i, arr[i - 1] - arr[i]
+    return best
+""",
+        ([5, 1, 3, 2],),
+    ),
+    Wrong(
+        "HumanEval/136",
+        "type-boundary",
+        "starts the largest negative at -10 ** 9 as an unset value, so a negative number below it is reported missing",
+        """
+def largest_smallest_integers(lst):
+    largest_negative = -(10**9)
+    smallest_positive = 10**9
+    for x in lst:
+        if x < 0 and x > largest_negative:
+            largest_negative = x
+        elif x > 0 and x < smallest_positive:
+            smallest_positive = x
+    return (
+        None if largest_negative == -(10**9) else largest_negative,
+        None if smallest_positive == 10**9 else smallest_positive,
+    )
+""",
+        ([-(10**10), 3],),
+    ),
+    Wrong(
+        "HumanEval/141",
+        "model-style",
+        "counts the digits with str.isnumeric(), which also counts numerals such as '五' that are no digits '0'-'9'",
+        """
+def file_name_check(file_name):
+    if file_name.count(".") != 1:
+        return "No"
+    name, ext = file_name.split(".")
+    if not name or not name[0].isalpha():
+        return "No"
+    if ext not in ("txt", "exe", "dll"):
+        return "No"
+    if sum(c.isnumeric() for c in file_name) > 3:
+        return "No"
+    return "Yes"
+""",
+        ("a五五五五.txt",),
+    ),
 )
 
 
