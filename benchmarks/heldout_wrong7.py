@@ -376,6 +376,137 @@ def file_name_check(file_name):
 """,
         ("a五五五五.txt",),
     ),
+    Wrong(
+        "HumanEval/1",
+        "empty-negative",
+        "closes a group when the next one starts and once more after the loop, so the empty string yields one empty group",
+        """
+from typing import List
+
+
+def separate_paren_groups(paren_string: str) -> List[str]:
+    groups = []
+    current = ""
+    depth = 0
+    for ch in paren_string.replace(" ", ""):
+        if depth == 0 and current:
+            groups.append(current)
+            current = ""
+        current += ch
+        depth += 1 if ch == "(" else -1
+    groups.append(current)
+    return groups
+""",
+        ("",),
+    ),
+    Wrong(
+        "HumanEval/19",
+        "model-style",
+        "sorts the words by selection sort, one min() over the rest for every position, quadratic in the number of words",
+        """
+def sort_numbers(numbers: str) -> str:
+    values = {
+        "zero": 0,
+        "one": 1,
+        "two": 2,
+        "three": 3,
+        "four": 4,
+        "five": 5,
+        "six": 6,
+        "seven": 7,
+        "eight": 8,
+        "nine": 9,
+    }
+    words = [w for w in numbers.split(" ") if w]
+    for i in range(len(words)):
+        m = min(range(i, len(words)), key=lambda j: values[words[j]])
+        words[i], words[m] = words[m], words[i]
+    return " ".join(words)
+""",
+        (
+            " ".join(
+                ["nine", "eight", "seven", "six", "five", "four", "three", "two", "one", "zero"]
+                * 2000
+            ),
+        ),
+    ),
+    Wrong(
+        "HumanEval/62",
+        "model-style",
+        "builds the derivative recursively from xs[:-1], one call per coefficient, so a long polynomial exceeds the recursion limit",
+        """
+def derivative(xs: list):
+    if len(xs) <= 1:
+        return []
+    return derivative(xs[:-1]) + [(len(xs) - 1) * xs[-1]]
+""",
+        (list(range(2000)),),
+    ),
+    Wrong(
+        "HumanEval/112",
+        "model-style",
+        "returns from the palindrome loop after comparing the first pair, as the else branch of the comparison",
+        """
+def reverse_delete(s, c):
+    result = "".join(ch for ch in s if ch not in c)
+    for i in range(len(result) // 2):
+        if result[i] != result[-i - 1]:
+            return (result, False)
+        else:
+            return (result, True)
+    return (result, True)
+""",
+        ("abca", "x"),
+    ),
+    Wrong(
+        "HumanEval/113",
+        "empty-negative",
+        "counts the odd digits with functools.reduce and no start value, which raises for a string without odd digits",
+        """
+from functools import reduce
+
+
+def odd_count(lst):
+    out = []
+    for s in lst:
+        n = reduce(lambda a, b: a + b, (1 for d in s if int(d) % 2 == 1))
+        out.append(f"the number of odd elements {n}n the str{n}ng {n} of the {n}nput.")
+    return out
+""",
+        (["2468"],),
+    ),
+    Wrong(
+        "HumanEval/118",
+        "model-style",
+        "gives up at the rightmost vowel when it is not between consonants instead of looking further left",
+        """
+def get_closest_vowel(word):
+    vowels = "aeiouAEIOU"
+    for i in range(len(word) - 2, 0, -1):
+        if word[i] in vowels:
+            if word[i - 1] not in vowels and word[i + 1] not in vowels:
+                return word[i]
+            return ""
+    return ""
+""",
+        ("cakeo",),
+    ),
+    Wrong(
+        "HumanEval/149",
+        "model-style",
+        "orders the kept words by taking min() of the rest and removing it, over and over, quadratic in the number of words",
+        """
+def sorted_list_sum(lst):
+    words = [w for w in lst if len(w) % 2 == 0]
+    result = []
+    while words:
+        smallest = min(words, key=lambda w: (len(w), w))
+        words.remove(smallest)
+        result.append(smallest)
+    return result
+""",
+        (["%06d" % ((i * 7919) % 1000003) for i in range(30000)],),
+    ),
 )
 
 
