@@ -507,6 +507,42 @@ def sorted_list_sum(lst):
 """,
         (["%06d" % ((i * 7919) % 1000003) for i in range(30000)],),
     ),
+    Wrong(
+        "HumanEval/10",
+        "model-style",
+        "tests only the suffixes of odd length for palindromes, as centre expansion around one character does, so an even palindromic suffix is missed",
+        """
+def make_palindrome(string: str) -> str:
+    n = len(string)
+    for start in range(n):
+        length = n - start
+        if length % 2 == 0:
+            continue
+        mid = start + length // 2
+        if all(string[mid - k] == string[mid + k] for k in range(1, length // 2 + 1)):
+            return string + string[:start][::-1]
+    return string
+""",
+        ("abb",),
+    ),
+    Wrong(
+        "HumanEval/120",
+        "string-off-by-one",
+        "counts the values in a table of 2000 slots for the range -1000 to 1000, one slot short, so 1000 falls off its end",
+        """
+def maximum(arr, k):
+    counts = [0] * 2000
+    for x in arr:
+        counts[x + 1000] += 1
+    result = []
+    for v in range(1999, -1, -1):
+        while counts[v] and len(result) < k:
+            result.append(v - 1000)
+            counts[v] -= 1
+    return sorted(result)
+""",
+        ([1000, 5], 1),
+    ),
 )
 
 

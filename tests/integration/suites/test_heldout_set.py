@@ -1,11 +1,12 @@
 """The held-out sets of plausible-wrong HumanEval solutions (``benchmarks/heldout_wrong.py``, the
 second set, ``benchmarks/heldout_wrong2.py``, the third, ``benchmarks/heldout_wrong3.py``, the
-fourth, ``benchmarks/heldout_wrong4.py``, the fifth, ``benchmarks/heldout_wrong5.py``, and the
-sixth, ``benchmarks/heldout_wrong6.py``) are sound, checked without the amplifier: every entry's
-task exists, its solution has the prompt's signature and passes HumanEval's own tests, and it
-differs from the reference on its witness; each set is as large and as spread as it says, the
-second set repeats no entry of the first, the third none of the first two, the fourth none of the
-first three, the fifth none of the first four, and the sixth none of the first five."""
+fourth, ``benchmarks/heldout_wrong4.py``, the fifth, ``benchmarks/heldout_wrong5.py``, the sixth,
+``benchmarks/heldout_wrong6.py``, and the seventh, ``benchmarks/heldout_wrong7.py``) are sound,
+checked without the amplifier: every entry's task exists, its solution has the prompt's signature
+and passes HumanEval's own tests, and it differs from the reference on its witness; each set is as
+large and as spread as it says, the second set repeats no entry of the first, the third none of
+the first two, the fourth none of the first three, the fifth none of the first four, the sixth
+none of the first five, and the seventh none of the first six."""
 
 from __future__ import annotations
 
@@ -29,6 +30,7 @@ MIN_TASKS = {
     "heldout_wrong4": 55,
     "heldout_wrong5": 60,
     "heldout_wrong6": 60,
+    "heldout_wrong7": MIN7_TASKS,
 }
 
 
@@ -87,6 +89,17 @@ def test_the_second_set_repeats_no_entry_of_the_first() -> None:
                 "heldout_wrong3",
                 "heldout_wrong4",
                 "heldout_wrong5",
+            ),
+        ),
+        (
+            "heldout_wrong7",
+            (
+                "heldout_wrong",
+                "heldout_wrong2",
+                "heldout_wrong3",
+                "heldout_wrong4",
+                "heldout_wrong5",
+                "heldout_wrong6",
             ),
         ),
     ],
