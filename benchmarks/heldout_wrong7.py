@@ -1,4 +1,51 @@
-"""A seventh held-out set of plausible-wrong HumanEval solutions, written for specverdict."""
+"""A seventh held-out set of plausible-wrong HumanEval solutions, written for specverdict.
+
+The first six sets (``benchmarks/heldout_wrong.py`` to ``benchmarks/heldout_wrong6.py``) have been
+scored and may have informed the amplifier's design since, so their misses no longer measure
+mistakes nobody chose for the amplifier to catch. This set was written after all six, apart from
+the amplifier (``suites/function``'s input generators, their design notes and the catch rates of
+the earlier sets were not read to write it), for one measurement; it must not be tuned to the
+amplifier either. It has the first set's format (``Wrong``, ``KINDS``) and rules: every solution
+here was written by hand, as a model might write it, passes HumanEval's own base tests (``check``
+in the dataset) and is wrong on its witness, a concrete input within the task's stated domain on
+which its output differs from the project's reference (raising or not returning counts as
+differing). No entry repeats one of the first six sets: other tasks, or other bugs on the same
+task. Tasks whose canonical solution is disputed on the witness's region (95, 97, 124, the decode
+tasks, ties of ``find_closest_elements``, ``change_base(0, b)``, ``modp(n, 1)``, the float
+arithmetic of ``get_odd_collatz``, the ASCII letter test of ``check_if_last_char_is_a_letter``,
+trailing spaces in ``fix_spaces``, the regions that ``REFERENCE_FIXES`` corrects, ...) and the
+bugs of ``tests/unit/suites/solutions.py``'s ``PLAUSIBLY_WRONG`` are left out.
+
+After six sets of about seventy entries each, the small-input mistakes a model plausibly makes
+and HumanEval's base tests miss are largely taken, so this set is smaller and leans on mistakes
+that only fail at scale: about half of its entries (recursion past the limit, work that grows
+quadratically with the length or with the size of a number), each on a witness of ordinary size
+that the reference answers in milliseconds; the rest fail on small inputs. It has no
+``order-ties`` entry: every tie and repeated-value mistake found for it was an earlier set's or
+was caught by the base tests.
+
+Kinds (``KINDS``, as in the first set):
+
+* ``model-style``: hand-written mistakes a model makes (an algorithm that does something else:
+  the index of the largest drop read as the largest index of a drop, an array cut at its minimum
+  taken as sorted when both parts are, only odd-length palindromic suffixes tried, a vowel search
+  that gives up at the rightmost vowel, a ``return`` in the ``else`` branch of a palindrome loop;
+  a library call that does something else: ``str.isnumeric()`` counting numerals that are no
+  digits; recursion on the rest of a list, string or number, recursive descent over nested
+  brackets, quickselect with the first element as pivot, selection by repeated ``min()``, a sort
+  or a ``str.count`` of every prefix redone for every position, sums over a range from 1 instead
+  of from n, all of which do not scale);
+* ``type-boundary``: int against float (``round(x - 0.5)`` for the integer part, which rounds
+  halves to even; signs from ``math.copysign`` multiplied into an int), sentinel values such as
+  ``-10 ** 9`` that real values pass;
+* ``string-off-by-one``: an index or window one step short over a list read as a string (a
+  mirrored slice that stops one element early, a counting table one slot short of its range);
+* ``empty-negative``: empty selections handled wrongly (``functools.reduce`` without a start
+  value, a group flushed once more after the loop, so the empty string yields one empty group).
+
+``benchmarks/heldout_catch.py --set heldout_wrong7`` scores the set with the amplified tests;
+``tests/integration/suites/test_heldout_set.py`` checks the data of all seven sets.
+"""
 
 from __future__ import annotations
 
