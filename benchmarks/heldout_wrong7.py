@@ -552,7 +552,7 @@ def sorted_list_sum(lst):
         result.append(smallest)
     return result
 """,
-        (["%06d" % ((i * 7919) % 1000003) for i in range(30000)],),
+        ([f"{(i * 7919) % 1000003:06d}" for i in range(30000)],),
     ),
     Wrong(
         "HumanEval/10",
