@@ -590,6 +590,41 @@ def maximum(arr, k):
 """,
         ([1000, 5], 1),
     ),
+    Wrong(
+        "HumanEval/81",
+        "type-boundary",
+        "rounds each GPA to one decimal before comparing it with the table, so 3.72 lands on the 3.7 boundary and drops a grade",
+        """
+def numerical_letter_grade(grades):
+    table = [
+        (3.7, "A"),
+        (3.3, "A-"),
+        (3.0, "B+"),
+        (2.7, "B"),
+        (2.3, "B-"),
+        (2.0, "C+"),
+        (1.7, "C"),
+        (1.3, "C-"),
+        (1.0, "D+"),
+        (0.7, "D"),
+        (0.0, "D-"),
+    ]
+    letters = []
+    for gpa in grades:
+        gpa = round(gpa, 1)
+        if gpa == 4.0:
+            letters.append("A+")
+            continue
+        for limit, letter in table:
+            if gpa > limit:
+                letters.append(letter)
+                break
+        else:
+            letters.append("E")
+    return letters
+""",
+        ([3.72],),
+    ),
 )
 
 
