@@ -36,8 +36,9 @@ Kinds (``KINDS``, as in the first set):
   or a ``str.count`` of every prefix redone for every position, sums over a range from 1 instead
   of from n, all of which do not scale);
 * ``type-boundary``: int against float (``round(x - 0.5)`` for the integer part, which rounds
-  halves to even; signs from ``math.copysign`` multiplied into an int), sentinel values such as
-  ``-10 ** 9`` that real values pass;
+  halves to even; signs from ``math.copysign`` multiplied into an int; a value rounded to one
+  decimal before it is compared with a table of bounds), sentinel values such as ``-10 ** 9``
+  that real values pass;
 * ``string-off-by-one``: an index or window one step short over a list read as a string (a
   mirrored slice that stops one element early, a counting table one slot short of its range);
 * ``empty-negative``: empty selections handled wrongly (``functools.reduce`` without a start
