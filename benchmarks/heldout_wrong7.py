@@ -626,6 +626,142 @@ def numerical_letter_grade(grades):
 """,
         ([3.72],),
     ),
+    Wrong(
+        "HumanEval/160",
+        "type-boundary",
+        "folds a subtraction into the next term as its negation, so a floor division after a minus rounds the negated quotient away from zero",
+        """
+def do_algebra(operator, operand):
+    ops = list(operator)
+    nums = list(operand)
+    i = len(ops) - 1
+    while i >= 0:
+        if ops[i] == "**":
+            nums[i : i + 2] = [nums[i] ** nums[i + 1]]
+            del ops[i]
+        i -= 1
+    terms = [nums[0]]
+    for op, x in zip(ops, nums[1:]):
+        if op == "+":
+            terms.append(x)
+        elif op == "-":
+            terms.append(-x)
+        elif op == "*":
+            terms[-1] *= x
+        else:
+            terms[-1] //= x
+    return sum(terms)
+""",
+        (["-", "//"], [10, 7, 2]),
+    ),
+    Wrong(
+        "HumanEval/35",
+        "type-boundary",
+        "starts the running maximum at -sys.maxsize - 1, the smallest 64-bit integer, which Python's integers go below",
+        """
+import sys
+
+
+def max_element(l: list):
+    best = -sys.maxsize - 1
+    for x in l:
+        if x > best:
+            best = x
+    return best
+""",
+        ([-(2**64), -(2**65)],),
+    ),
+    Wrong(
+        "HumanEval/126",
+        "type-boundary",
+        "counts repeated values in a table of ten slots, as if the numbers were digits, so a value of 10 or more falls off its end",
+        """
+def is_sorted(lst):
+    counts = [0] * 10
+    for x in lst:
+        counts[x] += 1
+        if counts[x] > 2:
+            return False
+    return all(lst[i] <= lst[i + 1] for i in range(len(lst) - 1))
+""",
+        ([1, 2, 10],),
+    ),
+    Wrong(
+        "HumanEval/129",
+        "string-off-by-one",
+        "looks for the cell below the 1 only while i < n - 2, one row short, so a smallest neighbour in the row below is missed when that row is the last",
+        """
+def minPath(grid, k):
+    n = len(grid)
+    for i in range(n):
+        for j in range(n):
+            if grid[i][j] == 1:
+                r, c = i, j
+    neighbours = []
+    if r > 0:
+        neighbours.append(grid[r - 1][c])
+    if r < n - 2:
+        neighbours.append(grid[r + 1][c])
+    if c > 0:
+        neighbours.append(grid[r][c - 1])
+    if c < n - 1:
+        neighbours.append(grid[r][c + 1])
+    smallest = min(neighbours)
+    return [1 if i % 2 == 0 else smallest for i in range(k)]
+""",
+        ([[9, 8, 7], [6, 1, 5], [4, 2, 3]], 2),
+    ),
+    Wrong(
+        "HumanEval/64",
+        "empty-negative",
+        "adds up the vowels with functools.reduce and no start value, which raises for a word without vowels",
+        """
+from functools import reduce
+
+
+def vowels_count(s):
+    count = reduce(lambda a, b: a + b, (1 for c in s if c in "aeiouAEIOU"))
+    if s and s[-1] in "yY":
+        count += 1
+    return count
+""",
+        ("bcd",),
+    ),
+    Wrong(
+        "HumanEval/153",
+        "empty-negative",
+        "starts the best strength at -1, so when every extension has a strength below -1 the first one is kept",
+        """
+def Strongest_Extension(class_name, extensions):
+    best = extensions[0]
+    best_strength = -1
+    for ext in extensions:
+        cap = sum(1 for c in ext if c.isupper())
+        sm = sum(1 for c in ext if c.islower())
+        if cap - sm > best_strength:
+            best, best_strength = ext, cap - sm
+    return class_name + "." + best
+""",
+        ("Slices", ["aaa", "ab"]),
+    ),
+    Wrong(
+        "HumanEval/26",
+        "empty-negative",
+        "counts the numbers in a table of max(numbers) + 1 slots, so a negative number wraps round onto a positive one's count",
+        """
+from typing import List
+
+
+def remove_duplicates(numbers: List[int]) -> List[int]:
+    if not numbers:
+        return []
+    counts = [0] * (max(numbers) + 1)
+    for x in numbers:
+        counts[x] += 1
+    return [x for x in numbers if counts[x] == 1]
+""",
+        ([-1, 1],),
+    ),
 )
 
 
