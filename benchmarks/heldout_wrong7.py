@@ -762,6 +762,69 @@ def remove_duplicates(numbers: List[int]) -> List[int]:
 """,
         ([-1, 1],),
     ),
+    Wrong(
+        "HumanEval/6",
+        "order-ties",
+        "keeps the depths in a dict keyed by group, so a group that occurs twice is answered once",
+        """
+from typing import List
+
+
+def parse_nested_parens(paren_string: str) -> List[int]:
+    depths = {}
+    for group in paren_string.split():
+        depth = deepest = 0
+        for ch in group:
+            depth += 1 if ch == "(" else -1
+            deepest = max(deepest, depth)
+        depths[group] = deepest
+    return list(depths.values())
+""",
+        ("(()) ()  (())",),
+    ),
+    Wrong(
+        "HumanEval/74",
+        "order-ties",
+        "adds up the lengths over set(lst), so a string listed twice is counted once",
+        """
+def total_match(lst1, lst2):
+    total1 = sum(len(s) for s in set(lst1))
+    total2 = sum(len(s) for s in set(lst2))
+    return lst1 if total1 <= total2 else lst2
+""",
+        (["ab", "ab"], ["abc"]),
+    ),
+    Wrong(
+        "HumanEval/9",
+        "type-boundary",
+        "starts the running maximum at -sys.maxsize - 1, the smallest 64-bit integer, which Python's integers go below",
+        """
+import sys
+from typing import List
+
+
+def rolling_max(numbers: List[int]) -> List[int]:
+    result = []
+    running = -sys.maxsize - 1
+    for x in numbers:
+        running = max(running, x)
+        result.append(running)
+    return result
+""",
+        ([-(2**70), -(2**64)],),
+    ),
+    Wrong(
+        "HumanEval/161",
+        "model-style",
+        "swaps the case with str.swapcase(), which also changes cased symbols such as the circled letter 'ⓐ' that are no letters",
+        """
+def solve(s):
+    if any(c.isalpha() for c in s):
+        return s.swapcase()
+    return s[::-1]
+""",
+        ("aⓐ",),
+    ),
 )
 
 
