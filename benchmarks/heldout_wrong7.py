@@ -825,6 +825,19 @@ def solve(s):
 """,
         ("aⓐ",),
     ),
+    Wrong(
+        "HumanEval/34",
+        "empty-negative",
+        "marks the values in a table of max(l) + 1 slots and reads them back by index, so a negative value lands on another value's slot",
+        """
+def unique(l: list):
+    seen = [False] * (max(l) + 1)
+    for x in l:
+        seen[x] = True
+    return [i for i, s in enumerate(seen) if s]
+""",
+        ([-1, 2],),
+    ),
 )
 
 
