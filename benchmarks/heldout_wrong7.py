@@ -838,6 +838,40 @@ def unique(l: list):
 """,
         ([-1, 2],),
     ),
+    Wrong(
+        "HumanEval/152",
+        "empty-negative",
+        "takes the difference game - guess without abs(), so a guess above the score gives a negative distance",
+        """
+def compare(game, guess):
+    return [g - s if g != s else 0 for g, s in zip(game, guess)]
+""",
+        ([1, 5], [3, 5]),
+    ),
+    Wrong(
+        "HumanEval/157",
+        "model-style",
+        "tests the Pythagorean equality with the longest side as c or as a, never as b",
+        """
+def right_angle_triangle(a, b, c):
+    return a * a + b * b == c * c or b * b + c * c == a * a
+""",
+        (3, 5, 4),
+    ),
+    Wrong(
+        "HumanEval/71",
+        "model-style",
+        "checks the triangle inequality for a + b and a + c only, so a first side longer than the other two together reaches Heron's formula",
+        """
+def triangle_area(a, b, c):
+    if a + b <= c or a + c <= b:
+        return -1
+    s = (a + b + c) / 2
+    area = (s * (s - a) * (s - b) * (s - c)) ** 0.5
+    return round(area, 2)
+""",
+        (10, 2, 3),
+    ),
 )
 
 
