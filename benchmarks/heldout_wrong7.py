@@ -17,32 +17,40 @@ trailing spaces in ``fix_spaces``, the regions that ``REFERENCE_FIXES`` corrects
 bugs of ``tests/unit/suites/solutions.py``'s ``PLAUSIBLY_WRONG`` are left out.
 
 After six sets of about seventy entries each, the small-input mistakes a model plausibly makes
-and HumanEval's base tests miss are largely taken, so this set is smaller and leans on mistakes
-that only fail at scale: about half of its entries (recursion past the limit, work that grows
-quadratically with the length or with the size of a number), each on a witness of ordinary size
-that the reference answers in milliseconds; the rest fail on small inputs. It has no
-``order-ties`` entry: every tie and repeated-value mistake found for it was an earlier set's or
-was caught by the base tests.
+and HumanEval's base tests miss are largely taken, so this set is smaller (47 entries over 44
+tasks) and leans more than the earlier sets on mistakes that only fail at scale: 17 of its
+entries (recursion past the limit, work that grows quadratically with the length or with the
+size of a number), each on a witness of ordinary size that the reference answers in
+milliseconds; the other 30 fail on small inputs, many of them on a case the base tests leave out
+(a sign, an argument order, a repeated value, a number beyond a fixed-width bound). It has only
+two ``order-ties`` entries: most tie and repeated-value mistakes found for it were an earlier
+set's or were caught by the base tests.
 
 Kinds (``KINDS``, as in the first set):
 
 * ``model-style``: hand-written mistakes a model makes (an algorithm that does something else:
   the index of the largest drop read as the largest index of a drop, an array cut at its minimum
   taken as sorted when both parts are, only odd-length palindromic suffixes tried, a vowel search
-  that gives up at the rightmost vowel, a ``return`` in the ``else`` branch of a palindrome loop;
-  a library call that does something else: ``str.isnumeric()`` counting numerals that are no
-  digits; recursion on the rest of a list, string or number, recursive descent over nested
-  brackets, quickselect with the first element as pivot, selection by repeated ``min()``, a sort
-  or a ``str.count`` of every prefix redone for every position, sums over a range from 1 instead
-  of from n, all of which do not scale);
+  that gives up at the rightmost vowel, a ``return`` in the ``else`` branch of a palindrome loop,
+  one of three cases left out of a symmetric test; a library call that does something else:
+  ``str.isnumeric()`` counting numerals that are no digits, ``str.swapcase()`` changing cased
+  symbols that are no letters; recursion on the rest of a list, string or number, recursive
+  descent over nested brackets, quickselect with the first element as pivot, selection by
+  repeated ``min()``, a sort or a ``str.count`` of every prefix redone for every position, sums
+  over a range from 1 instead of from n, all of which do not scale);
 * ``type-boundary``: int against float (``round(x - 0.5)`` for the integer part, which rounds
   halves to even; signs from ``math.copysign`` multiplied into an int; a value rounded to one
-  decimal before it is compared with a table of bounds), sentinel values such as ``-10 ** 9``
-  that real values pass;
+  decimal before it is compared with a table of bounds), sentinel values such as ``-10 ** 9`` or
+  ``-sys.maxsize - 1`` that real values pass, a counting table sized for digits, floor division
+  of a negated operand;
 * ``string-off-by-one``: an index or window one step short over a list read as a string (a
-  mirrored slice that stops one element early, a counting table one slot short of its range);
+  mirrored slice that stops one element early, a counting table one slot short of its range, a
+  bound that stops one row short of a grid's edge);
 * ``empty-negative``: empty selections handled wrongly (``functools.reduce`` without a start
-  value, a group flushed once more after the loop, so the empty string yields one empty group).
+  value, a group flushed once more after the loop, so the empty string yields one empty group),
+  negative numbers (a table indexed by value, which a negative value wraps round, a best score
+  started at -1, a difference taken without ``abs()``);
+* ``order-ties``: repeated values collapsed (a dict keyed by the item, a ``set`` of the items).
 
 ``benchmarks/heldout_catch.py --set heldout_wrong7`` scores the set with the amplified tests;
 ``tests/integration/suites/test_heldout_set.py`` checks the data of all seven sets.
