@@ -18,10 +18,12 @@ from it on inputs of a few more kinds, none a value of one task:
 * **repeated characters** (``repeat-char``): the first digit of a string, or its first letter
   where it has no digit, four times in a row (a set of characters counts it once);
 * **long sorted lists** (``sorted-long``, grown): per list-of-numbers argument, the longest
-  seed's items sorted and continued, ascending and descending, to ``LONG`` items: a sorted
-  list is the worst case of an answer that compares every pair until it finds one out of
-  order (generator 7's and 8's grown lists are in the seeds' order and part at once), of
-  insertion sorts and of repeated ``min``;
+  seed's items sorted and continued ascending to ``LONG`` items and descending to ``DOWN``: a
+  sorted list is the worst case of an answer that compares every pair until it finds one out
+  of order (generator 7's and 8's grown lists are in the seeds' order and part at once), of
+  insertion sorts and of repeated ``min``. The descending list is shorter: a right answer
+  that tries every rotation of it with slices (HumanEval/109) copies ``n ** 2`` items in
+  built-ins, 268 million at ``LONG``;
 * **special spans** (``span``, several arguments at once): every pair of whole numbers ``(a,
   b)`` with ``a <= b`` in the seeds made ``(a, a + n)`` for ``n`` a Fermat pseudoprime or a
   prime's square, the first pair's ``a`` for all of them (intervals that meet on the whole
@@ -56,6 +58,9 @@ REPEATS = 4
 #: the length of a long sorted list (an answer comparing every pair makes 134 million
 #: comparisons, the reference's sort none it counts)
 LONG = 2**14
+#: the length of a long list sorted descending (16 million items copied by a right answer
+#: trying every rotation)
+DOWN = 2**12
 #: the most long sorted lists kept, within ``MOST``
 LONGS = 2
 #: the lengths ``span`` gives: Fermat pseudoprimes to base 2 and a prime's square
@@ -201,14 +206,16 @@ def sorted_long(items: Sequence[Any], n: int = LONG) -> tuple[list[Any], list[An
 
 
 def longs(seeds: Sequence[Args]) -> Iterator[tuple[int, Args]]:
-    """Per list-of-numbers argument, the longest seed's list sorted long, ascending then
-    descending, with the argument's position."""
+    """Per list-of-numbers argument, the longest seed's list sorted long, ascending to ``LONG``
+    items then descending to ``DOWN``, with the argument's position."""
     arity = len(seeds[0])
     for i in range(arity):
         found = [s for s in seeds if _numbers(s[i])]
         if not found:
             continue
         seed = max(found, key=lambda s: len(s[i]))
-        for grown in sorted_long(seed[i]):
+        up, _ = sorted_long(seed[i], LONG)
+        _, down = sorted_long(seed[i], DOWN)
+        for grown in (up, down):
             value = type(seed[i])(grown)
             yield i, tuple(value if j == i else v for j, v in enumerate(seed))
