@@ -1,0 +1,263 @@
+"""DOCSTRING PLACEHOLDER"""
+
+from __future__ import annotations
+
+try:
+    from benchmarks.heldout_wrong import KINDS, Wrong
+except ImportError:  # run as a script from the benchmarks directory
+    from heldout_wrong import KINDS, Wrong  # type: ignore[no-redef, import-not-found]
+
+__all__ = ["ENTRIES", "KINDS", "Wrong", "tasks"]
+
+ENTRIES: tuple[Wrong, ...] = (
+    Wrong(
+        "HumanEval/0",
+        "type-boundary",
+        "tests each pair with math.isclose(a, b, abs_tol=threshold), whose default relative tolerance makes large numbers close",
+        """
+import math
+from typing import List
+
+
+def has_close_elements(numbers: List[float], threshold: float) -> bool:
+    for i, a in enumerate(numbers):
+        for b in numbers[i + 1 :]:
+            if math.isclose(a, b, abs_tol=threshold):
+                return True
+    return False
+""",
+        ([1e10, 1e10 + 1.0], 0.5),
+    ),
+    Wrong(
+        "HumanEval/1",
+        "model-style",
+        "closes a group when the counts of '(' and ')' in it are equal, counting the growing group afresh for every character, quadratic in its length",
+        """
+from typing import List
+
+
+def separate_paren_groups(paren_string: str) -> List[str]:
+    groups = []
+    current = ""
+    for ch in paren_string:
+        if ch == " ":
+            continue
+        current += ch
+        if current.count("(") == current.count(")"):
+            groups.append(current)
+            current = ""
+    return groups
+""",
+        ("(" * 50000 + ")" * 50000,),
+    ),
+    Wrong(
+        "HumanEval/5",
+        "model-style",
+        "inserts the delimiter into a copy of the list with list.insert, moving the tail for every gap, quadratic in the length",
+        """
+from typing import List
+
+
+def intersperse(numbers: List[int], delimeter: int) -> List[int]:
+    result = list(numbers)
+    for i in range(len(numbers) - 1, 0, -1):
+        result.insert(i, delimeter)
+    return result
+""",
+        (list(range(100000)), -1),
+    ),
+    Wrong(
+        "HumanEval/17",
+        "model-style",
+        "consumes the string from the front by slicing off each note, copying the rest every time, quadratic in the length",
+        """
+from typing import List
+
+
+def parse_music(music_string: str) -> List[int]:
+    beats = []
+    rest = music_string
+    while rest:
+        if rest.startswith("o|"):
+            beats.append(2)
+            rest = rest[2:]
+        elif rest.startswith(".|"):
+            beats.append(1)
+            rest = rest[2:]
+        elif rest.startswith("o"):
+            beats.append(4)
+            rest = rest[1:]
+        else:
+            rest = rest[1:]
+    return beats
+""",
+        (" ".join(["o|"] * 200000),),
+    ),
+    Wrong(
+        "HumanEval/27",
+        "model-style",
+        "flips with upper() and lower() by islower(), which turns a titlecase letter into lower case",
+        """
+def flip_case(string: str) -> str:
+    return "".join(ch.upper() if ch.islower() else ch.lower() for ch in string)
+""",
+        ("\u01c5emo",),
+    ),
+    Wrong(
+        "HumanEval/54",
+        "model-style",
+        "tests every character of each word for membership in the other string, a scan of the other string per character, quadratic in the length",
+        """
+def same_chars(s0: str, s1: str):
+    return all(c in s1 for c in s0) and all(c in s0 for c in s1)
+""",
+        ("b" * 400000 + "a", "a" * 400000 + "b"),
+    ),
+    Wrong(
+        "HumanEval/79",
+        "model-style",
+        "writes the binary digits by recursing on decimal // 2, one call per bit, so a number of 1500 bits exceeds the recursion limit",
+        """
+def decimal_to_binary(decimal):
+    def to_bin(n):
+        if n < 2:
+            return str(n)
+        return to_bin(n // 2) + str(n % 2)
+
+    return "db" + to_bin(decimal) + "db"
+""",
+        (2**1500 + 1,),
+    ),
+    Wrong(
+        "HumanEval/90",
+        "model-style",
+        "removes the smallest value with list.remove while it is still in the list, moving the tail for every copy, quadratic in the number of copies",
+        """
+def next_smallest(lst):
+    if len(lst) < 2:
+        return None
+    rest = list(lst)
+    smallest = min(rest)
+    while smallest in rest:
+        rest.remove(smallest)
+    return min(rest) if rest else None
+""",
+        ([0] * 200000 + [1],),
+    ),
+    Wrong(
+        "HumanEval/2",
+        "model-style",
+        "strips the integer part by subtracting 1 until the number is below 1, one step per unit of its size",
+        """
+def truncate_number(number: float) -> float:
+    while number >= 1:
+        number -= 1
+    return number
+""",
+        (1e9 + 0.25,),
+    ),
+    Wrong(
+        "HumanEval/15",
+        "model-style",
+        "appends with s = s + ' ' + str(i), which builds a new string for every number, quadratic in n",
+        """
+def string_sequence(n: int) -> str:
+    s = "0"
+    for i in range(1, n + 1):
+        s = s + " " + str(i)
+    return s
+""",
+        (100000,),
+    ),
+    Wrong(
+        "HumanEval/42",
+        "model-style",
+        "builds the result with result = result + [x + 1], copying it for every element, quadratic in the length",
+        """
+def incr_list(l: list):
+    result = []
+    for x in l:
+        result = result + [x + 1]
+    return result
+""",
+        (list(range(100000)),),
+    ),
+    Wrong(
+        "HumanEval/49",
+        "model-style",
+        "doubles an unreduced power n times and takes the remainder once at the end, quadratic in n",
+        """
+def modp(n: int, p: int):
+    power = 1
+    for _ in range(n):
+        power *= 2
+    return power % p
+""",
+        (1000000, 101),
+    ),
+    Wrong(
+        "HumanEval/51",
+        "model-style",
+        "removes the vowels with re.sub and re.IGNORECASE, which also matches the dotless and dotted Turkish i",
+        """
+import re
+
+
+def remove_vowels(text):
+    return re.sub("[aeiou]", "", text, flags=re.IGNORECASE)
+""",
+        ("k\u0131rm\u0131z\u0131",),
+    ),
+    Wrong(
+        "HumanEval/85",
+        "model-style",
+        "adds recursively from index 1, two positions per call, so a list of a few thousand numbers exceeds the recursion limit",
+        """
+def add(lst):
+    def walk(i):
+        if i >= len(lst):
+            return 0
+        x = lst[i]
+        return (x if x % 2 == 0 else 0) + walk(i + 2)
+
+    return walk(1)
+""",
+        ([2] * 4000,),
+    ),
+    Wrong(
+        "HumanEval/87",
+        "model-style",
+        "flattens the coordinates of the rows with sum(..., []), copying the growing list for every row, quadratic in the number of rows",
+        """
+def get_row(lst, x):
+    rows = [
+        [(i, j) for j in range(len(row) - 1, -1, -1) if row[j] == x]
+        for i, row in enumerate(lst)
+    ]
+    return sum(rows, [])
+""",
+        ([[1]] * 100000, 1),
+    ),
+    Wrong(
+        "HumanEval/153",
+        "model-style",
+        "counts str.isupper() and str.islower() characters without testing for letters, so cased symbols such as the circled letters count",
+        """
+def Strongest_Extension(class_name, extensions):
+    def strength(ext):
+        return sum(c.isupper() for c in ext) - sum(c.islower() for c in ext)
+
+    best = extensions[0]
+    for ext in extensions[1:]:
+        if strength(ext) > strength(best):
+            best = ext
+    return class_name + "." + best
+""",
+        ("K", ["B", "\u24b6\u24b7"]),
+    ),
+)
+
+
+def tasks() -> set[str]:
+    """The task ids the set covers."""
+    return {e.task_id for e in ENTRIES}
