@@ -255,6 +255,75 @@ def Strongest_Extension(class_name, extensions):
 """,
         ("K", ["B", "\u24b6\u24b7"]),
     ),
+    Wrong(
+        "HumanEval/37",
+        "model-style",
+        "places the sorted even-index values back with list.pop(0), which moves the rest of the list for every value, quadratic in the length",
+        """
+def sort_even(l: list):
+    evens = sorted(l[::2])
+    result = []
+    for i, x in enumerate(l):
+        result.append(evens.pop(0) if i % 2 == 0 else x)
+    return result
+""",
+        (list(range(300000, 0, -1)),),
+    ),
+    Wrong(
+        "HumanEval/129",
+        "model-style",
+        "starts at the cell holding 1 and tries every path of length k, exponential in k",
+        """
+def minPath(grid, k):
+    n = len(grid)
+    start = next((i, j) for i in range(n) for j in range(n) if grid[i][j] == 1)
+    best = None
+
+    def walk(i, j, path):
+        nonlocal best
+        if len(path) == k:
+            if best is None or path < best:
+                best = list(path)
+            return
+        for di, dj in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+            a, b = i + di, j + dj
+            if 0 <= a < n and 0 <= b < n:
+                path.append(grid[a][b])
+                walk(a, b, path)
+                path.pop()
+
+    walk(start[0], start[1], [1])
+    return best
+""",
+        ([[1, 2], [3, 4]], 40),
+    ),
+    Wrong(
+        "HumanEval/161",
+        "model-style",
+        "reverses a string without letters by prepending each character to the result, a new string per character, quadratic in the length",
+        """
+def solve(s):
+    if any(c.isalpha() for c in s):
+        return "".join(c.swapcase() if c.isalpha() else c for c in s)
+    result = ""
+    for c in s:
+        result = c + result
+    return result
+""",
+        ("1234567890" * 100000,),
+    ),
+    Wrong(
+        "HumanEval/161",
+        "model-style",
+        "tests for letters with isupper() or islower(), so a string whose only letters have no case, such as '\u4e2d', is reversed",
+        """
+def solve(s):
+    if any(c.isupper() or c.islower() for c in s):
+        return "".join(c.swapcase() if c.isalpha() else c for c in s)
+    return s[::-1]
+""",
+        ("\u4e2d1",),
+    ),
 )
 
 
