@@ -324,6 +324,57 @@ def solve(s):
 """,
         ("\u4e2d1",),
     ),
+    Wrong(
+        "HumanEval/21",
+        "type-boundary",
+        "finds the smallest and largest numbers from the sentinels 1e9 and -1e9, so numbers all above 1e9 keep the sentinel as their minimum",
+        """
+from typing import List
+
+
+def rescale_to_unit(numbers: List[float]) -> List[float]:
+    smallest, largest = 1e9, -1e9
+    for x in numbers:
+        if x < smallest:
+            smallest = x
+        if x > largest:
+            largest = x
+    return [(x - smallest) / (largest - smallest) for x in numbers]
+""",
+        ([2e9, 3e9],),
+    ),
+    Wrong(
+        "HumanEval/101",
+        "model-style",
+        "splits at spaces and strips commas from the ends of the words, so two words joined by a comma alone stay one word",
+        """
+def words_string(s):
+    words = []
+    for word in s.split():
+        word = word.strip(",")
+        if word:
+            words.append(word)
+    return words
+""",
+        ("Hi,John",),
+    ),
+    Wrong(
+        "HumanEval/104",
+        "model-style",
+        "keeps the result sorted with bisect.insort, which moves the tail for every number placed before it, quadratic in the length",
+        """
+import bisect
+
+
+def unique_digits(x):
+    result = []
+    for n in x:
+        if all(int(d) % 2 == 1 for d in str(n)):
+            bisect.insort(result, n)
+    return result
+""",
+        ([9, 7, 5, 3, 1] * 120000,),
+    ),
 )
 
 
