@@ -375,6 +375,33 @@ def unique_digits(x):
 """,
         ([9, 7, 5, 3, 1] * 120000,),
     ),
+    Wrong(
+        "HumanEval/35",
+        "model-style",
+        "returns the first element that no other element exceeds, comparing it with the whole list, quadratic in the length when the maximum comes late",
+        """
+def max_element(l: list):
+    for x in l:
+        if all(x >= y for y in l):
+            return x
+""",
+        (list(range(60000)),),
+    ),
+    Wrong(
+        "HumanEval/64",
+        "model-style",
+        "counts the vowels recursively on s[1:], one call per character, so a word of a few thousand letters exceeds the recursion limit",
+        """
+def vowels_count(s):
+    def count(rest):
+        if not rest:
+            return 0
+        return (rest[0].lower() in "aeiou") + count(rest[1:])
+
+    return count(s) + (1 if s and s[-1] in "yY" else 0)
+""",
+        ("ab" * 1500,),
+    ),
 )
 
 
