@@ -402,6 +402,30 @@ def vowels_count(s):
 """,
         ("ab" * 1500,),
     ),
+    Wrong(
+        "HumanEval/39",
+        "type-boundary",
+        "generates the Fibonacci numbers only below 10 ** 9, so the eleventh prime one, 2971215073, is never reached",
+        """
+def prime_fib(n: int):
+    def is_prime(k):
+        if k < 2:
+            return False
+        for d in range(2, int(k**0.5) + 1):
+            if k % d == 0:
+                return False
+        return True
+
+    found = []
+    a, b = 0, 1
+    while b < 10**9:
+        a, b = b, a + b
+        if is_prime(a):
+            found.append(a)
+    return found[n - 1]
+""",
+        (11,),
+    ),
 )
 
 
