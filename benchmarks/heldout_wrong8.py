@@ -20,13 +20,13 @@ arithmetic of ``get_odd_collatz``, the ASCII letter and digit tests of ``file_na
 After seven sets, the small-input mistakes a model plausibly makes and HumanEval's base tests miss
 are very nearly taken: most candidates written for this set were an earlier set's, or the base
 tests caught them (their repeated values, empty inputs, zeros, negative numbers and exact
-boundaries are well covered by now). So this set is small (26 entries over 25 tasks) and most of
+boundaries are well covered by now). So this set is small (28 entries over 26 tasks) and most of
 it fails only at scale: 18 entries (recursion past the limit, work that grows quadratically with
 the length, with the size of a number or exponentially with a path length), each on a witness of
 ordinary size that the reference answers in milliseconds, through mechanisms the earlier sets
 used little (``list.insert``, ``list.pop(0)``, ``bisect.insort``, ``sum(..., [])``, strings
 rebuilt by ``s = s + a + b`` or by prepending, slicing off the front, ``in`` on a string, an
-unreduced power). The other 8 fail on small inputs. It has no ``string-off-by-one``,
+unreduced power). The other 10 fail on small inputs. It has no ``string-off-by-one``,
 ``empty-negative`` or ``order-ties`` entry: every candidate of those kinds found for it was an
 earlier set's or failed the base tests.
 
@@ -474,6 +474,37 @@ def prime_fib(n: int):
     return found[n - 1]
 """,
         (11,),
+    ),
+    Wrong(
+        "HumanEval/93",
+        "model-style",
+        "swaps the case with lower() for isupper() letters and upper() for the rest, which turns a titlecase letter into upper case",
+        """
+def encode(message):
+    vowels = "aeiouAEIOU"
+    result = []
+    for ch in message:
+        ch = ch.lower() if ch.isupper() else ch.upper()
+        result.append(chr(ord(ch) + 2) if ch in vowels else ch)
+    return "".join(result)
+""",
+        ("\u01c5ZAMO",),
+    ),
+    Wrong(
+        "HumanEval/64",
+        "model-style",
+        "finds the vowels with re.findall and re.IGNORECASE, which also matches the Turkish dotless i",
+        """
+import re
+
+
+def vowels_count(s):
+    count = len(re.findall("[aeiou]", s, flags=re.IGNORECASE))
+    if s and s[-1] in "yY":
+        count += 1
+    return count
+""",
+        ("k\u0131z",),
     ),
 )
 

@@ -33,12 +33,12 @@ MIN_TASKS = {
     "heldout_wrong5": 60,
     "heldout_wrong6": 60,
     "heldout_wrong7": 44,
-    "heldout_wrong8": 25,
+    "heldout_wrong8": 26,
 }
 #: the fewest entries each set holds and the fewest of each kind it has; the seventh set, written
 #: once six sets had taken most of the small-input mistakes the base tests miss, is smaller and
 #: has only two order-ties entries; the eighth, written after seven, is smaller still
-MIN_ENTRIES = {name: 70 for name in MIN_TASKS} | {"heldout_wrong7": 47, "heldout_wrong8": 26}
+MIN_ENTRIES = {name: 70 for name in MIN_TASKS} | {"heldout_wrong7": 47, "heldout_wrong8": 28}
 MIN_PER_KIND = {name: 5 for name in MIN_TASKS} | {"heldout_wrong7": 2, "heldout_wrong8": 3}
 #: kinds a set has no entry of: the eighth set found none of these three that no earlier set had
 #: and the base tests missed
