@@ -5,8 +5,9 @@ the second set, written after the first for a final measurement, ``heldout_wrong
 third, written after both once the second had been used too, ``heldout_wrong4`` the fourth,
 written after all three once the third had been used too, ``heldout_wrong5`` the fifth,
 written after all four once the fourth had been used too, ``heldout_wrong6`` the sixth,
-written after all five once the fifth had been used too, and ``heldout_wrong7`` the seventh,
-written after all six once the sixth had been used too) was written by hand apart from the
+written after all five once the fifth had been used too, ``heldout_wrong7`` the seventh,
+written after all six once the sixth had been used too, and ``heldout_wrong8`` the eighth,
+written after all seven once the seventh had been used too) was written by hand apart from the
 amplifier, so it measures what ``benchmarks/catch_rate.py``'s own mutants cannot: mistakes
 nobody chose for the amplifier to catch. Each entry is scored by the function stage as shipped,
 ``humaneval@1``'s amplified tests (seed 0, 100 inputs) with the default generator or the one
@@ -71,6 +72,9 @@ HEADINGS = {
     ),
     "heldout_wrong7": (
         "## Amplified tests: catch rate on the seventh held-out set of plausible-wrong solutions"
+    ),
+    "heldout_wrong8": (
+        "## Amplified tests: catch rate on the eighth held-out set of plausible-wrong solutions"
     ),
 }
 SETS = tuple(HEADINGS)

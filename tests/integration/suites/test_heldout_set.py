@@ -1,12 +1,14 @@
 """The held-out sets of plausible-wrong HumanEval solutions (``benchmarks/heldout_wrong.py``, the
 second set, ``benchmarks/heldout_wrong2.py``, the third, ``benchmarks/heldout_wrong3.py``, the
 fourth, ``benchmarks/heldout_wrong4.py``, the fifth, ``benchmarks/heldout_wrong5.py``, the sixth,
-``benchmarks/heldout_wrong6.py``, and the seventh, ``benchmarks/heldout_wrong7.py``) are sound,
+``benchmarks/heldout_wrong6.py``, the seventh, ``benchmarks/heldout_wrong7.py``, and the eighth,
+``benchmarks/heldout_wrong8.py``) are sound,
 checked without the amplifier: every entry's task exists, its solution has the prompt's signature
 and passes HumanEval's own tests, and it differs from the reference on its witness; each set is as
 large and as spread as it says, the second set repeats no entry of the first, the third none of
 the first two, the fourth none of the first three, the fifth none of the first four, the sixth
-none of the first five, and the seventh none of the first six."""
+none of the first five, the seventh none of the first six, and the eighth none of the first
+seven."""
 
 from __future__ import annotations
 
@@ -31,14 +33,18 @@ MIN_TASKS = {
     "heldout_wrong5": 60,
     "heldout_wrong6": 60,
     "heldout_wrong7": 44,
+    "heldout_wrong8": 26,
 }
 #: the fewest entries each set holds and the fewest of each kind it has; the seventh set, written
 #: once six sets had taken most of the small-input mistakes the base tests miss, is smaller and
-#: has only two order-ties entries
-MIN_ENTRIES = {name: 70 for name in MIN_TASKS} | {"heldout_wrong7": 47}
-MIN_PER_KIND = {name: 5 for name in MIN_TASKS} | {"heldout_wrong7": 2}
-#: kinds a set has no entry of
-ABSENT_KINDS: dict[str, set[str]] = {}
+#: has only two order-ties entries; the eighth, written after seven, is smaller still
+MIN_ENTRIES = {name: 70 for name in MIN_TASKS} | {"heldout_wrong7": 47, "heldout_wrong8": 28}
+MIN_PER_KIND = {name: 5 for name in MIN_TASKS} | {"heldout_wrong7": 2, "heldout_wrong8": 3}
+#: kinds a set has no entry of: the eighth set found none of these three that no earlier set had
+#: and the base tests missed
+ABSENT_KINDS: dict[str, set[str]] = {
+    "heldout_wrong8": {"string-off-by-one", "empty-negative", "order-ties"},
+}
 
 
 @pytest.fixture(scope="module")
@@ -108,6 +114,18 @@ def test_the_second_set_repeats_no_entry_of_the_first() -> None:
                 "heldout_wrong4",
                 "heldout_wrong5",
                 "heldout_wrong6",
+            ),
+        ),
+        (
+            "heldout_wrong8",
+            (
+                "heldout_wrong",
+                "heldout_wrong2",
+                "heldout_wrong3",
+                "heldout_wrong4",
+                "heldout_wrong5",
+                "heldout_wrong6",
+                "heldout_wrong7",
             ),
         ),
     ],
