@@ -51,6 +51,7 @@ import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _results import section_head, write_section
+from launch_plan import Result
 from specverdict.campaign import build_plan, parse_campaign
 from specverdict.campaign.plan import Execution as PlannedExecution
 from specverdict.campaign.plan import Plan, in_sessions, server_key
@@ -68,16 +69,6 @@ HEADINGS = {
 }
 #: looks of the sequential part (as in "Sequential campaign on the reference engine")
 BATCH = 40
-
-
-@dataclass(frozen=True)
-class Result:
-    name: str
-    starts: int
-    executions: int
-    time: EngineTime
-    wall_s: float
-    verdicts: tuple[str, ...]
 
 
 def quiet(_: str) -> None:

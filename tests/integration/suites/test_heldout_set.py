@@ -87,48 +87,7 @@ def test_the_second_set_repeats_no_entry_of_the_first() -> None:
 
 
 @pytest.mark.parametrize(
-    ("later", "earlier"),
-    [
-        ("heldout_wrong3", ("heldout_wrong", "heldout_wrong2")),
-        ("heldout_wrong4", ("heldout_wrong", "heldout_wrong2", "heldout_wrong3")),
-        (
-            "heldout_wrong5",
-            ("heldout_wrong", "heldout_wrong2", "heldout_wrong3", "heldout_wrong4"),
-        ),
-        (
-            "heldout_wrong6",
-            (
-                "heldout_wrong",
-                "heldout_wrong2",
-                "heldout_wrong3",
-                "heldout_wrong4",
-                "heldout_wrong5",
-            ),
-        ),
-        (
-            "heldout_wrong7",
-            (
-                "heldout_wrong",
-                "heldout_wrong2",
-                "heldout_wrong3",
-                "heldout_wrong4",
-                "heldout_wrong5",
-                "heldout_wrong6",
-            ),
-        ),
-        (
-            "heldout_wrong8",
-            (
-                "heldout_wrong",
-                "heldout_wrong2",
-                "heldout_wrong3",
-                "heldout_wrong4",
-                "heldout_wrong5",
-                "heldout_wrong6",
-                "heldout_wrong7",
-            ),
-        ),
-    ],
+    ("later", "earlier"), [(name, SETS[:n]) for n, name in enumerate(SETS) if n >= 2]
 )
 def test_a_later_set_repeats_no_entry_of_the_earlier_ones(
     later: str, earlier: tuple[str, ...]
