@@ -4,22 +4,18 @@ is told apart by one generator 8 adds, so dropping those inputs fails these test
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import sys
-from collections.abc import Callable
 from functools import cache
-from typing import Any
 
 import pytest
 
 from specverdict.suites.function import budget, regrow, special
 from specverdict.suites.function.amplify import AMPLIFIER_VERSION, AmplifyConfig, amplify, key
 from specverdict.suites.function.humaneval import humaneval_tasks
-from specverdict.suites.function.oracles import is_right
 from specverdict.suites.function.profile import Args
+from tests.unit.suites.parting import TASKS, parted
 
-TASKS = {t.task_id: t for t in humaneval_tasks()}
 EIGHT = AmplifyConfig(seed=0, count=100, generator=8)
 SEVEN = AmplifyConfig(seed=0, count=100, generator=7)
 
@@ -39,34 +35,6 @@ def _kept(task_id: str, generator: int) -> tuple[Args, ...]:
     if generator == 8:
         count += regrow.MOST + special.MOST
     return _made(task_id, generator)[:count]
-
-
-def _function(source: str, name: str) -> Callable[..., Any]:
-    namespace: dict[str, Any] = {}
-    exec(source, namespace)
-    return namespace[name]  # type: ignore[no-any-return]
-
-
-def _outcome(fn: Callable[..., Any], args: Args) -> Any:
-    try:
-        return ("ok", fn(*copy.deepcopy(args)))
-    except (RecursionError, ValueError, TypeError, IndexError, ZeroDivisionError) as exc:
-        return ("raised", type(exc).__name__)
-
-
-def _parted(task_id: str, wrong: str, inputs: tuple[Args, ...]) -> list[Args]:
-    """The inputs on which ``wrong`` answers otherwise than the task's reference."""
-    t = TASKS[task_id]
-    reference = _function(t.reference, t.entry_point)
-    candidate = _function(wrong, t.entry_point)
-    out = []
-    for args in inputs:
-        expected, got = _outcome(reference, args), _outcome(candidate, args)
-        if expected[0] != "ok":
-            continue
-        if got[0] != "ok" or not is_right(t.compare, t.oracle, t.atol, args, got[1], expected[1]):
-            out.append(args)
-    return out
 
 
 #: wrong answers of the kinds generator 8 was built for: (task, what is wrong, the answer)
@@ -149,8 +117,8 @@ def test_generator_eight_is_kept() -> None:
 def test_generator_eight_catches_what_generator_seven_misses(
     task_id: str, what: str, wrong: str
 ) -> None:
-    assert _parted(task_id, wrong, _kept(task_id, 7)) == [], what
-    assert _parted(task_id, wrong, _kept(task_id, 8)), what
+    assert parted(task_id, wrong, _kept(task_id, 7)) == [], what
+    assert parted(task_id, wrong, _kept(task_id, 8)), what
 
 
 def test_three_zeros_in_a_short_list() -> None:

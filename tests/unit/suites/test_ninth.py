@@ -4,10 +4,8 @@ apart by one generator 9 adds, so dropping those inputs fails these tests."""
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import sys
-from collections.abc import Callable
 from functools import cache
 from typing import Any
 
@@ -16,10 +14,9 @@ import pytest
 from specverdict.suites.function import budget, ninth, regrow, special
 from specverdict.suites.function.amplify import AMPLIFIER_VERSION, AmplifyConfig, amplify, key
 from specverdict.suites.function.humaneval import humaneval_tasks
-from specverdict.suites.function.oracles import is_right
 from specverdict.suites.function.profile import Args
+from tests.unit.suites.parting import TASKS, parted
 
-TASKS = {t.task_id: t for t in humaneval_tasks()}
 NINE = AmplifyConfig(seed=0, count=100)
 EIGHT = AmplifyConfig(seed=0, count=100, generator=8)
 
@@ -39,34 +36,6 @@ def _kept(task_id: str, generator: int) -> tuple[Args, ...]:
     if generator == 9:
         count += ninth.MOST
     return _made(task_id, generator)[:count]
-
-
-def _function(source: str, name: str) -> Callable[..., Any]:
-    namespace: dict[str, Any] = {}
-    exec(source, namespace)
-    return namespace[name]  # type: ignore[no-any-return]
-
-
-def _outcome(fn: Callable[..., Any], args: Args) -> Any:
-    try:
-        return ("ok", fn(*copy.deepcopy(args)))
-    except (RecursionError, ValueError, TypeError, IndexError, ZeroDivisionError) as exc:
-        return ("raised", type(exc).__name__)
-
-
-def _parted(task_id: str, wrong: str, inputs: tuple[Args, ...]) -> list[Args]:
-    """The inputs on which ``wrong`` answers otherwise than the task's reference."""
-    t = TASKS[task_id]
-    reference = _function(t.reference, t.entry_point)
-    candidate = _function(wrong, t.entry_point)
-    out = []
-    for args in inputs:
-        want, got = _outcome(reference, args), _outcome(candidate, args)
-        if want[0] != "ok":
-            continue
-        if got[0] != "ok" or not is_right(t.compare, t.oracle, t.atol, args, got[1], want[1]):
-            out.append(args)
-    return out
 
 
 #: (task, what the answer gets wrong, the answer): one per kind of generator 9
@@ -152,8 +121,8 @@ def test_generator_nine_is_the_default() -> None:
 def test_generator_nine_catches_what_generator_eight_misses(
     task_id: str, what: str, wrong: str
 ) -> None:
-    assert _parted(task_id, wrong, _kept(task_id, 8)) == [], what
-    assert _parted(task_id, wrong, _kept(task_id, 9)), what
+    assert parted(task_id, wrong, _kept(task_id, 8)) == [], what
+    assert parted(task_id, wrong, _kept(task_id, 9)), what
 
 
 def test_generator_eight_s_inputs_are_kept_and_its_own_come_before_generator_six_s() -> None:
