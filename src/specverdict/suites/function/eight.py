@@ -28,7 +28,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from specverdict.suites.function import budget, growing, ninth, regrow, special
+from specverdict.suites.function import budget, growing, ninth, regrow, special, tenth
 from specverdict.suites.function.admit import Contract, holds, key_or_none
 from specverdict.suites.function.mutate import key
 from specverdict.suites.function.profile import Args, Domain, Profile
@@ -140,11 +140,13 @@ def pick(
     most: int,
     max_chars: int,
     nine: ninth.Reading | None = None,
+    ten: bool = False,
 ) -> list[Args]:
     """Generator 8's inputs in front of generator 6's (module docstring); ``most``: the most
     items a grown input may have, ``max_chars`` the longest special input's tagged text.
     ``nine`` (generator 9; None for 8): what generator 9 reads of the reference; its own inputs
-    (``ninth``) come after generator 8's, counted with them."""
+    (``ninth``) come after generator 8's, counted with them; ``ten`` (generator 10, with
+    ``nine``): generator 10's own (``tenth``) after generator 9's."""
     found = growing.growers(pool, domain, context.his, contract)
     seven = cost(growing.probes(found)) if found else []  # generator 7's count, as it is
     grown = growing.grown(found, seven, contract, most)
@@ -180,7 +182,12 @@ def pick(
             2 * ninth.MOST,
         )
     )
-    ceiling, over = _ceiling(pool, cost) if nines else (special.BUDGET, False)
+    tens = (
+        _candidates(tenth.candidates(pool), context, contract, max_chars, forecasts, 2 * tenth.MOST)
+        if ten
+        else []
+    )
+    ceiling, over = _ceiling(pool, cost) if nines or tens else (special.BUDGET, False)
     longs = (
         []
         if nine is None
@@ -190,26 +197,44 @@ def pick(
             if growing.admitted(budget.free(domain, (at,)), args, contract)
         ]
     )
-    probes = [*(a for _, a in worked), *extremes, *longs]
-    limits = [budget.BUDGET] * len(probes) + [special.BUDGET] * len(specials)
-    limits += [ceiling] * len(nines)
-    counts = (
-        cost([*probes, *(a for _, a in specials), *(a for _, a in nines)], limits) if limits else []
+    tokens = (
+        [
+            args
+            for at, args in tenth.tokens(pool)
+            if growing.admitted(budget.free(domain, (at,)), args, contract)
+        ]
+        if ten
+        else []
     )
+    probes = [*(a for _, a in worked), *extremes, *longs, *tokens]
+    limits = [budget.BUDGET] * len(probes) + [special.BUDGET] * len(specials)
+    limits += [ceiling] * (len(nines) + len(tens))
+    specials_and_more = [*(a for _, a in specials), *(a for _, a in nines), *(a for _, a in tens)]
+    counts = cost([*probes, *specials_and_more], limits) if limits else []
     regrown = _worked(found, seven, worked, counts)
     regrown += [a for a, n in zip(extremes, counts[len(worked) :], strict=False) if n >= 0]
     ahead = len(worked) + len(extremes)
-    sorted_long = [a for a, n in zip(longs, counts[ahead : len(probes)], strict=True) if n >= 0]
+    longs_end = ahead + len(longs)
+    sorted_long = [a for a, n in zip(longs, counts[ahead:longs_end], strict=True) if n >= 0]
+    long_tokens = [
+        a for a, n in zip(tokens, counts[longs_end : len(probes)], strict=True) if n >= 0
+    ]
     ends = len(probes) + len(specials)
     cheap = [
         (group, args)
         for (group, args), n in zip(specials, counts[len(probes) : ends], strict=True)
         if 0 <= n <= special.BUDGET
     ]
+    nines_end = ends + len(nines)
     cheap_nines = [
         (group, args)
-        for (group, args), n in zip(nines, counts[ends:], strict=True)
+        for (group, args), n in zip(nines, counts[ends:nines_end], strict=True)
         if 0 <= n <= ceiling or (over and n < 0 and group.endswith(":least"))
+    ]
+    cheap_tens = [
+        (group, args)
+        for (group, args), n in zip(tens, counts[nines_end:], strict=True)
+        if 0 <= n <= ceiling
     ]
     taken = {key(a) for a in [*pool, *grown]}
     kept: list[Args] = []
@@ -225,7 +250,13 @@ def pick(
     long_kept = [a for a in sorted_long if key(a) not in taken][: ninth.LONGS]
     taken |= {key(a) for a in long_kept}
     rest = _round_robin(cheap_nines, taken, ninth.MOST - len(long_kept))
-    return [*grown, *kept, *eights, *long_kept, *rest]
+    if not ten:
+        return [*grown, *kept, *eights, *long_kept, *rest]
+    taken |= {key(a) for a in rest}
+    token_kept = [a for a in long_tokens if key(a) not in taken][: tenth.TOKENS]
+    taken |= {key(a) for a in token_kept}
+    more = _round_robin(cheap_tens, taken, tenth.MOST - len(token_kept))
+    return [*grown, *kept, *eights, *long_kept, *rest, *token_kept, *more]
 
 
 def _ceiling(pool: Sequence[Args], cost: budget.Cost) -> tuple[int, bool]:
@@ -285,7 +316,8 @@ def _candidates(
             )
         if not wheres[at, low].admits(args) or not context.counted(args, at):
             continue
-        if not all(_forecast(context.wide, forecasts, args, i) for i in at):
+        huge = group.endswith(":huge")  # generator 10: only the count tells (``tenth``)
+        if not huge and not all(_forecast(context.wide, forecasts, args, i) for i in at):
             continue
         if contract is not None and not holds(contract, args):
             continue

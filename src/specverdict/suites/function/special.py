@@ -391,7 +391,10 @@ SPREAD = frozenset({*INT_KINDS, "float", "number-string", "length"})
 def magnitude(value: Any) -> float:
     """The largest magnitude of a number in ``value`` (a number, a number string, a list)."""
     if type(value) in (int, float):
-        return float(abs(value))
+        try:
+            return float(abs(value))
+        except OverflowError:  # a whole number past the largest float (generator 10's 2 ** 1010)
+            return math.inf
     if type(value) is str:
         return max((float(m.group()) for m in _DIGIT_RUN.finditer(value)), default=0.0)
     if type(value) in (list, tuple):
