@@ -15,7 +15,10 @@ given by ``--generator``; an entry is *caught* when its score does not pass. The
 first (``verify``): every entry passes HumanEval's own ``check`` and differs from the reference
 on its witness; an entry that fails the project's base tests is reported as a data error too.
 The references of the covered tasks are scored as well (a reference failing its own suite would
-make a catch meaningless).
+make a catch meaningless). An entry that differs from the reference only by running long counts
+only when its witness is within the size contract (note 053: at most ``CONTRACT_ITEMS`` items or
+characters per argument, ``CONTRACT_DIGITS`` digits); the others are listed apart, and the rate
+counting them as wrong too is printed beside.
 
     python benchmarks/heldout_catch.py [--set NAME] [--generator N] [--cache DIR]
         [--write benchmarks/RESULTS.md]
@@ -25,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import math
 import sys
 import tempfile
 import time
@@ -38,7 +42,7 @@ from typing import Any
 from specverdict.sandbox import Execution, LocalSandbox, Sandbox
 from specverdict.suites.function.amplify import AmplifyConfig
 from specverdict.suites.function.grade import read_detail
-from specverdict.suites.function.harness import call_execution, parse_report
+from specverdict.suites.function.harness import HarnessReport, call_execution, parse_report
 from specverdict.suites.function.humaneval import HumanEval, humaneval_tasks, read_problems
 from specverdict.suites.function.oracles import is_right
 from specverdict.suites.function.task import FunctionTask
@@ -82,6 +86,14 @@ DEFAULT_SET = "heldout_wrong"
 #: per-call time limit of the witness runs (the references answer every witness in milliseconds;
 #: an entry that never returns on its witness differs from them by this timeout)
 WITNESS_LIMIT_S = 2.0
+#: the size contract (note 053): an entry that differs from the reference on its witness only by
+#: not returning in time is wrong only when the witness is within these sizes, the largest the
+#: amplifier grows an input to; slowness that needs more is a cost, not a wrong answer (HumanEval
+#: scores what a function returns, and the project counts answers quadratic only inside built-ins,
+#: such as HumanEval/109's every rotation by slices, as right)
+CONTRACT_ITEMS = 2**16
+#: the most digits of a whole number within the size contract
+CONTRACT_DIGITS = 1000
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +106,36 @@ class Problem:
 
     def describe(self) -> str:
         return f"#{self.entry} {self.label}: {self.what}"
+
+
+def within_contract(value: Any) -> bool:
+    """Whether every list, tuple, string and whole number in ``value`` (a witness's arguments) is
+    within the size contract: at most ``CONTRACT_ITEMS`` items or characters and
+    ``CONTRACT_DIGITS`` digits."""
+    if isinstance(value, bool):
+        return True
+    if isinstance(value, int):
+        return value == 0 or math.log10(abs(value)) < CONTRACT_DIGITS
+    if isinstance(value, (str, bytes)):
+        return len(value) <= CONTRACT_ITEMS
+    if isinstance(value, dict):
+        return len(value) <= CONTRACT_ITEMS and all(
+            within_contract(k) and within_contract(v) for k, v in value.items()
+        )
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return len(value) <= CONTRACT_ITEMS and all(within_contract(v) for v in value)
+    return True
+
+
+@dataclass(frozen=True, slots=True)
+class Checked:
+    """What the data check found: the data errors, and the entries that differ from the
+    reference on their witness only by not returning in time (``slow``), of which ``beyond``
+    are beyond the size contract and so not wrong answers (left out of the rate)."""
+
+    problems: tuple[Problem, ...]
+    slow: frozenset[int]
+    beyond: frozenset[int]
 
 
 def load_set(name: str) -> ModuleType:
@@ -126,6 +168,15 @@ def _witness_run(program: str, task: FunctionTask, inputs: list[tuple[Any, ...]]
     )
 
 
+def _ran_out(report: HarnessReport) -> bool:
+    """Whether a witness run ended by time alone: its call timed out, or the sandbox stopped
+    the process on its time limit before the call returned (work inside one built-in call
+    finishes before the call's own timer can interrupt it)."""
+    if report.results:
+        return report.results[0].status == "timeout"
+    return report.stage == "ran" and report.execution.outcome == "timeout"
+
+
 def verify(
     sandbox: Sandbox, entries: tuple[Wrong, ...] = ENTRIES, kinds: tuple[str, ...] = KINDS
 ) -> list[Problem]:
@@ -133,7 +184,17 @@ def verify(
     that fails HumanEval's own tests, a witness the reference cannot answer, outside the task's
     contract, or on which the solution agrees with the reference. Runs in the sandbox,
     batched."""
+    return list(check(sandbox, entries, kinds).problems)
+
+
+def check(
+    sandbox: Sandbox, entries: tuple[Wrong, ...] = ENTRIES, kinds: tuple[str, ...] = KINDS
+) -> Checked:
+    """``verify``'s data errors, with the entries that are only slow on their witness and those
+    of them beyond the size contract. An entry right on a witness beyond the contract is slow
+    only (it returned in time on this run) and no data error."""
     problems: list[Problem] = []
+    slow: set[int] = set()
     tests = {p["task_id"]: p["test"] for p in read_problems()}
     by_id = {t.task_id: t for t in humaneval_tasks()}
     known: list[int] = []
@@ -186,12 +247,22 @@ def verify(
         if n not in expected:
             continue
         task = by_id[entries[n].task_id]
+        if _ran_out(report):
+            slow.add(n)  # differs from the reference only by not returning in time
+            continue
         if report.stage != "ran" or not report.results or report.results[0].status != "ok":
-            continue  # raising or timing out on the witness differs from the reference
+            continue  # raising on the witness differs from the reference
         out = report.results[0].value
         if is_right(task.compare, task.oracle, task.atol, entries[n].witness, out, expected[n]):
-            problems.append(_problem(entries, n, f"right on its witness (returns {out!r})"))
-    return sorted(problems, key=lambda p: p.entry)
+            if within_contract(entries[n].witness):
+                problems.append(_problem(entries, n, f"right on its witness (returns {out!r})"))
+            else:  # only slow, and on this run fast enough: beyond the size contract either way
+                slow.add(n)
+    bad = {p.entry for p in problems}
+    beyond = {n for n in slow if n not in bad and not within_contract(entries[n].witness)}
+    return Checked(
+        tuple(sorted(problems, key=lambda p: p.entry)), frozenset(slow), frozenset(beyond)
+    )
 
 
 def _suite(config: AmplifyConfig, cache: Path, sandbox: Sandbox) -> HumanEval:
@@ -240,7 +311,9 @@ def main() -> None:
     started = time.monotonic()
     sandbox = LocalSandbox()
 
-    problems = verify(sandbox, entries, kinds)
+    checked_data = check(sandbox, entries, kinds)
+    problems = list(checked_data.problems)
+    beyond = checked_data.beyond
     bad = {p.entry for p in problems}
     checked = time.monotonic() - started
 
@@ -261,8 +334,11 @@ def main() -> None:
         if not base:
             problems.append(_problem(entries, n, "fails the project's base tests"))
             bad.add(n)
-    counted = [n for n in range(len(entries)) if n not in bad]
+    counted = [n for n in range(len(entries)) if n not in bad and n not in beyond]
     caught = {n for n in counted if not scored[n][1]}
+    outside = sorted(n for n in beyond if n not in bad)
+    whole = [n for n in range(len(entries)) if n not in bad]
+    caught_whole = sum(1 for n in whole if not scored[n][1])
     total_by_kind = Counter(entries[n].kind for n in counted)
     caught_by_kind = Counter(entries[n].kind for n in caught)
     failing_refs = [t for t, (_, passed) in zip(task_ids, refs, strict=True) if not passed]
@@ -288,6 +364,18 @@ def main() -> None:
         f"- {entries[n].task_id} ({entries[n].kind}): {entries[n].description}" for n in missed
     ] or ["- none"]
     lines += [
+        "",
+        f"Slow only beyond the size contract (note 053; left out of the rate) ({len(outside)}):",
+    ]
+    lines += [
+        f"- {entries[n].task_id} ({entries[n].kind}, "
+        f"{'caught' if not scored[n][1] else 'missed'}): {entries[n].description}"
+        for n in outside
+    ] or ["- none"]
+    lines += [
+        "",
+        f"Counting them as wrong too: {caught_whole}/{len(whole)}"
+        f" ({caught_whole / len(whole) if whole else 0.0:.1%}).",
         "",
         "Data errors (left out of the rate): "
         + ("; ".join(p.describe() for p in problems) if problems else "none")

@@ -17,7 +17,16 @@ from collections import Counter
 from types import ModuleType
 
 import pytest
-from benchmarks.heldout_catch import SETS, Problem, load_set, verify
+from benchmarks.heldout_catch import (
+    CONTRACT_DIGITS,
+    CONTRACT_ITEMS,
+    SETS,
+    Problem,
+    check,
+    load_set,
+    verify,
+    within_contract,
+)
 from benchmarks.heldout_wrong import Wrong
 
 from specverdict.sandbox import Sandbox
@@ -153,3 +162,53 @@ def test_the_check_rejects_a_right_entry_and_one_that_fails_the_base_tests(
     assert (2, "unknown kind 'nonsense'") in whats
     assert (2, "no such task") in whats
     assert not any(p.entry == 1 and p.what.startswith("right") for p in found)
+
+
+def test_the_size_contract_counts_digits_items_and_characters() -> None:
+    assert within_contract(([1] * CONTRACT_ITEMS, "a" * CONTRACT_ITEMS, 10**999, True))
+    assert not within_contract(([1] * (CONTRACT_ITEMS + 1),))
+    assert not within_contract(("a" * (CONTRACT_ITEMS + 1),))
+    assert not within_contract((-(10**CONTRACT_DIGITS),))
+    assert not within_contract(([["x" * (CONTRACT_ITEMS + 1)]],))
+    assert within_contract(({"k": [0] * 10},))
+    assert not within_contract(({"k": [0] * (CONTRACT_ITEMS + 1)},))
+
+
+#: max_element testing each item against the whole list: quadratic, never wrong in value
+_SLOW_SCAN = """
+def max_element(l: list):
+    best = l[0]
+    for i in range(len(l)):
+        if all(l[i] >= x for x in l):
+            best = l[i]
+            break
+    return best
+"""
+
+
+def test_a_slow_answer_is_wrong_within_the_size_contract_and_left_out_beyond_it(
+    heldout_sandbox: Sandbox,
+) -> None:
+    """An answer quadratic in the length that only runs long: on an ascending list of 60,000
+    items (within the contract) it is an entry, only slow; on 400,000 it is beyond the contract,
+    whether it runs out of time or returns in time; a wrong value is never "slow"."""
+    within = Wrong("HumanEval/35", "model-style", "quadratic", _SLOW_SCAN, (list(range(60000)),))
+    beyond = Wrong("HumanEval/35", "model-style", "quadratic", _SLOW_SCAN, (list(range(400000)),))
+    right_beyond = Wrong(
+        "HumanEval/35",
+        "model-style",
+        "right, on a witness beyond the contract",
+        "def max_element(l: list):\n    return max(l)\n",
+        (list(range(CONTRACT_ITEMS + 1)),),
+    )
+    valued = Wrong(
+        "HumanEval/35",
+        "model-style",
+        "wrong value on a large witness",
+        "def max_element(l: list):\n    return max(l[:-1]) if len(l) > 100 else max(l)\n",
+        (list(range(CONTRACT_ITEMS * 2)),),
+    )
+    found = check(heldout_sandbox, (within, beyond, right_beyond, valued))
+    assert found.problems == ()
+    assert found.slow == {0, 1, 2}
+    assert found.beyond == {1, 2}
