@@ -16,7 +16,7 @@ from specverdict.suites.function.humaneval import humaneval_tasks
 from specverdict.suites.function.profile import Args
 from tests.unit.suites.parting import TASKS, parted
 
-TEN = AmplifyConfig(seed=0, count=100)
+TEN = AmplifyConfig(seed=0, count=100, generator=10)
 NINE = AmplifyConfig(seed=0, count=100, generator=9)
 
 
@@ -85,8 +85,8 @@ def parse_nested_parens(paren_string):
 ]
 
 
-def test_generator_ten_is_the_default() -> None:
-    assert AMPLIFIER_VERSION == 10 and AmplifyConfig().generator == 10
+def test_generator_eleven_is_the_default_after_ten() -> None:
+    assert AMPLIFIER_VERSION == 11 and TEN.generator == 10
 
 
 @pytest.mark.parametrize(("task_id", "what", "wrong"), WRONG, ids=[w[0] for w in WRONG])

@@ -100,10 +100,15 @@ character's case and not whether it is a letter, a character repeated four times
 whole numbers made spans whose length is a pseudoprime or a prime's square; the ground truth
 leaves out an input the reference answers with None where no base input has that answer.
 
-Generator 10 (the default) is generator 9 with up to 8 more inputs of its own after generator
+Generator 10 is generator 9 with up to 8 more inputs of its own after generator
 9's (``tenth.py``): whole numbers with a thousand binary or decimal digits, lists of whole numbers
 raised past float precision or lowered past ``-2 ** 63``, and the first word of a string, or each
 string of a list, repeated to 3,000 characters.
+
+Generator 11 (the default) is generator 10 with up to 8 more inputs of its own after generator
+10's (``eleventh.py``): a titlecase letter where the reference changes or asks a character's case
+and not whether it is a letter, a cased symbol that is no letter where it asks both, and lists of
+floats raised past the sentinels a search for a minimum starts from.
 
 The expected outputs come later, from running the reference solution in the sandbox on every
 kept input (``groundtruth.py``), which also drops the inputs the reference fails on, runs long
@@ -124,7 +129,16 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from specverdict.suites.function import budget, eight, growing, growth, ninth, scale, special
+from specverdict.suites.function import (
+    budget,
+    eight,
+    eleventh,
+    growing,
+    growth,
+    ninth,
+    scale,
+    special,
+)
 from specverdict.suites.function.admit import Contract, holds, key_or_none
 from specverdict.suites.function.boundary import Boundaries, boundaries
 from specverdict.suites.function.corners import (
@@ -156,8 +170,8 @@ from specverdict.suites.values import TagError
 #: the default generator; 1 (mutation only), 2 (edges), 3 (corners), 4 (variants), 5
 #: (precision and text), 6 (sizes, ends and signs) and 7 (grown to counted work) are kept to
 #: measure against
-AMPLIFIER_VERSION = 10
-GENERATORS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10)
+AMPLIFIER_VERSION = 11
+GENERATORS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11)
 #: generator 5 takes up to ``generate // EXTENDED_SHARE`` inputs of its own kinds
 EXTENDED_SHARE = 4
 #: generator 6 takes up to ``generate // SCALE_SHARE`` inputs of its own kinds
@@ -208,7 +222,7 @@ def amplify(
     if not seeds or not seeds[0]:
         return []
     # generator 5 draws generator 4's inputs from generator 4's stream, its own from another
-    stream = 4 if config.generator in (5, 6, 7, 8, 9, 10) else config.generator
+    stream = 4 if config.generator >= 5 else config.generator
     rng = random.Random(f"{config.seed}:{task_id}:{stream}")
     if config.generator == 1:
         domain = Domain.infer(seeds)
@@ -343,7 +357,10 @@ def _grown(
     )
     nine = ninth.read(reference) if config.generator >= 9 else None
     ten = config.generator >= 10
-    return eight.pick(pool, domain, context, contract, cost, most, config.max_chars, nine, ten)
+    eleven = eleventh.read(reference) if config.generator >= 11 else None
+    return eight.pick(
+        pool, domain, context, contract, cost, most, config.max_chars, nine, ten, eleven
+    )
 
 
 def _pick_scale(

@@ -28,7 +28,15 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from specverdict.suites.function import budget, growing, ninth, regrow, special, tenth
+from specverdict.suites.function import (
+    budget,
+    eleventh,
+    growing,
+    ninth,
+    regrow,
+    special,
+    tenth,
+)
 from specverdict.suites.function.admit import Contract, holds, key_or_none
 from specverdict.suites.function.mutate import key
 from specverdict.suites.function.profile import Args, Domain, Profile
@@ -141,12 +149,14 @@ def pick(
     max_chars: int,
     nine: ninth.Reading | None = None,
     ten: bool = False,
+    eleven: eleventh.Reading | None = None,
 ) -> list[Args]:
     """Generator 8's inputs in front of generator 6's (module docstring); ``most``: the most
     items a grown input may have, ``max_chars`` the longest special input's tagged text.
     ``nine`` (generator 9; None for 8): what generator 9 reads of the reference; its own inputs
     (``ninth``) come after generator 8's, counted with them; ``ten`` (generator 10, with
-    ``nine``): generator 10's own (``tenth``) after generator 9's."""
+    ``nine``): generator 10's own (``tenth``) after generator 9's; ``eleven`` (generator 11,
+    with ``ten``): what generator 11 reads of the reference, its own (``eleventh``) last."""
     found = growing.growers(pool, domain, context.his, contract)
     seven = cost(growing.probes(found)) if found else []  # generator 7's count, as it is
     grown = growing.grown(found, seven, contract, most)
@@ -187,7 +197,19 @@ def pick(
         if ten
         else []
     )
-    ceiling, over = _ceiling(pool, cost) if nines or tens else (special.BUDGET, False)
+    elevens = (
+        []
+        if eleven is None
+        else _candidates(
+            eleventh.candidates(pool, eleven),
+            context,
+            contract,
+            max_chars,
+            forecasts,
+            2 * eleventh.MOST,
+        )
+    )
+    ceiling, over = _ceiling(pool, cost) if nines or tens or elevens else (special.BUDGET, False)
     longs = (
         []
         if nine is None
@@ -208,8 +230,13 @@ def pick(
     )
     probes = [*(a for _, a in worked), *extremes, *longs, *tokens]
     limits = [budget.BUDGET] * len(probes) + [special.BUDGET] * len(specials)
-    limits += [ceiling] * (len(nines) + len(tens))
-    specials_and_more = [*(a for _, a in specials), *(a for _, a in nines), *(a for _, a in tens)]
+    limits += [ceiling] * (len(nines) + len(tens) + len(elevens))
+    specials_and_more = [
+        *(a for _, a in specials),
+        *(a for _, a in nines),
+        *(a for _, a in tens),
+        *(a for _, a in elevens),
+    ]
     counts = cost([*probes, *specials_and_more], limits) if limits else []
     regrown = _worked(found, seven, worked, counts)
     regrown += [a for a, n in zip(extremes, counts[len(worked) :], strict=False) if n >= 0]
@@ -231,9 +258,15 @@ def pick(
         for (group, args), n in zip(nines, counts[ends:nines_end], strict=True)
         if 0 <= n <= ceiling or (over and n < 0 and group.endswith(":least"))
     ]
+    tens_end = nines_end + len(tens)
     cheap_tens = [
         (group, args)
-        for (group, args), n in zip(tens, counts[nines_end:], strict=True)
+        for (group, args), n in zip(tens, counts[nines_end:tens_end], strict=True)
+        if 0 <= n <= ceiling
+    ]
+    cheap_elevens = [
+        (group, args)
+        for (group, args), n in zip(elevens, counts[tens_end:], strict=True)
         if 0 <= n <= ceiling
     ]
     taken = {key(a) for a in [*pool, *grown]}
@@ -256,7 +289,11 @@ def pick(
     token_kept = [a for a in long_tokens if key(a) not in taken][: tenth.TOKENS]
     taken |= {key(a) for a in token_kept}
     more = _round_robin(cheap_tens, taken, tenth.MOST - len(token_kept))
-    return [*grown, *kept, *eights, *long_kept, *rest, *token_kept, *more]
+    if eleven is None:
+        return [*grown, *kept, *eights, *long_kept, *rest, *token_kept, *more]
+    taken |= {key(a) for a in more}
+    last = _round_robin(cheap_elevens, taken, eleventh.MOST)
+    return [*grown, *kept, *eights, *long_kept, *rest, *token_kept, *more, *last]
 
 
 def _ceiling(pool: Sequence[Args], cost: budget.Cost) -> tuple[int, bool]:
@@ -314,7 +351,10 @@ def _candidates(
                 if low
                 else free(context.wide, at, context.his, context.reading)
             )
-        if not wheres[at, low].admits(args) or not context.counted(args, at):
+        # generator 11's floats: no built-in's work grows with a float's size (none can be
+        # a range's bound or a repetition's count), so the reference's count holds for them
+        floats = group.endswith(":float-shift")
+        if not wheres[at, low].admits(args) or not (floats or context.counted(args, at)):
             continue
         huge = group.endswith(":huge")  # generator 10: only the count tells (``tenth``)
         if not huge and not all(_forecast(context.wide, forecasts, args, i) for i in at):

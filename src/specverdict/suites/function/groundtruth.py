@@ -37,7 +37,15 @@ from typing import Any
 
 from specverdict.sandbox import Execution, Sandbox
 from specverdict.suites.cache import cache_root
-from specverdict.suites.function import budget, ninth, regrow, scale, special, tenth
+from specverdict.suites.function import (
+    budget,
+    eleventh,
+    ninth,
+    regrow,
+    scale,
+    special,
+    tenth,
+)
 from specverdict.suites.function.amplify import AmplifyConfig, amplify
 from specverdict.suites.function.harness import (
     HarnessReport,
@@ -371,6 +379,8 @@ class TruthStore:
             count += ninth.MOST  # and generator 9's
         if count is not None and c is not None and c.generator >= 10:
             count += tenth.MOST  # and generator 10's
+        if count is not None and c is not None and c.generator >= 11:
+            count += eleventh.MOST  # and generator 11's
         limit = self.policy.max_output_chars
         if task.plus_inputs is None and self.amplify_config and self.amplify_config.generator >= 7:
             limit = max(limit, budget.MAX_OUTPUT_CHARS)

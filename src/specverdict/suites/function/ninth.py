@@ -83,12 +83,17 @@ class Reading:
 def read(reference: str) -> Reading:
     """Generator 9's reading of ``reference`` (``Reading``)."""
     asks_case = ".isupper()" in reference or ".islower()" in reference
-    asks_letter = (
+    return Reading(cased=asks_case and not asks_letter(reference))
+
+
+def asks_letter(reference: str) -> bool:
+    """Whether ``reference`` asks whether a character is a letter (``isalpha``,
+    ``ascii_letters``, a range of ``ord`` or of letters)."""
+    return (
         ".isalpha()" in reference
         or "ascii_" in reference
         or _LETTER_RANGE.search(reference) is not None
     )
-    return Reading(cased=asks_case and not asks_letter)
 
 
 def _whole(value: Any) -> bool:
