@@ -195,9 +195,13 @@ def remove_duplicates(numbers):
     c = Counter(numbers)
     return [x for x in numbers if c[x] == 1]
 """,
+    # swaps only what is upper or lower case: a titlecase letter ("ǅ") is neither, and the
+    # docstring flips only those two (rebuilding it from upper() for the rest is wrong, 054)
     "HumanEval/27": """
 def flip_case(string):
-    return "".join(c.lower() if c.isupper() else c.upper() for c in string)
+    return "".join(
+        c.lower() if c.isupper() else c.upper() if c.islower() else c for c in string
+    )
 """,
     "HumanEval/28": """
 def concatenate(strings):
@@ -928,10 +932,13 @@ def double_the_difference(lst):
 def compare(game, guess):
     return [abs(a - b) for a, b in zip(game, guess)]
 """,
+    # counts upper- and lower-case letters, as the docstring says: a cased symbol ("Ⓐ") is no
+    # letter (counting every isupper() character is wrong, 054)
     "HumanEval/153": """
 def Strongest_Extension(class_name, extensions):
     def strength(e):
-        return sum(c.isupper() for c in e) - sum(c.islower() for c in e)
+        letters = [c for c in e if c.isalpha()]
+        return sum(c.isupper() for c in letters) - sum(c.islower() for c in letters)
     best = max(extensions, key=strength)
     return f"{class_name}.{best}"
 """,
