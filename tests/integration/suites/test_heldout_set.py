@@ -1,14 +1,14 @@
 """The held-out sets of plausible-wrong HumanEval solutions (``benchmarks/heldout_wrong.py``, the
 second set, ``benchmarks/heldout_wrong2.py``, the third, ``benchmarks/heldout_wrong3.py``, the
 fourth, ``benchmarks/heldout_wrong4.py``, the fifth, ``benchmarks/heldout_wrong5.py``, the sixth,
-``benchmarks/heldout_wrong6.py``, the seventh, ``benchmarks/heldout_wrong7.py``, and the eighth,
-``benchmarks/heldout_wrong8.py``) are sound,
+``benchmarks/heldout_wrong6.py``, the seventh, ``benchmarks/heldout_wrong7.py``, the eighth,
+``benchmarks/heldout_wrong8.py``, and the ninth, ``benchmarks/heldout_wrong9.py``) are sound,
 checked without the amplifier: every entry's task exists, its solution has the prompt's signature
 and passes HumanEval's own tests, and it differs from the reference on its witness; each set is as
 large and as spread as it says, the second set repeats no entry of the first, the third none of
 the first two, the fourth none of the first three, the fifth none of the first four, the sixth
-none of the first five, the seventh none of the first six, and the eighth none of the first
-seven."""
+none of the first five, the seventh none of the first six, the eighth none of the first
+seven, and the ninth none of the first eight."""
 
 from __future__ import annotations
 
@@ -43,16 +43,27 @@ MIN_TASKS = {
     "heldout_wrong6": 60,
     "heldout_wrong7": 44,
     "heldout_wrong8": 26,
+    "heldout_wrong9": 13,
 }
 #: the fewest entries each set holds and the fewest of each kind it has; the seventh set, written
 #: once six sets had taken most of the small-input mistakes the base tests miss, is smaller and
-#: has only two order-ties entries; the eighth, written after seven, is smaller still
-MIN_ENTRIES = {name: 70 for name in MIN_TASKS} | {"heldout_wrong7": 47, "heldout_wrong8": 28}
-MIN_PER_KIND = {name: 5 for name in MIN_TASKS} | {"heldout_wrong7": 2, "heldout_wrong8": 3}
+#: has only two order-ties entries; the eighth, written after seven, is smaller still, and the
+#: ninth, written after eight, smaller again, with a single empty-negative entry
+MIN_ENTRIES = {name: 70 for name in MIN_TASKS} | {
+    "heldout_wrong7": 47,
+    "heldout_wrong8": 28,
+    "heldout_wrong9": 14,
+}
+MIN_PER_KIND = {name: 5 for name in MIN_TASKS} | {
+    "heldout_wrong7": 2,
+    "heldout_wrong8": 3,
+    "heldout_wrong9": 1,
+}
 #: kinds a set has no entry of: the eighth set found none of these three that no earlier set had
-#: and the base tests missed
+#: and the base tests missed, the ninth none of these two
 ABSENT_KINDS: dict[str, set[str]] = {
     "heldout_wrong8": {"string-off-by-one", "empty-negative", "order-ties"},
+    "heldout_wrong9": {"string-off-by-one", "order-ties"},
 }
 
 
