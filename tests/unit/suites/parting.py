@@ -24,7 +24,14 @@ def _function(source: str, name: str) -> Callable[..., Any]:
 def _outcome(fn: Callable[..., Any], args: Args) -> Any:
     try:
         return ("ok", fn(*copy.deepcopy(args)))
-    except (RecursionError, ValueError, TypeError, IndexError, ZeroDivisionError) as exc:
+    except (
+        RecursionError,
+        ValueError,
+        TypeError,
+        IndexError,
+        ZeroDivisionError,
+        OverflowError,
+    ) as exc:
         return ("raised", type(exc).__name__)
 
 

@@ -105,10 +105,15 @@ Generator 10 is generator 9 with up to 8 more inputs of its own after generator
 raised past float precision or lowered past ``-2 ** 63``, and the first word of a string, or each
 string of a list, repeated to 3,000 characters.
 
-Generator 11 (the default) is generator 10 with up to 8 more inputs of its own after generator
+Generator 11 is generator 10 with up to 8 more inputs of its own after generator
 10's (``eleventh.py``): a titlecase letter where the reference changes or asks a character's case
 and not whether it is a letter, a cased symbol that is no letter where it asks both, and lists of
 floats raised past the sentinels a search for a minimum starts from.
+
+Generator 12 (the default) is generator 11 with up to 8 more inputs of its own after generator
+11's (``twelfth.py``): lists of whole numbers raised past the largest float, and, where the
+reference swaps case with ``swapcase()`` and asks whether a character is a letter, a titlecase
+letter or a cased symbol among other letters.
 
 The expected outputs come later, from running the reference solution in the sandbox on every
 kept input (``groundtruth.py``), which also drops the inputs the reference fails on, runs long
@@ -138,6 +143,7 @@ from specverdict.suites.function import (
     ninth,
     scale,
     special,
+    twelfth,
 )
 from specverdict.suites.function.admit import Contract, holds, key_or_none
 from specverdict.suites.function.boundary import Boundaries, boundaries
@@ -170,8 +176,8 @@ from specverdict.suites.values import TagError
 #: the default generator; 1 (mutation only), 2 (edges), 3 (corners), 4 (variants), 5
 #: (precision and text), 6 (sizes, ends and signs) and 7 (grown to counted work) are kept to
 #: measure against
-AMPLIFIER_VERSION = 11
-GENERATORS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11)
+AMPLIFIER_VERSION = 12
+GENERATORS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12)
 #: generator 5 takes up to ``generate // EXTENDED_SHARE`` inputs of its own kinds
 EXTENDED_SHARE = 4
 #: generator 6 takes up to ``generate // SCALE_SHARE`` inputs of its own kinds
@@ -357,9 +363,15 @@ def _grown(
     )
     nine = ninth.read(reference) if config.generator >= 9 else None
     ten = config.generator >= 10
-    eleven = eleventh.read(reference) if config.generator >= 11 else None
+    later: list[eight.Later] = []
+    if config.generator >= 11:
+        eleven = eleventh.read(reference)
+        later.append((lambda p: eleventh.candidates(p, eleven), eleventh.MOST))
+    if config.generator >= 12:
+        twelve = twelfth.read(reference)
+        later.append((lambda p: twelfth.candidates(p, twelve), twelfth.MOST))
     return eight.pick(
-        pool, domain, context, contract, cost, most, config.max_chars, nine, ten, eleven
+        pool, domain, context, contract, cost, most, config.max_chars, nine, ten, later
     )
 
 

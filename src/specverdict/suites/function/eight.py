@@ -24,13 +24,12 @@ import copy
 import itertools
 import math
 import string
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from specverdict.suites.function import (
     budget,
-    eleventh,
     growing,
     ninth,
     regrow,
@@ -139,6 +138,11 @@ def floor(domain: Domain, at: Sequence[int], reading: special.Reading) -> Domain
     return low
 
 
+#: a later generator's candidates of a pool (``eleventh.candidates`` read for a task) and the
+#: most of them kept
+Later = tuple[Callable[[Sequence[Args]], Iterable[tuple[str, Args, tuple[int, ...]]]], int]
+
+
 def pick(
     pool: Sequence[Args],
     domain: Domain,
@@ -149,14 +153,15 @@ def pick(
     max_chars: int,
     nine: ninth.Reading | None = None,
     ten: bool = False,
-    eleven: eleventh.Reading | None = None,
+    later: Sequence[Later] = (),
 ) -> list[Args]:
     """Generator 8's inputs in front of generator 6's (module docstring); ``most``: the most
     items a grown input may have, ``max_chars`` the longest special input's tagged text.
     ``nine`` (generator 9; None for 8): what generator 9 reads of the reference; its own inputs
     (``ninth``) come after generator 8's, counted with them; ``ten`` (generator 10, with
-    ``nine``): generator 10's own (``tenth``) after generator 9's; ``eleven`` (generator 11,
-    with ``ten``): what generator 11 reads of the reference, its own (``eleventh``) last."""
+    ``nine``): generator 10's own (``tenth``) after generator 9's; ``later`` (generators 11 on,
+    with ``ten``): each later generator's candidates of a pool and the most it keeps, in order
+    (``eleventh``, ``twelfth``), admitted as generator 9's own and kept after generator 10's."""
     found = growing.growers(pool, domain, context.his, contract)
     seven = cost(growing.probes(found)) if found else []  # generator 7's count, as it is
     grown = growing.grown(found, seven, contract, most)
@@ -197,19 +202,11 @@ def pick(
         if ten
         else []
     )
-    elevens = (
-        []
-        if eleven is None
-        else _candidates(
-            eleventh.candidates(pool, eleven),
-            context,
-            contract,
-            max_chars,
-            forecasts,
-            2 * eleventh.MOST,
-        )
-    )
-    ceiling, over = _ceiling(pool, cost) if nines or tens or elevens else (special.BUDGET, False)
+    lates = [
+        _candidates(make(pool), context, contract, max_chars, forecasts, 2 * most)
+        for make, most in later
+    ]
+    ceiling, over = _ceiling(pool, cost) if nines or tens or any(lates) else (special.BUDGET, False)
     longs = (
         []
         if nine is None
@@ -230,12 +227,12 @@ def pick(
     )
     probes = [*(a for _, a in worked), *extremes, *longs, *tokens]
     limits = [budget.BUDGET] * len(probes) + [special.BUDGET] * len(specials)
-    limits += [ceiling] * (len(nines) + len(tens) + len(elevens))
+    limits += [ceiling] * (len(nines) + len(tens) + sum(len(late) for late in lates))
     specials_and_more = [
         *(a for _, a in specials),
         *(a for _, a in nines),
         *(a for _, a in tens),
-        *(a for _, a in elevens),
+        *(a for late in lates for _, a in late),
     ]
     counts = cost([*probes, *specials_and_more], limits) if limits else []
     regrown = _worked(found, seven, worked, counts)
@@ -264,11 +261,13 @@ def pick(
         for (group, args), n in zip(tens, counts[nines_end:tens_end], strict=True)
         if 0 <= n <= ceiling
     ]
-    cheap_elevens = [
-        (group, args)
-        for (group, args), n in zip(elevens, counts[tens_end:], strict=True)
-        if 0 <= n <= ceiling
-    ]
+    cheap_lates: list[list[tuple[str, Args]]] = []
+    for late in lates:
+        late_counts = counts[tens_end : tens_end + len(late)]
+        cheap_lates.append(
+            [(g, a) for (g, a), n in zip(late, late_counts, strict=True) if 0 <= n <= ceiling]
+        )
+        tens_end += len(late)
     taken = {key(a) for a in [*pool, *grown]}
     kept: list[Args] = []
     for args in regrown:
@@ -289,11 +288,13 @@ def pick(
     token_kept = [a for a in long_tokens if key(a) not in taken][: tenth.TOKENS]
     taken |= {key(a) for a in token_kept}
     more = _round_robin(cheap_tens, taken, tenth.MOST - len(token_kept))
-    if eleven is None:
-        return [*grown, *kept, *eights, *long_kept, *rest, *token_kept, *more]
+    out = [*grown, *kept, *eights, *long_kept, *rest, *token_kept, *more]
     taken |= {key(a) for a in more}
-    last = _round_robin(cheap_elevens, taken, eleventh.MOST)
-    return [*grown, *kept, *eights, *long_kept, *rest, *token_kept, *more, *last]
+    for cheap_late, (_, most_late) in zip(cheap_lates, later, strict=True):
+        got = _round_robin(cheap_late, taken, most_late)
+        taken |= {key(a) for a in got}
+        out += got
+    return out
 
 
 def _ceiling(pool: Sequence[Args], cost: budget.Cost) -> tuple[int, bool]:
@@ -352,9 +353,12 @@ def _candidates(
                 else free(context.wide, at, context.his, context.reading)
             )
         # generator 11's floats: no built-in's work grows with a float's size (none can be
-        # a range's bound or a repetition's count), so the reference's count holds for them
-        floats = group.endswith(":float-shift")
-        if not wheres[at, low].admits(args) or not (floats or context.counted(args, at)):
+        # a range's bound or a repetition's count), so the reference's count holds for them;
+        # generator 12's lists past the largest float: as generator 10's huge numbers, only
+        # the count tells, and the ground truth's time limit bounds a reference that hides
+        # work on them in built-ins
+        free_of_count = group.endswith((":float-shift", ":list-huge"))
+        if not wheres[at, low].admits(args) or not (free_of_count or context.counted(args, at)):
             continue
         huge = group.endswith(":huge")  # generator 10: only the count tells (``tenth``)
         if not huge and not all(_forecast(context.wide, forecasts, args, i) for i in at):

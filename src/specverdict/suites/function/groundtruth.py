@@ -45,6 +45,7 @@ from specverdict.suites.function import (
     scale,
     special,
     tenth,
+    twelfth,
 )
 from specverdict.suites.function.amplify import AmplifyConfig, amplify
 from specverdict.suites.function.harness import (
@@ -381,6 +382,8 @@ class TruthStore:
             count += tenth.MOST  # and generator 10's
         if count is not None and c is not None and c.generator >= 11:
             count += eleventh.MOST  # and generator 11's
+        if count is not None and c is not None and c.generator >= 12:
+            count += twelfth.MOST  # and generator 12's
         limit = self.policy.max_output_chars
         if task.plus_inputs is None and self.amplify_config and self.amplify_config.generator >= 7:
             limit = max(limit, budget.MAX_OUTPUT_CHARS)
