@@ -1,5 +1,5 @@
 """Generator 12's own inputs: lists of whole numbers past the largest float, and titlecase
-letters and cased symbols among letters (055).
+letters among letters (055).
 
 Hand-written answers that agree with the reference on every input generator 11 makes still part
 from it on inputs of two more kinds:
@@ -9,13 +9,13 @@ from it on inputs of two more kinds:
   root, a power or a mean through floats (``x ** 0.5``, ``math.sqrt``, ``/``) raises
   ``OverflowError`` where the reference's whole-number arithmetic answers (generator 10 makes
   single whole numbers that large, and raises list items only past 2 ** 53);
-* **titlecase letters and cased symbols among letters** (``among``): a cased letter of a string
-  that has another one replaced by ``eleventh.TITLE`` (``"ǅ"``) or by the circled letter of its
-  case (``"Ⓐ"``, ``"ⓐ"``), only where the reference swaps case with ``swapcase()`` and asks
-  whether a character is a letter: ``swapcase()`` leaves ``ǅ`` as it is, and leaves ``Ⓐ`` to a
-  reference that swaps letters only, as every ASCII reading of "letter" does, while the other
-  letter keeps the string one with letters to every reading; a swap rebuilt from ``upper()``
-  and ``lower()`` by ``isupper()`` changes both.
+* **titlecase letters among letters** (``among``): the last cased letter of a string that has
+  another one replaced by ``eleventh.TITLE`` (``"ǅ"``), only where the reference swaps case
+  with ``swapcase()`` and asks whether a character is a letter: ``swapcase()`` leaves ``ǅ`` as
+  it is, as every ASCII reading of "letter" does, while the other letter keeps the string one
+  with letters to every reading; a swap rebuilt from ``upper()`` and ``lower()`` by
+  ``isupper()`` changes it. Not a cased symbol (``"Ⓐ"``): ``swapcase()`` on the whole string
+  changes it, a right answer where every character that is no letter is ASCII.
 
 Each is a candidate admitted as generator 9's own (``eight``, within the same ceiling; the
 reference's count must hold for the changed list: ``Context.counted``); at most ``MOST`` per
@@ -56,15 +56,13 @@ def _wholes(value: Any) -> bool:
     return type(value) in (list, tuple) and bool(value) and all(type(v) is int for v in value)
 
 
-def _among(text: str) -> Iterator[str]:
-    """``text`` with its last cased letter replaced by a titlecase letter and by a cased
-    symbol, where another cased letter stays."""
+def _among(text: str) -> str | None:
+    """``text`` with its last cased letter replaced by a titlecase letter, where another cased
+    letter stays."""
     cased = [j for j, c in enumerate(text) if char_class(c) in eleventh.SYMBOLS]
     if len(cased) < 2:
-        return
-    at = cased[-1]
-    for new in (eleventh.TITLE, eleventh.SYMBOLS[char_class(text[at])]):
-        yield text[:at] + new + text[at + 1 :]
+        return None
+    return text[: cased[-1]] + eleventh.TITLE + text[cased[-1] + 1 :]
 
 
 def variants(value: Any, reading: Reading) -> Iterator[tuple[str, Any]]:
@@ -72,7 +70,8 @@ def variants(value: Any, reading: Reading) -> Iterator[tuple[str, Any]]:
     if _wholes(value):
         yield "list-huge", type(value)(v + SHIFT for v in value)
     elif type(value) is str and reading.among:
-        for new in _among(value):
+        new = _among(value)
+        if new is not None:
             yield "among", new
 
 
