@@ -136,7 +136,7 @@ def test_generator_two_is_deterministic_and_distinct() -> None:
     assert first != run(AmplifyConfig(seed=1, count=40))
     assert first != run(AmplifyConfig(seed=0, count=40, generator=1))
     with pytest.raises(ValueError, match="no amplification generator"):
-        AmplifyConfig(generator=13)
+        AmplifyConfig(generator=14)
 
 
 def test_the_generator_is_part_of_the_cache_key(tmp_path: Path) -> None:
@@ -145,7 +145,7 @@ def test_the_generator_is_part_of_the_cache_key(tmp_path: Path) -> None:
     two = truth_directory("humaneval-v1", AmplifyConfig(generator=2), tmp_path).name
     one = truth_directory("humaneval-v1", AmplifyConfig(generator=1), tmp_path).name
     assert "-amp2-" in two and "-amp1-" in one
-    assert "-amp12-" in truth_directory("humaneval-v1", AmplifyConfig(), tmp_path).name
+    assert "-amp13-" in truth_directory("humaneval-v1", AmplifyConfig(), tmp_path).name
     assert "-amp1-" in truth_directory("x-v1", None, tmp_path).name  # given inputs: unchanged
 
 

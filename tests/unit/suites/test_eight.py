@@ -110,7 +110,7 @@ WRONG = [
 
 
 def test_generator_eight_is_kept() -> None:
-    assert AMPLIFIER_VERSION == 12 and EIGHT.generator == 8
+    assert AMPLIFIER_VERSION == 13 and EIGHT.generator == 8
 
 
 @pytest.mark.parametrize(("task_id", "what", "wrong"), WRONG, ids=[w[0] for w in WRONG])

@@ -91,7 +91,7 @@ def rescale_to_unit(numbers):
 
 
 def test_generator_twelve_is_the_default_after_eleven() -> None:
-    assert AMPLIFIER_VERSION == 12 and ELEVEN.generator == 11
+    assert AMPLIFIER_VERSION == 13 and ELEVEN.generator == 11
 
 
 @pytest.mark.parametrize(("task_id", "what", "wrong"), WRONG, ids=[w[0] for w in WRONG])

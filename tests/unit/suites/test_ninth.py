@@ -114,7 +114,7 @@ def intersection(interval1, interval2):
 
 
 def test_generator_nine_is_kept() -> None:
-    assert AMPLIFIER_VERSION == 12 and NINE.generator == 9
+    assert AMPLIFIER_VERSION == 13 and NINE.generator == 9
 
 
 @pytest.mark.parametrize(("task_id", "what", "wrong"), WRONG, ids=[w[0] for w in WRONG])

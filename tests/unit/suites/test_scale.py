@@ -39,7 +39,7 @@ def _reading(**kw: object) -> scale.Reading:
 
 
 def test_generator_six_is_kept() -> None:
-    assert AMPLIFIER_VERSION == 12 and GENERATORS == (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12)
+    assert AMPLIFIER_VERSION == 13 and GENERATORS == (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13)
     assert CONFIG.generator == 6
 
 

@@ -86,7 +86,7 @@ def parse_nested_parens(paren_string):
 
 
 def test_generator_eleven_is_the_default_after_ten() -> None:
-    assert AMPLIFIER_VERSION == 12 and TEN.generator == 10
+    assert AMPLIFIER_VERSION == 13 and TEN.generator == 10
 
 
 @pytest.mark.parametrize(("task_id", "what", "wrong"), WRONG, ids=[w[0] for w in WRONG])

@@ -110,10 +110,15 @@ Generator 11 is generator 10 with up to 8 more inputs of its own after generator
 and not whether it is a letter, a cased symbol that is no letter where it asks both, and lists of
 floats raised past the sentinels a search for a minimum starts from.
 
-Generator 12 (the default) is generator 11 with up to 8 more inputs of its own after generator
+Generator 12 is generator 11 with up to 8 more inputs of its own after generator
 11's (``twelfth.py``): lists of whole numbers raised past the largest float, and, where the
 reference swaps case with ``swapcase()`` and asks whether a character is a letter, a titlecase
-letter or a cased symbol among other letters.
+letter among other letters.
+
+Generator 13 (the default) is generator 12 with up to 8 more inputs of its own after generator
+12's (``thirteenth.py``): the first item of a list of whole numbers made a number of 1,200 odd
+digits, and two whole-number arguments side by side made consecutive Fibonacci numbers, the
+worst case of Euclid's algorithm.
 
 The expected outputs come later, from running the reference solution in the sandbox on every
 kept input (``groundtruth.py``), which also drops the inputs the reference fails on, runs long
@@ -143,6 +148,7 @@ from specverdict.suites.function import (
     ninth,
     scale,
     special,
+    thirteenth,
     twelfth,
 )
 from specverdict.suites.function.admit import Contract, holds, key_or_none
@@ -176,8 +182,8 @@ from specverdict.suites.values import TagError
 #: the default generator; 1 (mutation only), 2 (edges), 3 (corners), 4 (variants), 5
 #: (precision and text), 6 (sizes, ends and signs) and 7 (grown to counted work) are kept to
 #: measure against
-AMPLIFIER_VERSION = 12
-GENERATORS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12)
+AMPLIFIER_VERSION = 13
+GENERATORS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13)
 #: generator 5 takes up to ``generate // EXTENDED_SHARE`` inputs of its own kinds
 EXTENDED_SHARE = 4
 #: generator 6 takes up to ``generate // SCALE_SHARE`` inputs of its own kinds
@@ -370,6 +376,8 @@ def _grown(
     if config.generator >= 12:
         twelve = twelfth.read(reference)
         later.append((lambda p: twelfth.candidates(p, twelve), twelfth.MOST))
+    if config.generator >= 13:
+        later.append((thirteenth.candidates, thirteenth.MOST))
     return eight.pick(
         pool, domain, context, contract, cost, most, config.max_chars, nine, ten, later
     )

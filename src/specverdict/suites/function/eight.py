@@ -360,7 +360,8 @@ def _candidates(
         free_of_count = group.endswith((":float-shift", ":list-huge"))
         if not wheres[at, low].admits(args) or not (free_of_count or context.counted(args, at)):
             continue
-        huge = group.endswith(":huge")  # generator 10: only the count tells (``tenth``)
+        # generators 10 and 13: only the count tells (``tenth``, ``thirteenth``)
+        huge = group.endswith((":huge", ":item-long", ":fib-pair"))
         if not huge and not all(_forecast(context.wide, forecasts, args, i) for i in at):
             continue
         if contract is not None and not holds(contract, args):

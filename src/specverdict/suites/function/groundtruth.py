@@ -45,6 +45,7 @@ from specverdict.suites.function import (
     scale,
     special,
     tenth,
+    thirteenth,
     twelfth,
 )
 from specverdict.suites.function.amplify import AmplifyConfig, amplify
@@ -384,6 +385,8 @@ class TruthStore:
             count += eleventh.MOST  # and generator 11's
         if count is not None and c is not None and c.generator >= 12:
             count += twelfth.MOST  # and generator 12's
+        if count is not None and c is not None and c.generator >= 13:
+            count += thirteenth.MOST  # and generator 13's
         limit = self.policy.max_output_chars
         if task.plus_inputs is None and self.amplify_config and self.amplify_config.generator >= 7:
             limit = max(limit, budget.MAX_OUTPUT_CHARS)
