@@ -50,8 +50,8 @@ region. So this set is small (6 entries over 6 tasks) and has ``model-style`` en
 it was an earlier set's, caught by the base tests or in a disputed region. 1 entry is timing
 only, on a list of 65,536 numbers within the contract (about 15 s on the machine it was written
 on, where the reference takes about 50 ms); 5 raise ``RecursionError`` on inputs the reference
-answers at once (n = 1,500, a prime of 7 digits, a number of 1,501 digits, lists of 1,200
-numbers). None fails on a small input.
+answers within a second (n = 1,500, a prime of 7 digits, a number of 1,501 digits, lists of 1,500 and
+2,000 numbers). None fails on a small input.
 
 Kinds (``KINDS``, as in the first set):
 
@@ -79,7 +79,7 @@ ENTRIES: tuple[Wrong, ...] = (
     Wrong(
         "HumanEval/0",
         "model-style",
-        "compares the first number with each of the rest and recurses on numbers[1:], one call per number, so a list of a thousand numbers with no close pair exceeds the recursion limit",
+        "compares the first number with each of the rest and recurses on numbers[1:], one call per number, so a list of 1500 numbers with no close pair exceeds the recursion limit",
         """
 from typing import List
 
@@ -92,12 +92,12 @@ def has_close_elements(numbers: List[float], threshold: float) -> bool:
         return True
     return has_close_elements(rest, threshold)
 """,
-        ([float(i) for i in range(1200)], 0.5),
+        ([float(i) for i in range(1500)], 0.5),
     ),
     Wrong(
         "HumanEval/31",
         "model-style",
-        "tries the divisors with a helper that recurses on the next divisor until its square passes n, one call per divisor up to the square root, so a prime above a million exceeds the recursion limit",
+        "tries the divisors with a helper that recurses on the next divisor until its square passes n, one call per divisor up to the square root, so a prime above two million, whose square root is 1500, exceeds the recursion limit",
         """
 def is_prime(n):
     def no_divisor_from(d):
@@ -111,12 +111,12 @@ def is_prime(n):
         return False
     return no_divisor_from(2)
 """,
-        (1200007,),
+        (2250013,),
     ),
     Wrong(
         "HumanEval/43",
         "model-style",
-        "looks for the negation of the first element in the rest and recurses on l[1:], one call per element, so a list of a thousand numbers without such a pair exceeds the recursion limit",
+        "looks for the negation of the first element in the rest and recurses on l[1:], one call per element, so a list of 2000 numbers without such a pair exceeds the recursion limit",
         """
 def pairs_sum_to_zero(l):
     if len(l) < 2:
@@ -125,7 +125,7 @@ def pairs_sum_to_zero(l):
         return True
     return pairs_sum_to_zero(l[1:])
 """,
-        (list(range(1, 1201)),),
+        (list(range(1, 2001)),),
     ),
     Wrong(
         "HumanEval/83",
