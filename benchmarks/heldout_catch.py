@@ -8,8 +8,9 @@ written after all four once the fourth had been used too, ``heldout_wrong6`` the
 written after all five once the fifth had been used too, ``heldout_wrong7`` the seventh,
 written after all six once the sixth had been used too, ``heldout_wrong8`` the eighth,
 written after all seven once the seventh had been used too, ``heldout_wrong9`` the ninth,
-written after all eight once the eighth had been used too, and ``heldout_wrong10`` the tenth,
-written after all nine once the ninth had been used too) was written by hand apart from the
+written after all eight once the eighth had been used too, ``heldout_wrong10`` the tenth,
+written after all nine once the ninth had been used too, and ``heldout_wrong11`` the eleventh,
+written after all ten once the tenth had been used too) was written by hand apart from the
 amplifier, so it measures what ``benchmarks/catch_rate.py``'s own mutants cannot: mistakes
 nobody chose for the amplifier to catch. Each entry is scored by the function stage as shipped,
 ``humaneval@1``'s amplified tests (seed 0, 100 inputs) with the default generator or the one
@@ -87,6 +88,9 @@ HEADINGS = {
     ),
     "heldout_wrong10": (
         "## Amplified tests: catch rate on the tenth held-out set of plausible-wrong solutions"
+    ),
+    "heldout_wrong11": (
+        "## Amplified tests: catch rate on the eleventh held-out set of plausible-wrong solutions"
     ),
 }
 SETS = tuple(HEADINGS)

@@ -2,14 +2,14 @@
 second set, ``benchmarks/heldout_wrong2.py``, the third, ``benchmarks/heldout_wrong3.py``, the
 fourth, ``benchmarks/heldout_wrong4.py``, the fifth, ``benchmarks/heldout_wrong5.py``, the sixth,
 ``benchmarks/heldout_wrong6.py``, the seventh, ``benchmarks/heldout_wrong7.py``, the eighth,
-``benchmarks/heldout_wrong8.py``, the ninth, ``benchmarks/heldout_wrong9.py``, and the tenth,
-``benchmarks/heldout_wrong10.py``) are sound, checked without the amplifier: every entry's task
+``benchmarks/heldout_wrong8.py``, the ninth, ``benchmarks/heldout_wrong9.py``, the tenth,
+``benchmarks/heldout_wrong10.py``, and the eleventh, ``benchmarks/heldout_wrong11.py``) are sound, checked without the amplifier: every entry's task
 exists, its solution has the prompt's signature and passes HumanEval's own tests, and it differs
 from the reference on its witness; each set is as large and as spread as it says, the second set
 repeats no entry of the first, the third none of the first two, the fourth none of the first
 three, the fifth none of the first four, the sixth none of the first five, the seventh none of the
-first six, the eighth none of the first seven, the ninth none of the first eight, and the tenth
-none of the first nine."""
+first six, the eighth none of the first seven, the ninth none of the first eight, the tenth none
+of the first nine, and the eleventh none of the first ten."""
 
 from __future__ import annotations
 
@@ -46,30 +46,36 @@ MIN_TASKS = {
     "heldout_wrong8": 26,
     "heldout_wrong9": 13,
     "heldout_wrong10": 10,
+    "heldout_wrong11": 6,
 }
 #: the fewest entries each set holds and the fewest of each kind it has; the seventh set, written
 #: once six sets had taken most of the small-input mistakes the base tests miss, is smaller and
 #: has only two order-ties entries; the eighth, written after seven, is smaller still, and the
 #: ninth, written after eight, smaller again, with a single empty-negative entry; the tenth,
-#: written after nine, is the smallest, with a single type-boundary entry
+#: written after nine, smaller still, with a single type-boundary entry; the eleventh, written
+#: after ten, is the smallest, with model-style entries only
 MIN_ENTRIES = {name: 70 for name in MIN_TASKS} | {
     "heldout_wrong7": 47,
     "heldout_wrong8": 28,
     "heldout_wrong9": 14,
     "heldout_wrong10": 10,
+    "heldout_wrong11": 6,
 }
 MIN_PER_KIND = {name: 5 for name in MIN_TASKS} | {
     "heldout_wrong7": 2,
     "heldout_wrong8": 3,
     "heldout_wrong9": 1,
     "heldout_wrong10": 1,
+    "heldout_wrong11": 6,
 }
 #: kinds a set has no entry of: the eighth set found none of these three that no earlier set had
-#: and the base tests missed, the ninth none of these two, the tenth none of these three
+#: and the base tests missed, the ninth none of these two, the tenth none of these three, the
+#: eleventh none of these four
 ABSENT_KINDS: dict[str, set[str]] = {
     "heldout_wrong8": {"string-off-by-one", "empty-negative", "order-ties"},
     "heldout_wrong9": {"string-off-by-one", "order-ties"},
     "heldout_wrong10": {"string-off-by-one", "empty-negative", "order-ties"},
+    "heldout_wrong11": {"type-boundary", "string-off-by-one", "empty-negative", "order-ties"},
 }
 
 
