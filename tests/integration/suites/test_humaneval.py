@@ -124,7 +124,11 @@ def test_plausible_bugs_pass_base_tests_but_fail_amplified_ones(
     assert detail is not None
     assert detail.base_passed, f"{task_id} ({kind}) should pass HumanEval's own tests"
     assert not score.passed, f"{task_id} ({kind}) should fail the amplified tests"
-    assert score.outcome == "failed"
+    # graded by its first failing amplified input: a wrong value ("failed"), or, where that
+    # input comes first, a runtime error (HumanEval/31's `n ** 0.5` overflows on generator 10's
+    # number of a thousand digits before its missed 2 comes up)
+    assert score.outcome in ("failed", "error"), score.outcome
+    assert detail.plus_right < detail.plus_total
 
 
 def test_corrected_references_agree_with_the_canonical_on_base_inputs(
