@@ -170,14 +170,15 @@ def test_generator_eight_is_deterministic() -> None:
     ]
 
 
-#: generator 8's digest on HumanEval/0..39 at seed 0 (line events of CPython 3.11, as for 7)
-PINNED_8 = "91f8c7bd1af0bd5a"
+#: generator 8's digest on HumanEval/0..9 at seed 0 (line events of CPython 3.11, as for 7; the
+#: newest generator's digest takes 0..39, and each generator keeps the inputs of the one before)
+PINNED_8 = "461bef2f1e3aefed"
 
 
 @pytest.mark.skipif(sys.version_info[:2] != (3, 11), reason="line events of CPython 3.11")
 def test_generator_eight_is_unchanged() -> None:
     h = hashlib.sha256()
-    for task in humaneval_tasks()[:40]:
+    for task in humaneval_tasks()[:10]:
         if task.base_inputs is None:
             continue
         for made in _made(task.task_id, 8):

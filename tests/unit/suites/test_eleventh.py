@@ -146,14 +146,15 @@ def test_the_kinds() -> None:
     assert "\u24b6".isupper() and "\u24d0".islower() and not "\u24b6".isalpha()
 
 
-#: generator 11's digest on HumanEval/0..39 at seed 0 (line events of CPython 3.11, as for 10)
-PINNED_11 = "d74be443e4109238"
+#: generator 11's digest on HumanEval/0..9 at seed 0 (line events of CPython 3.11, as for 10; the
+#: newest generator's digest takes 0..39, and each generator keeps the inputs of the one before)
+PINNED_11 = "a65be8964deb6c27"
 
 
 @pytest.mark.skipif(sys.version_info[:2] != (3, 11), reason="line events of CPython 3.11")
 def test_generator_eleven_is_unchanged() -> None:
     h = hashlib.sha256()
-    for task in humaneval_tasks()[:40]:
+    for task in humaneval_tasks()[:10]:
         if task.base_inputs is None:
             continue
         for made in _made(task.task_id, 11):

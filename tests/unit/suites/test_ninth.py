@@ -226,14 +226,15 @@ def test_generator_nine_is_deterministic() -> None:
     ]
 
 
-#: generator 9's digest on HumanEval/0..39 at seed 0 (line events of CPython 3.11, as for 8)
-PINNED_9 = "5415a5068bbba2ca"
+#: generator 9's digest on HumanEval/0..9 at seed 0 (line events of CPython 3.11, as for 8; the
+#: newest generator's digest takes 0..39, and each generator keeps the inputs of the one before)
+PINNED_9 = "547a26b15ae3a8e8"
 
 
 @pytest.mark.skipif(sys.version_info[:2] != (3, 11), reason="line events of CPython 3.11")
 def test_generator_nine_is_unchanged() -> None:
     h = hashlib.sha256()
-    for task in humaneval_tasks()[:40]:
+    for task in humaneval_tasks()[:10]:
         if task.base_inputs is None:
             continue
         for made in _made(task.task_id, 9):

@@ -123,14 +123,15 @@ def test_the_kinds() -> None:
     assert [len(v) for v in items] == [tenth.TOKEN, 0]
 
 
-#: generator 10's digest on HumanEval/0..39 at seed 0 (line events of CPython 3.11, as for 9)
-PINNED_10 = "c912a09cd9eecaf1"
+#: generator 10's digest on HumanEval/0..9 at seed 0 (line events of CPython 3.11, as for 9; the
+#: newest generator's digest takes 0..39, and each generator keeps the inputs of the one before)
+PINNED_10 = "0851664ca7701517"
 
 
 @pytest.mark.skipif(sys.version_info[:2] != (3, 11), reason="line events of CPython 3.11")
 def test_generator_ten_is_unchanged() -> None:
     h = hashlib.sha256()
-    for task in humaneval_tasks()[:40]:
+    for task in humaneval_tasks()[:10]:
         if task.base_inputs is None:
             continue
         for made in _made(task.task_id, 10):

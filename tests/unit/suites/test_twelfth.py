@@ -123,14 +123,15 @@ def test_the_kinds() -> None:
     assert not list(twelfth.variants([1.5, 2.5], on))  # floats: generator 11's float-shift
 
 
-#: generator 12's digest on HumanEval/0..39 at seed 0 (line events of CPython 3.11, as for 11)
-PINNED_12 = "78551c2defdd2fc8"
+#: generator 12's digest on HumanEval/0..9 at seed 0 (line events of CPython 3.11, as for 11; the
+#: newest generator's digest takes 0..39, and each generator keeps the inputs of the one before)
+PINNED_12 = "a7150d7bc3a5a1e9"
 
 
 @pytest.mark.skipif(sys.version_info[:2] != (3, 11), reason="line events of CPython 3.11")
 def test_generator_twelve_is_unchanged() -> None:
     h = hashlib.sha256()
-    for task in humaneval_tasks()[:40]:
+    for task in humaneval_tasks()[:10]:
         if task.base_inputs is None:
             continue
         for made in _made(task.task_id, 12):

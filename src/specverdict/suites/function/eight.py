@@ -203,8 +203,8 @@ def pick(
         else []
     )
     lates = [
-        _candidates(make(pool), context, contract, max_chars, forecasts, 2 * most)
-        for make, most in later
+        _candidates(make(pool), context, contract, max_chars, forecasts, 2 * late_most)
+        for make, late_most in later
     ]
     ceiling, over = _ceiling(pool, cost) if nines or tens or any(lates) else (special.BUDGET, False)
     longs = (
