@@ -4,37 +4,17 @@ is told apart by one generator 8 adds, so dropping those inputs fails these test
 
 from __future__ import annotations
 
-import hashlib
 import sys
-from functools import cache
 
 import pytest
 
 from specverdict.suites.function import budget, regrow, special
 from specverdict.suites.function.amplify import AMPLIFIER_VERSION, AmplifyConfig, amplify, key
-from specverdict.suites.function.humaneval import humaneval_tasks
 from specverdict.suites.function.profile import Args
-from tests.unit.suites.parting import TASKS, parted
+from tests.unit.suites.parting import TASKS, digest, kept, made, parted
 
 EIGHT = AmplifyConfig(seed=0, count=100, generator=8)
 SEVEN = AmplifyConfig(seed=0, count=100, generator=7)
-
-
-@cache
-def _made(task_id: str, generator: int) -> tuple[Args, ...]:
-    t = TASKS[task_id]
-    assert t.base_inputs is not None
-    config = {8: EIGHT, 7: SEVEN}.get(generator, AmplifyConfig(seed=0, count=100, generator=6))
-    args = (t.contract, t.reference, t.entry_point, t.prompt)
-    return tuple(amplify(task_id, t.base_inputs, config, *args))
-
-
-def _kept(task_id: str, generator: int) -> tuple[Args, ...]:
-    """The inputs the ground truth keeps at most, in order (``groundtruth.TruthStore``)."""
-    count = EIGHT.count + budget.MOST
-    if generator == 8:
-        count += regrow.MOST + special.MOST
-    return _made(task_id, generator)[:count]
 
 
 #: wrong answers of the kinds generator 8 was built for: (task, what is wrong, the answer)
@@ -117,8 +97,8 @@ def test_generator_eight_is_kept() -> None:
 def test_generator_eight_catches_what_generator_seven_misses(
     task_id: str, what: str, wrong: str
 ) -> None:
-    assert parted(task_id, wrong, _kept(task_id, 7)) == [], what
-    assert parted(task_id, wrong, _kept(task_id, 8)), what
+    assert parted(task_id, wrong, kept(task_id, 7)) == [], what
+    assert parted(task_id, wrong, kept(task_id, 8)), what
 
 
 def test_three_zeros_in_a_short_list() -> None:
@@ -128,21 +108,21 @@ def test_three_zeros_in_a_short_list() -> None:
     def zeros(inputs: tuple[Args, ...]) -> bool:
         return any(len(a[0]) < 10 and a[0].count(0) >= 3 for a in inputs)
 
-    assert zeros(_kept("HumanEval/40", 8)) and not zeros(_kept("HumanEval/40", 7))
+    assert zeros(kept("HumanEval/40", 8)) and not zeros(kept("HumanEval/40", 7))
 
 
 def test_the_miller_rabin_pseudoprime_and_numbers_past_a_loop_s_reach() -> None:
     # HumanEval/150: bases 2 and 3 call 1373653 prime; HumanEval/163: a loop over every integer
     # between the bounds runs for minutes on 10 ** 9 + 7, which generator 7 never tries
-    assert any(a[0] == 1373653 for a in _made("HumanEval/150", 8))
-    assert not any(a[0] == 1373653 for a in _made("HumanEval/150", 7))
-    assert any(max(a) > 10**9 for a in _made("HumanEval/163", 8))
-    assert not any(max(a) > 10**6 for a in _made("HumanEval/163", 7))
+    assert any(a[0] == 1373653 for a in made("HumanEval/150", 8))
+    assert not any(a[0] == 1373653 for a in made("HumanEval/150", 7))
+    assert any(max(a) > 10**9 for a in made("HumanEval/163", 8))
+    assert not any(max(a) > 10**6 for a in made("HumanEval/163", 7))
 
 
 def test_generator_seven_s_inputs_come_first_and_generator_six_s_after() -> None:
     for task_id in ("HumanEval/0", "HumanEval/12", "HumanEval/80"):
-        six, seven, eight = _made(task_id, 6), _made(task_id, 7), _made(task_id, 8)
+        six, seven, eight = made(task_id, 6), made(task_id, 7), made(task_id, 8)
         grown = len(seven) - len({key(a) for a in six} & {key(a) for a in seven})
         assert grown > 0 and eight[:grown] == seven[:grown], task_id
         assert {key(a) for a in six} <= {key(a) for a in eight}, task_id
@@ -153,7 +133,7 @@ def test_generator_seven_s_inputs_come_first_and_generator_six_s_after() -> None
 def test_own_inputs_stay_within_the_counted_budget_and_the_domain() -> None:
     t = TASKS["HumanEval/150"]
     cost = budget.count_here(t.reference, t.entry_point)
-    own = [a for a in _made("HumanEval/150", 8) if a not in _made("HumanEval/150", 7)]
+    own = [a for a in made("HumanEval/150", 8) if a not in made("HumanEval/150", 7)]
     small = [a for a in own if max(len(key(a)), 0) < 1000]
     assert small and max(cost(small, [special.BUDGET] * len(small))) <= special.BUDGET
     assert all(a[0] >= 0 for a in own)  # no negative n: no seed is negative
@@ -177,10 +157,4 @@ PINNED_8 = "461bef2f1e3aefed"
 
 @pytest.mark.skipif(sys.version_info[:2] != (3, 11), reason="line events of CPython 3.11")
 def test_generator_eight_is_unchanged() -> None:
-    h = hashlib.sha256()
-    for task in humaneval_tasks()[:10]:
-        if task.base_inputs is None:
-            continue
-        for made in _made(task.task_id, 8):
-            h.update(key(made).encode())
-    assert h.hexdigest()[:16] == PINNED_8
+    assert digest(8, 10) == PINNED_8

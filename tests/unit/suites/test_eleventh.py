@@ -4,37 +4,16 @@ by one generator 11 adds, so dropping those inputs fails these tests."""
 
 from __future__ import annotations
 
-import hashlib
 import sys
-from functools import cache
 
 import pytest
 
-from specverdict.suites.function import budget, eleventh, ninth, regrow, special, tenth
-from specverdict.suites.function.amplify import AMPLIFIER_VERSION, AmplifyConfig, amplify, key
-from specverdict.suites.function.humaneval import humaneval_tasks
-from specverdict.suites.function.profile import Args
-from tests.unit.suites.parting import TASKS, parted
+from specverdict.suites.function import eleventh
+from specverdict.suites.function.amplify import AMPLIFIER_VERSION, AmplifyConfig
+from tests.unit.suites.parting import digest, kept, own_inputs_are_kept, parted
 
 ELEVEN = AmplifyConfig(seed=0, count=100, generator=11)
 TEN = AmplifyConfig(seed=0, count=100, generator=10)
-
-
-@cache
-def _made(task_id: str, generator: int) -> tuple[Args, ...]:
-    t = TASKS[task_id]
-    assert t.base_inputs is not None
-    config = ELEVEN if generator == 11 else TEN
-    args = (t.contract, t.reference, t.entry_point, t.prompt)
-    return tuple(amplify(task_id, t.base_inputs, config, *args))
-
-
-def _kept(task_id: str, generator: int) -> tuple[Args, ...]:
-    """The inputs the ground truth keeps at most, in order (``groundtruth.TruthStore``)."""
-    count = TEN.count + budget.MOST + regrow.MOST + special.MOST + ninth.MOST + tenth.MOST
-    if generator == 11:
-        count += eleventh.MOST
-    return _made(task_id, generator)[:count]
 
 
 #: (task, what the answer gets wrong, the answer): each kind of generator 11 at least once
@@ -98,17 +77,13 @@ def test_generator_twelve_is_the_default_after_eleven() -> None:
 def test_generator_eleven_catches_what_generator_ten_misses(
     task_id: str, what: str, wrong: str
 ) -> None:
-    assert parted(task_id, wrong, _kept(task_id, 10)) == [], what
-    assert parted(task_id, wrong, _kept(task_id, 11)), what
+    assert parted(task_id, wrong, kept(task_id, 10)) == [], what
+    assert parted(task_id, wrong, kept(task_id, 11)), what
 
 
 def test_generator_ten_s_inputs_are_kept_and_its_own_are_kept_by_the_ground_truth() -> None:
     for task_id in ("HumanEval/21", "HumanEval/27", "HumanEval/153"):
-        ten, eleven = _made(task_id, 10), _made(task_id, 11)
-        assert {key(a) for a in ten} <= {key(a) for a in eleven}, task_id
-        own = [a for a in eleven if key(a) not in {key(b) for b in ten}]
-        assert 0 < len(own) <= eleventh.MOST, task_id
-        assert {key(a) for a in own} <= {key(a) for a in _kept(task_id, 11)}, task_id
+        own_inputs_are_kept(task_id, 11)
 
 
 @pytest.mark.parametrize(
@@ -153,10 +128,4 @@ PINNED_11 = "a65be8964deb6c27"
 
 @pytest.mark.skipif(sys.version_info[:2] != (3, 11), reason="line events of CPython 3.11")
 def test_generator_eleven_is_unchanged() -> None:
-    h = hashlib.sha256()
-    for task in humaneval_tasks()[:10]:
-        if task.base_inputs is None:
-            continue
-        for made in _made(task.task_id, 11):
-            h.update(key(made).encode())
-    assert h.hexdigest()[:16] == PINNED_11
+    assert digest(11, 10) == PINNED_11

@@ -4,38 +4,18 @@ apart by one generator 9 adds, so dropping those inputs fails these tests."""
 
 from __future__ import annotations
 
-import hashlib
 import sys
-from functools import cache
 from typing import Any
 
 import pytest
 
-from specverdict.suites.function import budget, ninth, regrow, special
+from specverdict.suites.function import budget, ninth
 from specverdict.suites.function.amplify import AMPLIFIER_VERSION, AmplifyConfig, amplify, key
-from specverdict.suites.function.humaneval import humaneval_tasks
 from specverdict.suites.function.profile import Args
-from tests.unit.suites.parting import TASKS, parted
+from tests.unit.suites.parting import TASKS, digest, kept, made, own_inputs_are_kept, parted
 
 NINE = AmplifyConfig(seed=0, count=100, generator=9)
 EIGHT = AmplifyConfig(seed=0, count=100, generator=8)
-
-
-@cache
-def _made(task_id: str, generator: int) -> tuple[Args, ...]:
-    t = TASKS[task_id]
-    assert t.base_inputs is not None
-    config = NINE if generator == 9 else EIGHT
-    args = (t.contract, t.reference, t.entry_point, t.prompt)
-    return tuple(amplify(task_id, t.base_inputs, config, *args))
-
-
-def _kept(task_id: str, generator: int) -> tuple[Args, ...]:
-    """The inputs the ground truth keeps at most, in order (``groundtruth.TruthStore``)."""
-    count = NINE.count + budget.MOST + regrow.MOST + special.MOST
-    if generator == 9:
-        count += ninth.MOST
-    return _made(task_id, generator)[:count]
 
 
 #: (task, what the answer gets wrong, the answer): one per kind of generator 9
@@ -121,18 +101,13 @@ def test_generator_nine_is_kept() -> None:
 def test_generator_nine_catches_what_generator_eight_misses(
     task_id: str, what: str, wrong: str
 ) -> None:
-    assert parted(task_id, wrong, _kept(task_id, 8)) == [], what
-    assert parted(task_id, wrong, _kept(task_id, 9)), what
+    assert parted(task_id, wrong, kept(task_id, 8)) == [], what
+    assert parted(task_id, wrong, kept(task_id, 9)), what
 
 
 def test_generator_eight_s_inputs_are_kept_and_its_own_come_before_generator_six_s() -> None:
     for task_id in ("HumanEval/3", "HumanEval/66", "HumanEval/100", "HumanEval/127"):
-        eight, nine = _made(task_id, 8), _made(task_id, 9)
-        assert {key(a) for a in eight} <= {key(a) for a in nine}, task_id
-        own = [a for a in nine if key(a) not in {key(b) for b in eight}]
-        assert 0 < len(own) <= ninth.MOST, task_id
-        # generator 9's own are all within the first inputs the ground truth keeps
-        assert {key(a) for a in own} <= {key(a) for a in _kept(task_id, 9)}, task_id
+        own_inputs_are_kept(task_id, 9)
 
 
 def test_least_values_follow_the_prompt() -> None:
@@ -142,7 +117,7 @@ def test_least_values_follow_the_prompt() -> None:
     assert ninth.least([(-1,), (30,)], 0, positive=False) == []  # negative seeds: no floor
     assert ninth.least([(1.5,), (3,)], 0, positive=False) == []
     # HumanEval/100 says positive: 1 and 2, never 0
-    own = {a[0] for a in _made("HumanEval/100", 9)} - {a[0] for a in _made("HumanEval/100", 8)}
+    own = {a[0] for a in made("HumanEval/100", 9)} - {a[0] for a in made("HumanEval/100", 8)}
     assert own and 0 not in own and own <= {1, 2}
 
 
@@ -152,7 +127,7 @@ def test_a_least_value_past_the_count_is_kept_where_a_seed_is_too() -> None:
     t = TASKS["HumanEval/75"]
     cost = budget.count_here(t.reference, t.entry_point)
     assert cost([(5,), (0,)], [budget.BUDGET] * 2) == [budget.OVER, budget.OVER]
-    assert (0,) in _made("HumanEval/75", 9) and (0,) not in _made("HumanEval/75", 8)
+    assert (0,) in made("HumanEval/75", 9) and (0,) not in made("HumanEval/75", 8)
 
 
 def test_the_string_and_list_kinds() -> None:
@@ -205,8 +180,8 @@ def test_long_sorted_lists_keep_the_seed_s_values_in_order() -> None:
             if len(set(a[0])) > 1000 and a[0] in (sorted(a[0]), sorted(a[0], reverse=True))
         ]
 
-    assert long_sorted(_kept("HumanEval/57", 8)) == []
-    assert len(long_sorted(_kept("HumanEval/57", 9))) == 2
+    assert long_sorted(kept("HumanEval/57", 8)) == []
+    assert len(long_sorted(kept("HumanEval/57", 9))) == 2
 
 
 def test_spans_change_every_pair_together() -> None:
@@ -233,10 +208,4 @@ PINNED_9 = "547a26b15ae3a8e8"
 
 @pytest.mark.skipif(sys.version_info[:2] != (3, 11), reason="line events of CPython 3.11")
 def test_generator_nine_is_unchanged() -> None:
-    h = hashlib.sha256()
-    for task in humaneval_tasks()[:10]:
-        if task.base_inputs is None:
-            continue
-        for made in _made(task.task_id, 9):
-            h.update(key(made).encode())
-    assert h.hexdigest()[:16] == PINNED_9
+    assert digest(9, 10) == PINNED_9

@@ -4,37 +4,16 @@ apart by one generator 10 adds, so dropping those inputs fails these tests."""
 
 from __future__ import annotations
 
-import hashlib
 import sys
-from functools import cache
 
 import pytest
 
-from specverdict.suites.function import budget, ninth, regrow, special, tenth
-from specverdict.suites.function.amplify import AMPLIFIER_VERSION, AmplifyConfig, amplify, key
-from specverdict.suites.function.humaneval import humaneval_tasks
-from specverdict.suites.function.profile import Args
-from tests.unit.suites.parting import TASKS, parted
+from specverdict.suites.function import tenth
+from specverdict.suites.function.amplify import AMPLIFIER_VERSION, AmplifyConfig
+from tests.unit.suites.parting import digest, kept, own_inputs_are_kept, parted
 
 TEN = AmplifyConfig(seed=0, count=100, generator=10)
 NINE = AmplifyConfig(seed=0, count=100, generator=9)
-
-
-@cache
-def _made(task_id: str, generator: int) -> tuple[Args, ...]:
-    t = TASKS[task_id]
-    assert t.base_inputs is not None
-    config = TEN if generator == 10 else NINE
-    args = (t.contract, t.reference, t.entry_point, t.prompt)
-    return tuple(amplify(task_id, t.base_inputs, config, *args))
-
-
-def _kept(task_id: str, generator: int) -> tuple[Args, ...]:
-    """The inputs the ground truth keeps at most, in order (``groundtruth.TruthStore``)."""
-    count = NINE.count + budget.MOST + regrow.MOST + special.MOST + ninth.MOST
-    if generator == 10:
-        count += tenth.MOST
-    return _made(task_id, generator)[:count]
 
 
 #: (task, what the answer gets wrong, the answer): one per kind of generator 10
@@ -93,17 +72,13 @@ def test_generator_eleven_is_the_default_after_ten() -> None:
 def test_generator_ten_catches_what_generator_nine_misses(
     task_id: str, what: str, wrong: str
 ) -> None:
-    assert parted(task_id, wrong, _kept(task_id, 9)) == [], what
-    assert parted(task_id, wrong, _kept(task_id, 10)), what
+    assert parted(task_id, wrong, kept(task_id, 9)) == [], what
+    assert parted(task_id, wrong, kept(task_id, 10)), what
 
 
 def test_generator_nine_s_inputs_are_kept_and_its_own_are_kept_by_the_ground_truth() -> None:
     for task_id in ("HumanEval/6", "HumanEval/35", "HumanEval/155"):
-        nine, ten = _made(task_id, 9), _made(task_id, 10)
-        assert {key(a) for a in nine} <= {key(a) for a in ten}, task_id
-        own = [a for a in ten if key(a) not in {key(b) for b in nine}]
-        assert 0 < len(own) <= tenth.MOST, task_id
-        assert {key(a) for a in own} <= {key(a) for a in _kept(task_id, 10)}, task_id
+        own_inputs_are_kept(task_id, 10)
 
 
 def test_the_kinds() -> None:
@@ -130,10 +105,4 @@ PINNED_10 = "0851664ca7701517"
 
 @pytest.mark.skipif(sys.version_info[:2] != (3, 11), reason="line events of CPython 3.11")
 def test_generator_ten_is_unchanged() -> None:
-    h = hashlib.sha256()
-    for task in humaneval_tasks()[:10]:
-        if task.base_inputs is None:
-            continue
-        for made in _made(task.task_id, 10):
-            h.update(key(made).encode())
-    assert h.hexdigest()[:16] == PINNED_10
+    assert digest(10, 10) == PINNED_10

@@ -4,47 +4,18 @@ by one generator 13 adds, so dropping those inputs fails these tests."""
 
 from __future__ import annotations
 
-import hashlib
 import sys
-from functools import cache
 
 import pytest
 
 from specverdict.suites.function import (
-    budget,
-    eleventh,
-    ninth,
-    regrow,
-    special,
-    tenth,
     thirteenth,
-    twelfth,
 )
-from specverdict.suites.function.amplify import AMPLIFIER_VERSION, AmplifyConfig, amplify, key
-from specverdict.suites.function.humaneval import humaneval_tasks
-from specverdict.suites.function.profile import Args
-from tests.unit.suites.parting import TASKS, parted
+from specverdict.suites.function.amplify import AMPLIFIER_VERSION, AmplifyConfig
+from tests.unit.suites.parting import digest, kept, own_inputs_are_kept, parted
 
 THIRTEEN = AmplifyConfig(seed=0, count=100)
 TWELVE = AmplifyConfig(seed=0, count=100, generator=12)
-
-
-@cache
-def _made(task_id: str, generator: int) -> tuple[Args, ...]:
-    t = TASKS[task_id]
-    assert t.base_inputs is not None
-    config = THIRTEEN if generator == 13 else TWELVE
-    args = (t.contract, t.reference, t.entry_point, t.prompt)
-    return tuple(amplify(task_id, t.base_inputs, config, *args))
-
-
-def _kept(task_id: str, generator: int) -> tuple[Args, ...]:
-    """The inputs the ground truth keeps at most, in order (``groundtruth.TruthStore``)."""
-    count = TWELVE.count + budget.MOST + regrow.MOST + special.MOST + ninth.MOST + tenth.MOST
-    count += eleventh.MOST + twelfth.MOST
-    if generator == 13:
-        count += thirteenth.MOST
-    return _made(task_id, generator)[:count]
 
 
 #: (task, what the answer gets wrong, the answer): each kind of generator 13
@@ -83,17 +54,13 @@ def test_generator_thirteen_is_the_default() -> None:
 def test_generator_thirteen_catches_what_generator_twelve_misses(
     task_id: str, what: str, wrong: str
 ) -> None:
-    assert parted(task_id, wrong, _kept(task_id, 12)) == [], what
-    assert parted(task_id, wrong, _kept(task_id, 13)), what
+    assert parted(task_id, wrong, kept(task_id, 12)) == [], what
+    assert parted(task_id, wrong, kept(task_id, 13)), what
 
 
 def test_generator_twelve_s_inputs_are_kept_and_its_own_are_kept_by_the_ground_truth() -> None:
     for task_id in ("HumanEval/13", "HumanEval/104"):
-        twelve, thirteen = _made(task_id, 12), _made(task_id, 13)
-        assert {key(a) for a in twelve} <= {key(a) for a in thirteen}, task_id
-        own = [a for a in thirteen if key(a) not in {key(b) for b in twelve}]
-        assert 0 < len(own) <= thirteenth.MOST, task_id
-        assert {key(a) for a in own} <= {key(a) for a in _kept(task_id, 13)}, task_id
+        own_inputs_are_kept(task_id, 13)
 
 
 def small_big() -> tuple[int, int]:
@@ -124,10 +91,4 @@ PINNED_13 = "3d0c28494b1005cb"
 
 @pytest.mark.skipif(sys.version_info[:2] != (3, 11), reason="line events of CPython 3.11")
 def test_generator_thirteen_is_unchanged() -> None:
-    h = hashlib.sha256()
-    for task in humaneval_tasks()[:40]:
-        if task.base_inputs is None:
-            continue
-        for made in _made(task.task_id, 13):
-            h.update(key(made).encode())
-    assert h.hexdigest()[:16] == PINNED_13
+    assert digest(13, 40) == PINNED_13

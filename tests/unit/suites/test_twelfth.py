@@ -4,46 +4,18 @@ by one generator 12 adds, so dropping those inputs fails these tests."""
 
 from __future__ import annotations
 
-import hashlib
 import sys
-from functools import cache
 
 import pytest
 
 from specverdict.suites.function import (
-    budget,
-    eleventh,
-    ninth,
-    regrow,
-    special,
-    tenth,
     twelfth,
 )
-from specverdict.suites.function.amplify import AMPLIFIER_VERSION, AmplifyConfig, amplify, key
-from specverdict.suites.function.humaneval import humaneval_tasks
-from specverdict.suites.function.profile import Args
-from tests.unit.suites.parting import TASKS, parted
+from specverdict.suites.function.amplify import AMPLIFIER_VERSION, AmplifyConfig
+from tests.unit.suites.parting import digest, kept, own_inputs_are_kept, parted
 
 TWELVE = AmplifyConfig(seed=0, count=100, generator=12)
 ELEVEN = AmplifyConfig(seed=0, count=100, generator=11)
-
-
-@cache
-def _made(task_id: str, generator: int) -> tuple[Args, ...]:
-    t = TASKS[task_id]
-    assert t.base_inputs is not None
-    config = TWELVE if generator == 12 else ELEVEN
-    args = (t.contract, t.reference, t.entry_point, t.prompt)
-    return tuple(amplify(task_id, t.base_inputs, config, *args))
-
-
-def _kept(task_id: str, generator: int) -> tuple[Args, ...]:
-    """The inputs the ground truth keeps at most, in order (``groundtruth.TruthStore``)."""
-    count = ELEVEN.count + budget.MOST + regrow.MOST + special.MOST + ninth.MOST + tenth.MOST
-    count += eleventh.MOST
-    if generator == 12:
-        count += twelfth.MOST
-    return _made(task_id, generator)[:count]
 
 
 #: (task, what the answer gets wrong, the answer): each kind of generator 12
@@ -85,17 +57,13 @@ def test_generator_thirteen_is_the_default_after_twelve() -> None:
 def test_generator_twelve_catches_what_generator_eleven_misses(
     task_id: str, what: str, wrong: str
 ) -> None:
-    assert parted(task_id, wrong, _kept(task_id, 11)) == [], what
-    assert parted(task_id, wrong, _kept(task_id, 12)), what
+    assert parted(task_id, wrong, kept(task_id, 11)) == [], what
+    assert parted(task_id, wrong, kept(task_id, 12)), what
 
 
 def test_generator_eleven_s_inputs_are_kept_and_its_own_are_kept_by_the_ground_truth() -> None:
     for task_id in ("HumanEval/128", "HumanEval/161"):
-        eleven, twelve = _made(task_id, 11), _made(task_id, 12)
-        assert {key(a) for a in eleven} <= {key(a) for a in twelve}, task_id
-        own = [a for a in twelve if key(a) not in {key(b) for b in eleven}]
-        assert 0 < len(own) <= twelfth.MOST, task_id
-        assert {key(a) for a in own} <= {key(a) for a in _kept(task_id, 12)}, task_id
+        own_inputs_are_kept(task_id, 12)
 
 
 @pytest.mark.parametrize(
@@ -130,10 +98,4 @@ PINNED_12 = "a7150d7bc3a5a1e9"
 
 @pytest.mark.skipif(sys.version_info[:2] != (3, 11), reason="line events of CPython 3.11")
 def test_generator_twelve_is_unchanged() -> None:
-    h = hashlib.sha256()
-    for task in humaneval_tasks()[:10]:
-        if task.base_inputs is None:
-            continue
-        for made in _made(task.task_id, 12):
-            h.update(key(made).encode())
-    assert h.hexdigest()[:16] == PINNED_12
+    assert digest(12, 10) == PINNED_12
