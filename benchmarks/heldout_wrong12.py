@@ -362,6 +362,150 @@ def is_simple_power(x, n):
 """,
         (2, 1),
     ),
+    Wrong(
+        "HumanEval/4",
+        "model-style",
+        "Measures the deviations around the median instead of the mean, which agrees only on symmetric data such as evenly spaced numbers.",
+        """
+from typing import List
+
+
+def mean_absolute_deviation(numbers: List[float]) -> float:
+    s = sorted(numbers)
+    n = len(s)
+    center = s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2
+    return sum(abs(x - center) for x in numbers) / n
+""",
+        ([1.0, 2.0, 6.0],),
+    ),
+    Wrong(
+        "HumanEval/11",
+        "empty-negative",
+        "Converts both strings with int(x, 2), which raises ValueError on empty strings whose XOR is the empty string.",
+        """
+from typing import List
+
+
+def string_xor(a: str, b: str) -> str:
+    return bin(int(a, 2) ^ int(b, 2))[2:].zfill(len(a))
+""",
+        ("", ""),
+    ),
+    Wrong(
+        "HumanEval/17",
+        "string-off-by-one",
+        "Splits on a single space without dropping empty pieces, so two spaces between notes raise KeyError on ''.",
+        """
+from typing import List
+
+
+def parse_music(music_string: str) -> List[int]:
+    if not music_string:
+        return []
+    note_map = {'o': 4, 'o|': 2, '.|': 1}
+    return [note_map[note] for note in music_string.split(' ')]
+""",
+        ("o  o",),
+    ),
+    Wrong(
+        "HumanEval/26",
+        "order-ties",
+        "Iterates over set(numbers) to count occurrences, so the kept elements come out in set order, not input order.",
+        """
+from typing import List
+
+
+def remove_duplicates(numbers: List[int]) -> List[int]:
+    return [n for n in set(numbers) if numbers.count(n) == 1]
+""",
+        ([3, 1],),
+    ),
+    Wrong(
+        "HumanEval/31",
+        "empty-negative",
+        "Special-cases only 1 as not prime, so 0 (and the trial loop's empty range) is called prime.",
+        """
+def is_prime(n):
+    if n == 1:
+        return False
+    for i in range(2, int(n ** 0.5) + 1):
+        if n % i == 0:
+            return False
+    return True
+""",
+        (0,),
+    ),
+    Wrong(
+        "HumanEval/32",
+        "model-style",
+        "Runs Newton's method from x = 0 without guarding the derivative, which is zero there for x^3 + 1 and raises ZeroDivisionError.",
+        """
+import math
+
+
+def poly(xs: list, x: float):
+    return sum([coeff * math.pow(x, i) for i, coeff in enumerate(xs)])
+
+
+def find_zero(xs: list):
+    x = 0.0
+    for _ in range(1000):
+        fx = poly(xs, x)
+        if abs(fx) < 1e-10:
+            return x
+        dfx = sum(i * c * math.pow(x, i - 1) for i, c in enumerate(xs) if i > 0)
+        x = x - fx / dfx
+    return x
+""",
+        ([1, 0, 0, 1],),
+    ),
+    Wrong(
+        "HumanEval/34",
+        "order-ties",
+        "Returns list(set(l)) without sorting; small non-negative integers often come out sorted, but 8 hashes before 1.",
+        """
+def unique(l: list):
+    return list(set(l))
+""",
+        ([8, 1],),
+    ),
+    Wrong(
+        "HumanEval/46",
+        "empty-negative",
+        "Sizes the table to n + 1 and then writes dp[2], which raises IndexError for n < 2.",
+        """
+def fib4(n: int):
+    dp = [0] * (n + 1)
+    dp[2] = 2
+    for i in range(4, n + 1):
+        dp[i] = dp[i - 1] + dp[i - 2] + dp[i - 3] + dp[i - 4]
+    return dp[n]
+""",
+        (1,),
+    ),
+    Wrong(
+        "HumanEval/48",
+        "model-style",
+        "Uses the everyday palindrome idiom that lowercases and drops non-alphanumerics, so 'Aa' counts as a palindrome.",
+        """
+def is_palindrome(text: str):
+    cleaned = ''.join(c.lower() for c in text if c.isalnum())
+    return cleaned == cleaned[::-1]
+""",
+        ("Aa",),
+    ),
+    Wrong(
+        "HumanEval/57",
+        "empty-negative",
+        "Picks the direction from l[0] and l[-1], which raises IndexError on the empty list.",
+        """
+def monotonic(l: list):
+    if l[0] <= l[-1]:
+        return all(l[i] <= l[i + 1] for i in range(len(l) - 1))
+    return all(l[i] >= l[i + 1] for i in range(len(l) - 1))
+""",
+        ([],),
+    ),
 )
 
 
