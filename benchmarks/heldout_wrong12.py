@@ -506,6 +506,48 @@ def monotonic(l: list):
 """,
         ([],),
     ),
+    Wrong(
+        "HumanEval/19",
+        "string-off-by-one",
+        "Guards the empty string but splits on a single space without dropping empty pieces, so two spaces between words raise ValueError on ''.",
+        """
+from typing import List
+
+
+def sort_numbers(numbers: str) -> str:
+    if not numbers:
+        return ''
+    order = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine']
+    words = numbers.split(' ')
+    return ' '.join(sorted(words, key=order.index))
+""",
+        ("three  one",),
+    ),
+    Wrong(
+        "HumanEval/46",
+        "model-style",
+        "Rolls four variables forward n - 3 times and returns the last, which is right from n = 3 on but returns 0 instead of 2 for n = 2.",
+        """
+def fib4(n: int):
+    a, b, c, d = 0, 0, 2, 0
+    for _ in range(n - 3):
+        a, b, c, d = b, c, d, a + b + c + d
+    return d
+""",
+        (2,),
+    ),
+    Wrong(
+        "HumanEval/60",
+        "model-style",
+        "Sums recursively, one call per number, so n = 1000 exceeds Python's recursion limit.",
+        """
+def sum_to_n(n: int):
+    if n == 1:
+        return 1
+    return n + sum_to_n(n - 1)
+""",
+        (1000,),
+    ),
 )
 
 
