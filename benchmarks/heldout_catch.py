@@ -92,6 +92,12 @@ HEADINGS = {
     "heldout_wrong11": (
         "## Amplified tests: catch rate on the eleventh held-out set of plausible-wrong solutions"
     ),
+    "heldout_wrong12": (
+        "## Amplified tests: catch rate on the twelfth held-out set of plausible-wrong solutions"
+    ),
+    "heldout_wrong13": (
+        "## Amplified tests: catch rate on the thirteenth held-out set of plausible-wrong solutions"
+    ),
 }
 SETS = tuple(HEADINGS)
 DEFAULT_SET = "heldout_wrong"
