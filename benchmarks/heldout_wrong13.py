@@ -1,0 +1,480 @@
+"""The thirteenth held-out set of plausible-wrong HumanEval solutions (HumanEval/82 to 163).
+
+Written apart from the amplifier; samples the natural distribution of first-attempt model
+mistakes. Each entry passes HumanEval's base tests and differs from the reference on its
+witness. (Partial set; the full account follows when the set is complete.)
+"""
+
+from __future__ import annotations
+
+try:
+    from benchmarks.heldout_wrong import KINDS, Wrong
+except ImportError:  # run as a script from the benchmarks directory
+    from heldout_wrong import KINDS, Wrong  # type: ignore[no-redef, import-not-found]
+
+__all__ = ["ENTRIES", "KINDS", "Wrong", "tasks"]
+
+ENTRIES: tuple[Wrong, ...] = (
+    Wrong(
+        "HumanEval/83",
+        "model-style",
+        "Counts by brute force over every n-digit number: right, but for n = 10 it walks nine "
+        "billion numbers and does not return.",
+        """
+def starts_one_ends(n):
+    count = 0
+    for x in range(10 ** (n - 1), 10 ** n):
+        s = str(x)
+        if s[0] == '1' or s[-1] == '1':
+            count += 1
+    return count
+""",
+        (10,),
+    ),
+    Wrong(
+        "HumanEval/84",
+        "empty-negative",
+        "Converts the digit sum to binary by hand with a while loop that never runs for a sum "
+        "of 0, so N = 0 gives '' instead of '0'.",
+        """
+def solve(N):
+    total = sum(int(d) for d in str(N))
+    result = ""
+    while total > 0:
+        result = str(total % 2) + result
+        total //= 2
+    return result
+""",
+        (0,),
+    ),
+    Wrong(
+        "HumanEval/86",
+        "model-style",
+        "Splits the sentence with split() and joins with one space, so runs of blanks collapse: "
+        "'a  b' comes back as 'a b'.",
+        """
+def anti_shuffle(s):
+    return ' '.join(''.join(sorted(word)) for word in s.split())
+""",
+        ("a  b",),
+    ),
+    Wrong(
+        "HumanEval/89",
+        "model-style",
+        "Rotates uppercase letters too, where the reference rotates only the lowercase alphabet "
+        "and keeps every other character: 'A' becomes 'E'.",
+        """
+def encrypt(s):
+    result = ''
+    for c in s:
+        if c.islower():
+            result += chr((ord(c) - ord('a') + 4) % 26 + ord('a'))
+        elif c.isupper():
+            result += chr((ord(c) - ord('A') + 4) % 26 + ord('A'))
+        else:
+            result += c
+    return result
+""",
+        ("A",),
+    ),
+    Wrong(
+        "HumanEval/89",
+        "model-style",
+        "Assumes the string holds only lowercase letters and shifts every character, so a "
+        "space turns into a letter: 'a b' gives 'erf'.",
+        """
+def encrypt(s):
+    return ''.join(chr((ord(c) - ord('a') + 4) % 26 + ord('a')) for c in s)
+""",
+        ("a b",),
+    ),
+    Wrong(
+        "HumanEval/90",
+        "empty-negative",
+        "Tracks the two smallest values in one pass but tests the second with `not second`, "
+        "so a second smallest of 0 is taken for 'none yet' and overwritten: [-1, 0, 5] gives 5.",
+        """
+def next_smallest(lst):
+    smallest = None
+    second = None
+    for x in lst:
+        if smallest is None or x < smallest:
+            second = smallest
+            smallest = x
+        elif x != smallest and (not second or x < second):
+            second = x
+    return second
+""",
+        ([-1, 0, 5],),
+    ),
+    Wrong(
+        "HumanEval/90",
+        "order-ties",
+        "Sorts and returns None when the first two sorted values tie, instead of looking past "
+        "the repeated minimum: [1, 1, 2] gives None, not 2.",
+        """
+def next_smallest(lst):
+    if len(lst) < 2:
+        return None
+    s = sorted(lst)
+    if s[0] == s[1]:
+        return None
+    return s[1]
+""",
+        ([1, 1, 2],),
+    ),
+    Wrong(
+        "HumanEval/94",
+        "empty-negative",
+        "Runs its primality test (no n < 2 guard) on every element, and a negative number's "
+        "square root is complex, so int() raises TypeError on [-3, 2].",
+        """
+def skjkasdkd(lst):
+    def is_prime(n):
+        for i in range(2, int(n ** 0.5) + 1):
+            if n % i == 0:
+                return False
+        return True
+    primes = [x for x in lst if is_prime(x)]
+    largest = max(primes)
+    return sum(int(d) for d in str(largest))
+""",
+        ([-3, 2],),
+    ),
+    Wrong(
+        "HumanEval/96",
+        "type-boundary",
+        "Seeds the list with 2 and tests only odd numbers after n < 2 is handled, so n = 2 "
+        "returns [2] although 2 is not less than n.",
+        """
+def count_up_to(n):
+    if n < 2:
+        return []
+    primes = [2]
+    for i in range(3, n, 2):
+        if all(i % p != 0 for p in primes if p * p <= i):
+            primes.append(i)
+    return primes
+""",
+        (2,),
+    ),
+    Wrong(
+        "HumanEval/99",
+        "string-off-by-one",
+        "Detects a half by value.endswith('.5') without stripping trailing zeros, so '14.50' "
+        "falls through to round() and banker's rounding gives 14, not 15.",
+        """
+def closest_integer(value):
+    num = float(value)
+    if value.endswith('.5'):
+        return int(num + 0.5) if num > 0 else int(num - 0.5)
+    return int(round(num))
+""",
+        ("14.50",),
+    ),
+    Wrong(
+        "HumanEval/99",
+        "type-boundary",
+        "Rounds half away from zero as int(x + 0.5), and the float addition rounds "
+        "0.49999999999999994 + 0.5 up to 1.0, so it answers 1 instead of 0.",
+        """
+def closest_integer(value):
+    num = float(value)
+    if num >= 0:
+        return int(num + 0.5)
+    return int(num - 0.5)
+""",
+        ("0.49999999999999994",),
+    ),
+    Wrong(
+        "HumanEval/101",
+        "model-style",
+        "Deletes the commas instead of treating them as separators (every example has a space "
+        "after its comma), so 'a,b' becomes one word 'ab'.",
+        """
+def words_string(s):
+    return s.replace(',', '').split()
+""",
+        ("a,b",),
+    ),
+    Wrong(
+        "HumanEval/104",
+        "order-ties",
+        "Collects the qualifying numbers in a set before sorting, so a repeated number "
+        "appears once: [1, 1] gives [1].",
+        """
+def unique_digits(x):
+    return sorted(set(n for n in x if all(int(d) % 2 == 1 for d in str(n))))
+""",
+        ([1, 1],),
+    ),
+    Wrong(
+        "HumanEval/109",
+        "model-style",
+        "Counts the descents between neighbours but forgets the wrap-around pair (last, "
+        "first), so [1, 3, 2] with one descent is called rotatable.",
+        """
+def move_one_ball(arr):
+    if not arr:
+        return True
+    drops = 0
+    for i in range(len(arr) - 1):
+        if arr[i] > arr[i + 1]:
+            drops += 1
+    return drops <= 1
+""",
+        ([1, 3, 2],),
+    ),
+    Wrong(
+        "HumanEval/111",
+        "model-style",
+        "Counts the pieces of split(' '), so a double space yields an empty-string 'letter' "
+        "that enters the histogram: 'a  b' gives {'a': 1, '': 1, 'b': 1}.",
+        """
+def histogram(test):
+    if not test:
+        return {}
+    counts = {}
+    for letter in test.split(' '):
+        counts[letter] = counts.get(letter, 0) + 1
+    most = max(counts.values())
+    return {k: v for k, v in counts.items() if v == most}
+""",
+        ("a  b",),
+    ),
+    Wrong(
+        "HumanEval/118",
+        "model-style",
+        "Lists only the lowercase vowels, reading 'case sensitive' as 'lowercase', so the "
+        "uppercase vowel of 'bAd' is treated as a consonant and '' is returned.",
+        """
+def get_closest_vowel(word):
+    vowels = "aeiou"
+    for i in range(len(word) - 2, 0, -1):
+        if word[i] in vowels and word[i - 1] not in vowels and word[i + 1] not in vowels:
+            return word[i]
+    return ""
+""",
+        ("bAd",),
+    ),
+    Wrong(
+        "HumanEval/125",
+        "model-style",
+        "Splits on commas with split(','), which keeps the empty pieces between adjacent "
+        "commas: 'a,,b' gives ['a', '', 'b'].",
+        """
+def split_words(txt):
+    if ' ' in txt:
+        return txt.split()
+    if ',' in txt:
+        return txt.split(',')
+    return sum(1 for c in txt if c.islower() and (ord(c) - ord('a')) % 2 == 1)
+""",
+        ("a,,b",),
+    ),
+    Wrong(
+        "HumanEval/125",
+        "model-style",
+        "Splits on whitespace with split(' ') instead of split(), so a double space yields an "
+        "empty word: 'a  b' gives ['a', '', 'b'].",
+        """
+def split_words(txt):
+    if ' ' in txt:
+        return txt.split(' ')
+    elif ',' in txt:
+        return txt.split(',')
+    else:
+        return len([c for c in txt if c.islower() and (ord(c) - ord('a')) % 2 == 1])
+""",
+        ("a  b",),
+    ),
+    Wrong(
+        "HumanEval/127",
+        "empty-negative",
+        "Takes the intersection length as abs(end - start) without checking that the "
+        "intervals meet, so the disjoint (1, 2) and (4, 6) get 'length' 2 and 'YES'.",
+        """
+def intersection(interval1, interval2):
+    start = max(interval1[0], interval2[0])
+    end = min(interval1[1], interval2[1])
+    length = abs(end - start)
+    if length < 2:
+        return "NO"
+    for i in range(2, int(length ** 0.5) + 1):
+        if length % i == 0:
+            return "NO"
+    return "YES"
+""",
+        ((1, 2), (4, 6)),
+    ),
+    Wrong(
+        "HumanEval/130",
+        "model-style",
+        "Follows the recurrence recursively (tri(odd k) calls tri(k - 2)), which nests about "
+        "n / 2 calls deep and raises RecursionError for n = 3000.",
+        """
+def tri(n):
+    def t(k):
+        if k == 0:
+            return 1
+        if k == 1:
+            return 3
+        if k % 2 == 0:
+            return 1 + k / 2
+        return t(k - 1) + t(k - 2) + t(k + 1)
+    return [t(i) for i in range(n + 1)]
+""",
+        (3000,),
+    ),
+    Wrong(
+        "HumanEval/132",
+        "model-style",
+        "Matches brackets with a stack and looks for a matched pair inside another, but the "
+        "task asks for a nested subsequence: '[][]]' holds '[[]]' (positions 0, 2, 3, 4) "
+        "yet its greedy pairs are side by side.",
+        """
+def is_nested(string):
+    stack = []
+    pairs = []
+    for i, c in enumerate(string):
+        if c == '[':
+            stack.append(i)
+        elif stack:
+            pairs.append((stack.pop(), i))
+    for a, b in pairs:
+        for c, d in pairs:
+            if a < c and d < b:
+                return True
+    return False
+""",
+        ("[][]]",),
+    ),
+    Wrong(
+        "HumanEval/132",
+        "model-style",
+        "Looks for the substring '[[' before a later ']]', but the nested brackets need not "
+        "be adjacent: '[][]]' has the subsequence '[[]]' and no '[['.",
+        """
+def is_nested(string):
+    first = string.find('[[')
+    last = string.rfind(']]')
+    return first != -1 and last != -1 and first < last
+""",
+        ("[][]]",),
+    ),
+    Wrong(
+        "HumanEval/140",
+        "model-style",
+        "Replaces exactly three spaces with '-' by str.replace, so a run of four leaves a "
+        "space behind that becomes '_': 'a    b' gives 'a-_b'.",
+        """
+def fix_spaces(text):
+    return text.replace("   ", "-").replace(" ", "_")
+""",
+        ("a    b",),
+    ),
+    Wrong(
+        "HumanEval/144",
+        "type-boundary",
+        "Multiplies the two fractions as floats and asks is_integer(), and (1/49) * 49 is "
+        "0.9999999999999999, so 1/49 * 49/1 is called not whole.",
+        """
+def simplify(x, n):
+    a, b = map(int, x.split('/'))
+    c, d = map(int, n.split('/'))
+    return ((a / b) * (c / d)).is_integer()
+""",
+        ("1/49", "49/1"),
+    ),
+    Wrong(
+        "HumanEval/149",
+        "order-ties",
+        "Drops duplicates by collecting the even-length words in a set (the task says the "
+        "list may contain duplicates and keeps them): ['aa', 'aa'] gives ['aa'].",
+        """
+def sorted_list_sum(lst):
+    evens = set(w for w in lst if len(w) % 2 == 0)
+    return sorted(evens, key=lambda w: (len(w), w))
+""",
+        (["aa", "aa"],),
+    ),
+    Wrong(
+        "HumanEval/154",
+        "string-off-by-one",
+        "Slides its window over range(len(a) - len(b)), one start short, so a rotation at the "
+        "very end of a is missed: ('abc', 'bc') gives False.",
+        """
+def cycpattern_check(a, b):
+    n = len(b)
+    for i in range(n):
+        rotation = b[i:] + b[:i]
+        for j in range(len(a) - n):
+            if a[j:j + n] == rotation:
+                return True
+    return False
+""",
+        ("abc", "bc"),
+    ),
+    Wrong(
+        "HumanEval/157",
+        "type-boundary",
+        "Compares the squares with math.isclose, whose relative tolerance accepts "
+        "(3e9, 4e9, 5e9 + 1) as right-angled although the squares differ by 10^10 + 1.",
+        """
+import math
+
+def right_angle_triangle(a, b, c):
+    x, y, z = sorted([a, b, c])
+    return math.isclose(x * x + y * y, z * z)
+""",
+        (3000000000, 4000000000, 5000000001),
+    ),
+    Wrong(
+        "HumanEval/157",
+        "type-boundary",
+        "Checks math.sqrt(x*x + y*y) == z in floats, and sqrt(10^16 + 1) rounds to 10^8, so "
+        "the isosceles (1, 10^8, 10^8) is called right-angled.",
+        """
+import math
+
+def right_angle_triangle(a, b, c):
+    x, y, z = sorted([a, b, c])
+    return math.sqrt(x * x + y * y) == z
+""",
+        (1, 100000000, 100000000),
+    ),
+    Wrong(
+        "HumanEval/163",
+        "type-boundary",
+        "Builds range(lo, hi) with the upper bound exclusive, so an even digit equal to the "
+        "larger bound is lost: (2, 8) gives [2, 4, 6].",
+        """
+def generate_integers(a, b):
+    lo, hi = min(a, b), max(a, b)
+    return [i for i in range(lo, hi) if i % 2 == 0 and i < 10]
+""",
+        (2, 8),
+    ),
+    Wrong(
+        "HumanEval/114",
+        "model-style",
+        "Tries every start and extends a running sum to every end, quadratic time: right, but "
+        "on 30,000 items it does not return.",
+        """
+def minSubArraySum(nums):
+    best = nums[0]
+    for i in range(len(nums)):
+        total = 0
+        for j in range(i, len(nums)):
+            total += nums[j]
+            best = min(best, total)
+    return best
+""",
+        ([1] * 30000,),
+    ),
+)
+
+
+def tasks() -> tuple[str, ...]:
+    """The tasks the set covers, in order."""
+    return tuple(sorted({e.task_id for e in ENTRIES}, key=lambda t: int(t.split("/")[1])))
