@@ -16,6 +16,29 @@ __all__ = ["ENTRIES", "KINDS", "Wrong", "tasks"]
 
 ENTRIES: tuple[Wrong, ...] = (
     Wrong(
+        "HumanEval/82",
+        "type-boundary",
+        "Tests divisors in the 6k +/- 1 loop while i * i < n, strict where it must be <=, so a "
+        "square of a prime passes: a string of length 25 is called prime.",
+        """
+def prime_length(string):
+    n = len(string)
+    if n <= 1:
+        return False
+    if n <= 3:
+        return True
+    if n % 2 == 0 or n % 3 == 0:
+        return False
+    i = 5
+    while i * i < n:
+        if n % i == 0 or n % (i + 2) == 0:
+            return False
+        i += 6
+    return True
+""",
+        ("a" * 25,),
+    ),
+    Wrong(
         "HumanEval/83",
         "model-style",
         "Counts by brute force over every n-digit number: right, but for n = 10 it walks nine "
@@ -124,6 +147,45 @@ def next_smallest(lst):
         ([1, 1, 2],),
     ),
     Wrong(
+        "HumanEval/91",
+        "string-off-by-one",
+        "Splits sentences on a delimiter plus exactly one space, so after a double space the "
+        "next sentence starts with ' I' and is not counted: 'Hi.  I am' gives 0.",
+        """
+import re
+
+def is_bored(S):
+    sentences = re.split(r'[.?!] ', S)
+    return sum(1 for s in sentences if s.startswith('I '))
+""",
+        ("Hi.  I am",),
+    ),
+    Wrong(
+        "HumanEval/94",
+        "type-boundary",
+        "Its 6k +/- 1 primality test loops while i * i < n, so 25 = 5 * 5 counts as prime and "
+        "is the largest: [25, 2] gives 7 instead of 2.",
+        """
+def skjkasdkd(lst):
+    def is_prime(n):
+        if n <= 1:
+            return False
+        if n <= 3:
+            return True
+        if n % 2 == 0 or n % 3 == 0:
+            return False
+        i = 5
+        while i * i < n:
+            if n % i == 0 or n % (i + 2) == 0:
+                return False
+            i += 6
+        return True
+    largest = max(x for x in lst if is_prime(x))
+    return sum(int(d) for d in str(largest))
+""",
+        ([25, 2],),
+    ),
+    Wrong(
         "HumanEval/94",
         "empty-negative",
         "Runs its primality test (no n < 2 guard) on every element, and a negative number's "
@@ -189,6 +251,19 @@ def closest_integer(value):
     Wrong(
         "HumanEval/101",
         "model-style",
+        "Takes the words as re.findall(r'\\w+'), which also breaks words at apostrophes and "
+        "hyphens: \"don't\" gives ['don', 't'].",
+        """
+import re
+
+def words_string(s):
+    return re.findall(r'\\w+', s)
+""",
+        ("don't",),
+    ),
+    Wrong(
+        "HumanEval/101",
+        "model-style",
         "Deletes the commas instead of treating them as separators (every example has a space "
         "after its comma), so 'a,b' becomes one word 'ab'.",
         """
@@ -243,6 +318,23 @@ def histogram(test):
         ("a  b",),
     ),
     Wrong(
+        "HumanEval/114",
+        "model-style",
+        "Tries every start and extends a running sum to every end, quadratic time: right, but "
+        "on 30,000 items it does not return.",
+        """
+def minSubArraySum(nums):
+    best = nums[0]
+    for i in range(len(nums)):
+        total = 0
+        for j in range(i, len(nums)):
+            total += nums[j]
+            best = min(best, total)
+    return best
+""",
+        ([1] * 30000,),
+    ),
+    Wrong(
         "HumanEval/118",
         "model-style",
         "Lists only the lowercase vowels, reading 'case sensitive' as 'lowercase', so the "
@@ -287,6 +379,29 @@ def split_words(txt):
         return len([c for c in txt if c.islower() and (ord(c) - ord('a')) % 2 == 1])
 """,
         ("a  b",),
+    ),
+    Wrong(
+        "HumanEval/127",
+        "type-boundary",
+        "Tries divisors over range(2, int(math.sqrt(length))), one short, so a length of 4 "
+        "has no divisor tried and is called prime: (0, 4) with (0, 4) gives 'YES'.",
+        """
+import math
+
+def intersection(interval1, interval2):
+    start = max(interval1[0], interval2[0])
+    end = min(interval1[1], interval2[1])
+    if start > end:
+        return "NO"
+    length = end - start
+    if length < 2:
+        return "NO"
+    for i in range(2, int(math.sqrt(length))):
+        if length % i == 0:
+            return "NO"
+    return "YES"
+""",
+        ((0, 4), (0, 4)),
     ),
     Wrong(
         "HumanEval/127",
@@ -374,6 +489,30 @@ def fix_spaces(text):
         ("a    b",),
     ),
     Wrong(
+        "HumanEval/143",
+        "type-boundary",
+        "Its 6k +/- 1 primality test loops while i * i < n, so a 25-letter word (25 = 5 * 5) "
+        "is kept as having a prime length.",
+        """
+def words_in_sentence(sentence):
+    def is_prime(n):
+        if n <= 1:
+            return False
+        if n <= 3:
+            return True
+        if n % 2 == 0 or n % 3 == 0:
+            return False
+        i = 5
+        while i * i < n:
+            if n % i == 0 or n % (i + 2) == 0:
+                return False
+            i += 6
+        return True
+    return " ".join(w for w in sentence.split() if is_prime(len(w)))
+""",
+        ("a" * 25,),
+    ),
+    Wrong(
         "HumanEval/144",
         "type-boundary",
         "Multiplies the two fractions as floats and asks is_integer(), and (1/49) * 49 is "
@@ -397,6 +536,24 @@ def sorted_list_sum(lst):
     return sorted(evens, key=lambda w: (len(w), w))
 """,
         (["aa", "aa"],),
+    ),
+    Wrong(
+        "HumanEval/150",
+        "type-boundary",
+        "Trial-divides while i * i < n instead of <=, so a prime's square is never divided: "
+        "n = 4 returns x.",
+        """
+def x_or_y(n, x, y):
+    if n < 2:
+        return y
+    i = 2
+    while i * i < n:
+        if n % i == 0:
+            return y
+        i += 1
+    return x
+""",
+        (4, 1, 0),
     ),
     Wrong(
         "HumanEval/154",
@@ -444,6 +601,38 @@ def right_angle_triangle(a, b, c):
         (1, 100000000, 100000000),
     ),
     Wrong(
+        "HumanEval/160",
+        "model-style",
+        "Evaluates without eval by precedence levels, folding each level left to right, so "
+        "the right-associative ** goes wrong: 2 ** 3 ** 2 gives 64 instead of 512.",
+        """
+def do_algebra(operator, operand):
+    ops = list(operator)
+    nums = list(operand)
+    for level in (('**',), ('*', '//'), ('+', '-')):
+        i = 0
+        while i < len(ops):
+            if ops[i] in level:
+                a, b = nums[i], nums[i + 1]
+                if ops[i] == '**':
+                    r = a ** b
+                elif ops[i] == '*':
+                    r = a * b
+                elif ops[i] == '//':
+                    r = a // b
+                elif ops[i] == '+':
+                    r = a + b
+                else:
+                    r = a - b
+                nums[i:i + 2] = [r]
+                ops.pop(i)
+            else:
+                i += 1
+    return nums[0]
+""",
+        (["**", "**"], [2, 3, 2]),
+    ),
+    Wrong(
         "HumanEval/163",
         "type-boundary",
         "Builds range(lo, hi) with the upper bound exclusive, so an even digit equal to the "
@@ -454,23 +643,6 @@ def generate_integers(a, b):
     return [i for i in range(lo, hi) if i % 2 == 0 and i < 10]
 """,
         (2, 8),
-    ),
-    Wrong(
-        "HumanEval/114",
-        "model-style",
-        "Tries every start and extends a running sum to every end, quadratic time: right, but "
-        "on 30,000 items it does not return.",
-        """
-def minSubArraySum(nums):
-    best = nums[0]
-    for i in range(len(nums)):
-        total = 0
-        for j in range(i, len(nums)):
-            total += nums[j]
-            best = min(best, total)
-    return best
-""",
-        ([1] * 30000,),
     ),
 )
 
