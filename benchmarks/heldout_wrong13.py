@@ -1,8 +1,51 @@
-"""The thirteenth held-out set of plausible-wrong HumanEval solutions (HumanEval/82 to 163).
+"""The thirteenth held-out set of plausible-wrong HumanEval solutions: HumanEval/82 to 163.
 
-Written apart from the amplifier; samples the natural distribution of first-attempt model
-mistakes. Each entry passes HumanEval's base tests and differs from the reference on its
-witness. (Partial set; the full account follows when the set is complete.)
+Written apart from the amplifier: the input generators of ``suites/function`` (every file there
+but ``humaneval.py``, ``task.py``, ``oracles.py`` and ``harness.py``), the design notes, the
+README, ``benchmarks/RESULTS.md``, ``catch_rate.py``, ``amplifier_cost.py``, the unit tests of the
+suites, the repository's history and the earlier held-out sets (beyond the format of
+``heldout_wrong.py``) were not read, and no amplified test was scored while writing it.
+
+Unlike the earlier sets, which hunted rare corners, this one samples the natural distribution of
+model mistakes: for each task, the solution a code model writes on a first attempt and the
+variants it samples at temperature ~0.8 (common idioms, misreadings of the docstring, loop
+bounds one step off, ``<`` for ``<=``, ``split(' ')`` against ``split()``, float rounding,
+zero, negative and repeated values, recursion, brute force). A candidate was kept only if it
+passes HumanEval's base tests (the dataset's ``check``) and is wrong on a witness within the
+task's stated domain; nothing was ruled out for repeating an earlier set's mistake (those sets
+were not read). Each entry is one complete function a model could write in good faith, at most
+three per task, each a different mistake.
+
+Witness rules: the witness satisfies the task's ``contract`` and the docstring's domain (types,
+ranges, "positive", "non-empty"); the reference answers it in milliseconds; the solution returns
+another value (as ``oracles.is_right`` compares), raises, or does not return. An entry that
+differs only by not returning counts only with every list or string at most 65,536 items and
+every whole number at most 1,000 digits. The witness is the simplest small input that shows
+the difference.
+
+Left out as disputed: HumanEval/95, 97 and 124; the decode tasks; ties of
+``find_closest_elements``; ``change_base(0, b)``; ``modp(n, 1)``; the float arithmetic of
+``get_odd_collatz``, ``tri`` and ``rounded_avg``; the ASCII letter and digit tests of
+``file_name_check`` and ``check_if_last_char_is_a_letter``; trailing spaces in ``fix_spaces``;
+``iscube``'s float cube root; ``x_or_y`` and ``add_elements`` on numbers below 2 or negative;
+Greek final sigma; the dotted and dotless i; tabs where a task speaks of spaces; letters and
+digits outside ASCII; negative ``gcd``; and witnesses the reference cannot answer in
+milliseconds. Also left out were candidates that differ only where the reference's own answer
+is questionable (``is_bored`` on a sentence that is just "I", integral floats such as 3.0 in
+``double_the_difference``, ``select_words`` with n = 0, case-insensitive "alphabetical" order).
+
+What it holds: 39 entries over 29 of the 82 tasks: 17 model-style, 11 type-boundary,
+5 empty-negative, 3 order-ties, 3 string-off-by-one. The mistakes that recur are primality
+loops one step short (``i * i < n``, ``range(2, int(sqrt(n)))``; HumanEval/82, 94, 127, 143,
+150), splitting idioms that keep or lose empty pieces (86, 101, 111, 125), float precision on
+whole-number answers (99, 144, 157) and sets that drop repeated values (104, 149). Two entries
+differ only by not returning within the size contract (HumanEval/83's brute-force count,
+HumanEval/114's quadratic scan) and one by recursing too deep (HumanEval/130). The other 53
+tasks yielded none (95, 97, 103, 122, 123, 124 and 134 are wholly or mostly inside the disputed
+regions; on the rest the base tests already reject the natural slips or the natural solutions
+are right): 85, 87, 88, 92, 93, 95, 97, 98, 100, 102, 103, 105, 106, 107, 108, 110, 112, 113,
+115, 116, 117, 119, 120, 121, 122, 123, 124, 126, 128, 129, 131, 133, 134, 135, 136, 137, 138,
+139, 141, 142, 145, 146, 147, 148, 151, 152, 153, 155, 156, 158, 159, 161, 162.
 """
 
 from __future__ import annotations
@@ -247,6 +290,20 @@ def closest_integer(value):
     return int(num - 0.5)
 """,
         ("0.49999999999999994",),
+    ),
+    Wrong(
+        "HumanEval/99",
+        "empty-negative",
+        "Special-cases a fractional part of exactly 0.5 but not -0.5, so a negative half "
+        "falls to round()'s half-to-even: '-14.5' gives -14 instead of -15.",
+        """
+def closest_integer(value):
+    num = float(value)
+    if num - int(num) == 0.5:
+        return int(num) + 1
+    return round(num)
+""",
+        ("-14.5",),
     ),
     Wrong(
         "HumanEval/101",
