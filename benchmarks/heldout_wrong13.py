@@ -34,13 +34,14 @@ milliseconds. Also left out were candidates that differ only where the reference
 is questionable (``is_bored`` on a sentence that is just "I", integral floats such as 3.0 in
 ``double_the_difference``, ``select_words`` with n = 0, case-insensitive "alphabetical" order).
 
-What it holds: 39 entries over 29 of the 82 tasks: 17 model-style, 11 type-boundary,
+What it holds: 40 entries over 29 of the 82 tasks: 18 model-style, 11 type-boundary,
 5 empty-negative, 3 order-ties, 3 string-off-by-one. The mistakes that recur are primality
 loops one step short (``i * i < n``, ``range(2, int(sqrt(n)))``; HumanEval/82, 94, 127, 143,
 150), splitting idioms that keep or lose empty pieces (86, 101, 111, 125), float precision on
-whole-number answers (99, 144, 157) and sets that drop repeated values (104, 149). Two entries
+whole-number answers (99, 144, 157) and sets that drop repeated values (104, 149). Three entries
 differ only by not returning within the size contract (HumanEval/83's brute-force count,
-HumanEval/114's quadratic scan) and one by recursing too deep (HumanEval/130). The other 53
+HumanEval/94's linear primality test, HumanEval/114's quadratic scan) and one by recursing too
+deep (HumanEval/130). The other 53
 tasks yielded none (95, 97, 103, 122, 123, 124 and 134 are wholly or mostly inside the disputed
 regions; on the rest the base tests already reject the natural slips or the natural solutions
 are right): 85, 87, 88, 92, 93, 95, 97, 98, 100, 102, 103, 105, 106, 107, 108, 110, 112, 113,
@@ -245,6 +246,25 @@ def skjkasdkd(lst):
     return sum(int(d) for d in str(largest))
 """,
         ([-3, 2],),
+    ),
+    Wrong(
+        "HumanEval/94",
+        "model-style",
+        "Tests primality by trial division over range(2, n), linear in the value: right, but "
+        "on the prime 1000000007 it does not return.",
+        """
+def skjkasdkd(lst):
+    def is_prime(n):
+        if n < 2:
+            return False
+        for i in range(2, n):
+            if n % i == 0:
+                return False
+        return True
+    largest = max(x for x in lst if is_prime(x))
+    return sum(int(d) for d in str(largest))
+""",
+        ([1000000007],),
     ),
     Wrong(
         "HumanEval/96",
