@@ -31,22 +31,23 @@ Left out as disputed: HumanEval/95, 97 and 124; the decode tasks; ties of
 Greek final sigma; the dotted and dotless i; tabs where a task speaks of spaces; letters and
 digits outside ASCII; negative ``gcd``; and witnesses the reference cannot answer in
 milliseconds. Also left out were candidates that differ only where the reference's own answer
-is questionable (``is_bored`` on a sentence that is just "I", integral floats such as 3.0 in
-``double_the_difference``, ``select_words`` with n = 0, case-insensitive "alphabetical" order).
+is questionable: ``is_bored`` on a sentence that is just "I", integral floats such as 3.0 in
+``double_the_difference``, ``select_words`` with n = 0, case-insensitive "alphabetical" order in
+``sorted_list_sum``, ``encrypt`` rotating uppercase letters.
 
-What it holds: 40 entries over 29 of the 82 tasks: 18 model-style, 11 type-boundary,
+What it holds: 40 entries over 29 of the 82 tasks: 17 model-style, 12 type-boundary,
 5 empty-negative, 3 order-ties, 3 string-off-by-one. The mistakes that recur are primality
-loops one step short (``i * i < n``, ``range(2, int(sqrt(n)))``; HumanEval/82, 94, 127, 143,
-150), splitting idioms that keep or lose empty pieces (86, 101, 111, 125), float precision on
-whole-number answers (99, 144, 157) and sets that drop repeated values (104, 149). Three entries
-differ only by not returning within the size contract (HumanEval/83's brute-force count,
-HumanEval/94's linear primality test, HumanEval/114's quadratic scan) and one by recursing too
-deep (HumanEval/130). The other 53
-tasks yielded none (95, 97, 103, 122, 123, 124 and 134 are wholly or mostly inside the disputed
-regions; on the rest the base tests already reject the natural slips or the natural solutions
-are right): 85, 87, 88, 92, 93, 95, 97, 98, 100, 102, 103, 105, 106, 107, 108, 110, 112, 113,
-115, 116, 117, 119, 120, 121, 122, 123, 124, 126, 128, 129, 131, 133, 134, 135, 136, 137, 138,
-139, 141, 142, 145, 146, 147, 148, 151, 152, 153, 155, 156, 158, 159, 161, 162.
+loops one step short (``i * i < n``, ``range(2, int(sqrt(n)))``, ``range(2, n // 2)``;
+HumanEval/82, 94, 127, 143, 150), splitting idioms that keep or lose empty pieces (86, 101,
+111, 125), float precision on whole-number answers (99, 144, 157) and sets that drop repeated
+values (104, 149). Three entries differ only by not returning within the size contract
+(HumanEval/83's brute-force count, HumanEval/94's linear primality test, HumanEval/114's
+quadratic scan) and one by recursing too deep (HumanEval/130). The other 53 tasks yielded none
+(95, 97, 103, 122, 123, 124 and 134 lie wholly or mostly inside the disputed regions; on the
+rest the base tests already reject the natural slips, or the natural solutions are right):
+85, 87, 88, 92, 93, 95, 97, 98, 100, 102, 103, 105, 106, 107, 108, 110, 112, 113, 115, 116,
+117, 119, 120, 121, 122, 123, 124, 126, 128, 129, 131, 133, 134, 135, 136, 137, 138, 139, 141,
+142, 145, 146, 147, 148, 151, 152, 153, 155, 156, 158, 159, 161, 162.
 """
 
 from __future__ import annotations
@@ -124,25 +125,6 @@ def anti_shuffle(s):
     return ' '.join(''.join(sorted(word)) for word in s.split())
 """,
         ("a  b",),
-    ),
-    Wrong(
-        "HumanEval/89",
-        "model-style",
-        "Rotates uppercase letters too, where the reference rotates only the lowercase alphabet "
-        "and keeps every other character: 'A' becomes 'E'.",
-        """
-def encrypt(s):
-    result = ''
-    for c in s:
-        if c.islower():
-            result += chr((ord(c) - ord('a') + 4) % 26 + ord('a'))
-        elif c.isupper():
-            result += chr((ord(c) - ord('A') + 4) % 26 + ord('A'))
-        else:
-            result += c
-    return result
-""",
-        ("A",),
     ),
     Wrong(
         "HumanEval/89",
@@ -628,6 +610,22 @@ def x_or_y(n, x, y):
         if n % i == 0:
             return y
         i += 1
+    return x
+""",
+        (4, 1, 0),
+    ),
+    Wrong(
+        "HumanEval/150",
+        "type-boundary",
+        "Looks for divisors in range(2, n // 2), which is empty for n = 4, so 4 is called "
+        "prime and x is returned.",
+        """
+def x_or_y(n, x, y):
+    if n < 2:
+        return y
+    for i in range(2, n // 2):
+        if n % i == 0:
+            return y
     return x
 """,
         (4, 1, 0),
