@@ -9,8 +9,10 @@ written after all five once the fifth had been used too, ``heldout_wrong7`` the 
 written after all six once the sixth had been used too, ``heldout_wrong8`` the eighth,
 written after all seven once the seventh had been used too, ``heldout_wrong9`` the ninth,
 written after all eight once the eighth had been used too, ``heldout_wrong10`` the tenth,
-written after all nine once the ninth had been used too, and ``heldout_wrong11`` the eleventh,
-written after all ten once the tenth had been used too) was written by hand apart from the
+written after all nine once the ninth had been used too, ``heldout_wrong11`` the eleventh,
+written after all ten once the tenth had been used too, and ``heldout_wrong12`` and
+``heldout_wrong13``, the natural mistakes of HumanEval/0-81 and 82-163 with no rule against an
+earlier set's, note 057) was written by hand apart from the
 amplifier, so it measures what ``benchmarks/catch_rate.py``'s own mutants cannot: mistakes
 nobody chose for the amplifier to catch. Each entry is scored by the function stage as shipped,
 ``humaneval@1``'s amplified tests (seed 0, 100 inputs) with the default generator or the one
@@ -21,9 +23,10 @@ The references of the covered tasks are scored as well (a reference failing its 
 make a catch meaningless). An entry that differs from the reference only by running long counts
 only when its witness is within the size contract (note 053: at most ``CONTRACT_ITEMS`` items or
 characters per argument, ``CONTRACT_DIGITS`` digits); the others are listed apart, and the rate
-counting them as wrong too is printed beside.
+counting them as wrong too is printed beside. With ``--fresh`` the entries that make an earlier
+set's mistake (``repeats``) are told apart and the rate on the others is printed too.
 
-    python benchmarks/heldout_catch.py [--set NAME] [--generator N] [--cache DIR]
+    python benchmarks/heldout_catch.py [--set NAME] [--generator N] [--cache DIR] [--fresh]
         [--write benchmarks/RESULTS.md]
 """
 
@@ -283,6 +286,58 @@ def check(
     )
 
 
+def _alike(task: FunctionTask, witness: tuple[Any, ...], a: Any, b: Any) -> bool:
+    """Whether two answers to ``witness`` (``InputResult``s) agree: the same value as the task
+    compares values, or neither returning one."""
+    if a is None or b is None or a.status != "ok" or b.status != "ok":
+        return (a is None or a.status != "ok") and (b is None or b.status != "ok")
+    return is_right(task.compare, task.oracle, task.atol, witness, a.value, b.value)
+
+
+def repeats(
+    sandbox: Sandbox, entries: tuple[Wrong, ...], earlier: tuple[Wrong, ...]
+) -> dict[int, Wrong]:
+    """The entries that make an earlier entry's mistake, each with that earlier entry: same
+    task, and on both entries' witnesses the two solutions answer alike (the same value as the
+    task compares values, or neither returning one). A set written without the rule that it
+    repeats no earlier set's mistake is scored on the rest too: those are mistakes the amplifier
+    cannot have been designed from."""
+    by_id = {t.task_id: t for t in humaneval_tasks()}
+    pairs = [
+        (n, f)
+        for n, e in enumerate(entries)
+        if e.task_id in by_id
+        for f in earlier
+        if f.task_id == e.task_id
+    ]
+    runs = []
+    for n, f in pairs:
+        e, task = entries[n], by_id[entries[n].task_id]
+        runs += [_witness_run(x.solution, task, [e.witness, f.witness]) for x in (e, f)]
+    results = sandbox.run_many(runs, 2)
+    reports = [parse_report(r, x) for r, x in zip(results, runs, strict=True)]
+    found: dict[int, Wrong] = {}
+    for i, (n, f) in enumerate(pairs):
+        if n in found:
+            continue
+        e, task = entries[n], by_id[entries[n].task_id]
+        mine, theirs = reports[2 * i].results, reports[2 * i + 1].results
+        answers = [
+            (mine[k] if k < len(mine) else None, theirs[k] if k < len(theirs) else None)
+            for k in range(2)
+        ]
+        if all(
+            _alike(task, w, a, b) for w, (a, b) in zip((e.witness, f.witness), answers, strict=True)
+        ):
+            found[n] = f
+    return found
+
+
+def earlier_entries(name: str) -> tuple[tuple[str, Wrong], ...]:
+    """Every entry of the sets before ``name`` in ``SETS``, with its set's name."""
+    return tuple((s, e) for s in SETS[: SETS.index(name)] for e in load_set(s).ENTRIES)
+
+
 def _suite(config: AmplifyConfig, cache: Path, sandbox: Sandbox) -> HumanEval:
     cls = type("HeldoutSuite", (HumanEval,), {"amplify_config": config})
     suite: HumanEval = cls(sandbox=sandbox, cache_dir=cache, workers=2)
@@ -316,6 +371,12 @@ def main() -> None:
     )
     parser.add_argument("--cache", type=Path, help="ground-truth cache (default: a temp dir)")
     parser.add_argument("--write", type=Path, help="write the section into this RESULTS.md")
+    parser.add_argument(
+        "--fresh",
+        action="store_true",
+        help="also score the entries that make no earlier set's mistake (for a set written "
+        "without the rule that it repeats none)",
+    )
     args = parser.parse_args()
     try:
         config = (
@@ -404,12 +465,30 @@ def main() -> None:
         f"Wall time {elapsed:.0f} s (data check {checked:.0f} s, ground truth "
         f"{prepared - checked:.0f} s).",
     ]
+    if args.fresh:
+        before = earlier_entries(args.set)
+        same = repeats(sandbox, entries, tuple(w for _, w in before))
+        named = {id(w): n for n, w in before}
+        rest = [n for n in counted if n not in same]
+        fresh = sum(1 for n in rest if n in caught)
+        lines += [
+            "",
+            f"Entries making an earlier set's mistake (the same answers on both witnesses): "
+            f"{len(same)}. Caught among the other {len(rest)}: **{fresh}/{len(rest)}** "
+            f"({fresh / len(rest) if rest else 0.0:.1%}).",
+        ]
+        lines += [
+            f"- {entries[n].task_id} ({'caught' if n in caught else 'missed'}): as "
+            f"`{named[id(w)]}`'s {w.description[:60].rstrip()}..."
+            for n, w in sorted(same.items())
+        ]
     text = "\n".join(lines)
     print(text)
     if args.write:
         command = "python benchmarks/heldout_catch.py"
         command += f" --set {args.set}" if args.set != DEFAULT_SET else ""
         command += f" --generator {args.generator}" if args.generator is not None else ""
+        command += " --fresh" if args.fresh else ""
         command += f" --write {args.write}"
         heading = HEADINGS[args.set]
         write_section(

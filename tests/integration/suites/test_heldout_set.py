@@ -3,13 +3,17 @@ second set, ``benchmarks/heldout_wrong2.py``, the third, ``benchmarks/heldout_wr
 fourth, ``benchmarks/heldout_wrong4.py``, the fifth, ``benchmarks/heldout_wrong5.py``, the sixth,
 ``benchmarks/heldout_wrong6.py``, the seventh, ``benchmarks/heldout_wrong7.py``, the eighth,
 ``benchmarks/heldout_wrong8.py``, the ninth, ``benchmarks/heldout_wrong9.py``, the tenth,
-``benchmarks/heldout_wrong10.py``, and the eleventh, ``benchmarks/heldout_wrong11.py``) are sound, checked without the amplifier: every entry's task
+``benchmarks/heldout_wrong10.py``, the eleventh, ``benchmarks/heldout_wrong11.py``, and the
+twelfth and thirteenth, ``benchmarks/heldout_wrong12.py`` and ``heldout_wrong13.py``) are sound,
+checked without the amplifier: every entry's task
 exists, its solution has the prompt's signature and passes HumanEval's own tests, and it differs
 from the reference on its witness; each set is as large and as spread as it says, the second set
 repeats no entry of the first, the third none of the first two, the fourth none of the first
 three, the fifth none of the first four, the sixth none of the first five, the seventh none of the
 first six, the eighth none of the first seven, the ninth none of the first eight, the tenth none
-of the first nine, and the eleventh none of the first ten."""
+of the first nine, and the eleventh none of the first ten. The twelfth and thirteenth sample the
+natural distribution of model mistakes over HumanEval/0-81 and 82-163, with no rule against an
+earlier set's mistake: ``heldout_catch.repeats`` tells those entries apart."""
 
 from __future__ import annotations
 
@@ -24,7 +28,9 @@ from benchmarks.heldout_catch import (
     SETS,
     Problem,
     check,
+    earlier_entries,
     load_set,
+    repeats,
     verify,
     within_contract,
 )
@@ -47,6 +53,8 @@ MIN_TASKS = {
     "heldout_wrong9": 13,
     "heldout_wrong10": 10,
     "heldout_wrong11": 6,
+    "heldout_wrong12": 31,
+    "heldout_wrong13": 29,
 }
 #: the fewest entries each set holds and the fewest of each kind it has; the seventh set, written
 #: once six sets had taken most of the small-input mistakes the base tests miss, is smaller and
@@ -60,6 +68,8 @@ MIN_ENTRIES = {name: 70 for name in MIN_TASKS} | {
     "heldout_wrong9": 14,
     "heldout_wrong10": 10,
     "heldout_wrong11": 6,
+    "heldout_wrong12": 37,
+    "heldout_wrong13": 40,
 }
 MIN_PER_KIND = {name: 5 for name in MIN_TASKS} | {
     "heldout_wrong7": 2,
@@ -67,6 +77,8 @@ MIN_PER_KIND = {name: 5 for name in MIN_TASKS} | {
     "heldout_wrong9": 1,
     "heldout_wrong10": 1,
     "heldout_wrong11": 6,
+    "heldout_wrong12": 2,
+    "heldout_wrong13": 3,
 }
 #: kinds a set has no entry of: the eighth set found none of these three that no earlier set had
 #: and the base tests missed, the ninth none of these two, the tenth none of these three, the
@@ -118,8 +130,12 @@ def test_the_second_set_repeats_no_entry_of_the_first() -> None:
         assert (e.task_id, e.description) not in descriptions, e.task_id
 
 
+#: the sets written under the rule that they repeat no earlier set's entry
+NO_REPEATS = SETS[: SETS.index("heldout_wrong11") + 1]
+
+
 @pytest.mark.parametrize(
-    ("later", "earlier"), [(name, SETS[:n]) for n, name in enumerate(SETS) if n >= 2]
+    ("later", "earlier"), [(name, NO_REPEATS[:n]) for n, name in enumerate(NO_REPEATS) if n >= 2]
 )
 def test_a_later_set_repeats_no_entry_of_the_earlier_ones(
     later: str, earlier: tuple[str, ...]
@@ -235,3 +251,24 @@ def test_a_slow_answer_is_wrong_within_the_size_contract_and_left_out_beyond_it(
     assert found.problems == ()
     assert found.slow == {0, 1, 2}
     assert found.beyond == {1, 2}
+
+
+def test_an_entry_making_an_earlier_entry_s_mistake_is_told_apart(
+    heldout_sandbox: Sandbox,
+) -> None:
+    """The first set's two HumanEval/57 entries are two mistakes (a direction taken from the
+    first two elements, and from the first and last): each repeats itself written otherwise, and
+    neither repeats the other; an entry on another task repeats nothing."""
+    first = [e for e in load_set("heldout_wrong").ENTRIES if e.task_id == "HumanEval/57"]
+    assert len(first) == 2
+    a, b = first
+    again = Wrong(
+        a.task_id, a.kind, "the same mistake", "\n\n" + a.solution + "\n# again\n", a.witness
+    )
+    other = next(e for e in load_set("heldout_wrong2").ENTRIES if e.task_id != "HumanEval/57")
+    found = repeats(heldout_sandbox, (again, b, other), (a,))
+    assert found == {0: a}
+    assert repeats(heldout_sandbox, (b,), (a,)) == {}
+    assert [n for n, _ in earlier_entries("heldout_wrong3")] == ["heldout_wrong"] * len(
+        load_set("heldout_wrong").ENTRIES
+    ) + ["heldout_wrong2"] * len(load_set("heldout_wrong2").ENTRIES)
