@@ -237,37 +237,29 @@ def pick(
     counts = cost([*probes, *specials_and_more], limits) if limits else []
     regrown = _worked(found, seven, worked, counts)
     regrown += [a for a, n in zip(extremes, counts[len(worked) :], strict=False) if n >= 0]
-    ahead = len(worked) + len(extremes)
-    longs_end = ahead + len(longs)
-    sorted_long = [a for a, n in zip(longs, counts[ahead:longs_end], strict=True) if n >= 0]
-    long_tokens = [
-        a for a, n in zip(tokens, counts[longs_end : len(probes)], strict=True) if n >= 0
-    ]
-    ends = len(probes) + len(specials)
+    sizes = [len(longs), len(tokens), len(specials), len(nines), len(tens)]
+    _, of_longs, of_tokens, of_specials, of_nines, of_tens, *of_lates = _segments(
+        counts, [len(worked) + len(extremes), *sizes, *(len(late) for late in lates)]
+    )
+    sorted_long = [a for a, n in zip(longs, of_longs, strict=True) if n >= 0]
+    long_tokens = [a for a, n in zip(tokens, of_tokens, strict=True) if n >= 0]
     cheap = [
         (group, args)
-        for (group, args), n in zip(specials, counts[len(probes) : ends], strict=True)
+        for (group, args), n in zip(specials, of_specials, strict=True)
         if 0 <= n <= special.BUDGET
     ]
-    nines_end = ends + len(nines)
     cheap_nines = [
         (group, args)
-        for (group, args), n in zip(nines, counts[ends:nines_end], strict=True)
+        for (group, args), n in zip(nines, of_nines, strict=True)
         if 0 <= n <= ceiling or (over and n < 0 and group.endswith(":least"))
     ]
-    tens_end = nines_end + len(tens)
     cheap_tens = [
-        (group, args)
-        for (group, args), n in zip(tens, counts[nines_end:tens_end], strict=True)
-        if 0 <= n <= ceiling
+        (group, args) for (group, args), n in zip(tens, of_tens, strict=True) if 0 <= n <= ceiling
     ]
-    cheap_lates: list[list[tuple[str, Args]]] = []
-    for late in lates:
-        late_counts = counts[tens_end : tens_end + len(late)]
-        cheap_lates.append(
-            [(g, a) for (g, a), n in zip(late, late_counts, strict=True) if 0 <= n <= ceiling]
-        )
-        tens_end += len(late)
+    cheap_lates = [
+        [(g, a) for (g, a), n in zip(late, of_late, strict=True) if 0 <= n <= ceiling]
+        for late, of_late in zip(lates, of_lates, strict=True)
+    ]
     taken = {key(a) for a in [*pool, *grown]}
     kept: list[Args] = []
     for args in regrown:
@@ -294,6 +286,18 @@ def pick(
         got = _round_robin(cheap_late, taken, most_late)
         taken |= {key(a) for a in got}
         out += got
+    return out
+
+
+def _segments(counts: Sequence[int], sizes: Sequence[int]) -> list[Sequence[int]]:
+    """``counts`` cut into consecutive runs of ``sizes`` (the counts of each group of
+    candidates, in the order they were counted together); empty runs where ``counts`` is empty
+    (nothing was counted)."""
+    out: list[Sequence[int]] = []
+    at = 0
+    for size in sizes:
+        out.append(counts[at : at + size])
+        at += size
     return out
 
 
