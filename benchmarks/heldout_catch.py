@@ -46,11 +46,16 @@ from types import ModuleType
 from typing import Any
 
 from specverdict.sandbox import Execution, LocalSandbox, Sandbox
-from specverdict.suites.function.amplify import AmplifyConfig
+from specverdict.suites.function.amplify import AmplifyConfig, key
 from specverdict.suites.function.grade import read_detail
-from specverdict.suites.function.harness import HarnessReport, call_execution, parse_report
+from specverdict.suites.function.harness import (
+    HarnessReport,
+    InputResult,
+    call_execution,
+    parse_report,
+)
 from specverdict.suites.function.humaneval import HumanEval, humaneval_tasks, read_problems
-from specverdict.suites.function.oracles import is_right
+from specverdict.suites.function.oracles import compare, is_right
 from specverdict.suites.function.task import FunctionTask
 
 try:
@@ -286,50 +291,61 @@ def check(
     )
 
 
-def _alike(task: FunctionTask, witness: tuple[Any, ...], a: Any, b: Any) -> bool:
-    """Whether two answers to ``witness`` (``InputResult``s) agree: the same value as the task
-    compares values, or neither returning one."""
-    if a is None or b is None or a.status != "ok" or b.status != "ok":
-        return (a is None or a.status != "ok") and (b is None or b.status != "ok")
-    return is_right(task.compare, task.oracle, task.atol, witness, a.value, b.value)
+def _alike(task: FunctionTask, a: InputResult | None, b: InputResult | None) -> bool:
+    """Whether two answers to one input agree: both returned values equal as the task compares
+    values (its oracle aside: an oracle judges one answer against the input, and two wrong
+    answers it rejects may differ), both raised the same exception, or both ran out of time. A
+    missing answer (a run stopped early) agrees with nothing."""
+    if a is None or b is None or a.status != b.status:
+        return False
+    if a.status == "ok":
+        return compare(task.compare, a.value, b.value, task.atol)
+    if a.status == "exception":
+        return a.error_type == b.error_type
+    return True
 
 
 def repeats(
     sandbox: Sandbox, entries: tuple[Wrong, ...], earlier: tuple[Wrong, ...]
 ) -> dict[int, Wrong]:
     """The entries that make an earlier entry's mistake, each with that earlier entry: same
-    task, and on both entries' witnesses the two solutions answer alike (the same value as the
-    task compares values, or neither returning one). A set written without the rule that it
-    repeats no earlier set's mistake is scored on the rest too: those are mistakes the amplifier
-    cannot have been designed from."""
+    task, and the two solutions answer alike (``_alike``) on every witness of that task, the
+    earlier sets' and this one's. A set written without the rule that it repeats no earlier
+    set's mistake is scored on the rest too: those are mistakes the amplifier cannot have been
+    designed from."""
     by_id = {t.task_id: t for t in humaneval_tasks()}
-    pairs = [
-        (n, f)
-        for n, e in enumerate(entries)
-        if e.task_id in by_id
-        for f in earlier
-        if f.task_id == e.task_id
+    tasks = sorted({e.task_id for e in entries if e.task_id in by_id})
+    witnesses: dict[str, list[tuple[Any, ...]]] = {}
+    for e in (*entries, *earlier):
+        if e.task_id in tasks:
+            seen = witnesses.setdefault(e.task_id, [])
+            if key(e.witness) not in {key(w) for w in seen}:
+                seen.append(e.witness)
+    solutions = [
+        (e.task_id, e.solution)
+        for e in (*entries, *earlier)
+        if e.task_id in tasks and any(f.task_id == e.task_id for f in earlier)
     ]
-    runs = []
-    for n, f in pairs:
-        e, task = entries[n], by_id[entries[n].task_id]
-        runs += [_witness_run(x.solution, task, [e.witness, f.witness]) for x in (e, f)]
+    unique = list(dict.fromkeys(solutions))
+    runs = [_witness_run(code, by_id[t], witnesses[t]) for t, code in unique]
     results = sandbox.run_many(runs, 2)
-    reports = [parse_report(r, x) for r, x in zip(results, runs, strict=True)]
+    answers: dict[tuple[str, str], list[InputResult | None]] = {}
+    for (t, code), run, result in zip(unique, runs, results, strict=True):
+        report = parse_report(result, run)
+        got: list[InputResult | None] = list(report.results) if report.stage == "ran" else []
+        answers[(t, code)] = got + [None] * (len(witnesses[t]) - len(got))
     found: dict[int, Wrong] = {}
-    for i, (n, f) in enumerate(pairs):
-        if n in found:
+    for n, e in enumerate(entries):
+        if e.task_id not in tasks:
             continue
-        e, task = entries[n], by_id[entries[n].task_id]
-        mine, theirs = reports[2 * i].results, reports[2 * i + 1].results
-        answers = [
-            (mine[k] if k < len(mine) else None, theirs[k] if k < len(theirs) else None)
-            for k in range(2)
-        ]
-        if all(
-            _alike(task, w, a, b) for w, (a, b) in zip((e.witness, f.witness), answers, strict=True)
-        ):
-            found[n] = f
+        mine = answers.get((e.task_id, e.solution))
+        for f in earlier:
+            if f.task_id != e.task_id or mine is None:
+                continue
+            theirs = answers[(f.task_id, f.solution)]
+            if all(_alike(by_id[e.task_id], a, b) for a, b in zip(mine, theirs, strict=True)):
+                found[n] = f
+                break
     return found
 
 
@@ -467,20 +483,33 @@ def main() -> None:
     ]
     if args.fresh:
         before = earlier_entries(args.set)
-        same = repeats(sandbox, entries, tuple(w for _, w in before))
+        same = {
+            n: w
+            for n, w in repeats(sandbox, entries, tuple(w for _, w in before)).items()
+            if n in counted
+        }
         named = {id(w): n for n, w in before}
         rest = [n for n in counted if n not in same]
         fresh = sum(1 for n in rest if n in caught)
+        texts = {(w.task_id, w.solution.strip()) for _, w in before}
+        copies = [n for n in counted if (entries[n].task_id, entries[n].solution.strip()) in texts]
         lines += [
             "",
-            f"Entries making an earlier set's mistake (the same answers on both witnesses): "
-            f"{len(same)}. Caught among the other {len(rest)}: **{fresh}/{len(rest)}** "
+            f"Entries making an earlier set's mistake (the same answers on every witness of the "
+            f"task, every set's): {len(same)}, {len(copies)} of them with an earlier entry's "
+            f"very code. Caught among the other {len(rest)}: **{fresh}/{len(rest)}** "
             f"({fresh / len(rest) if rest else 0.0:.1%}).",
         ]
         lines += [
-            f"- {entries[n].task_id} ({'caught' if n in caught else 'missed'}): as "
+            f"- {entries[n].task_id} ({'caught' if n in caught else 'missed'}"
+            f"{', the same code' if n in copies else ''}): as "
             f"`{named[id(w)]}`'s {w.description[:60].rstrip()}..."
             for n, w in sorted(same.items())
+        ]
+        lines += [
+            f"- {entries[n].task_id} ({'caught' if n in caught else 'missed'}): no earlier "
+            f"set's: {entries[n].description[:70].rstrip()}..."
+            for n in rest
         ]
     text = "\n".join(lines)
     print(text)

@@ -253,22 +253,49 @@ def test_a_slow_answer_is_wrong_within_the_size_contract_and_left_out_beyond_it(
     assert found.beyond == {1, 2}
 
 
+#: HumanEval/57's first-set mistake (direction from the first two elements) with strict
+#: comparisons too: it answers as that entry on that entry's witness and otherwise on its own
+_STRICTER = """
+def monotonic(l: list):
+    if len(l) < 2:
+        return True
+    increasing = l[1] >= l[0]
+    for a, b in zip(l, l[1:]):
+        if increasing and b <= a:
+            return False
+        if not increasing and b >= a:
+            return False
+    return True
+"""
+
+
+def _again(e: Wrong) -> Wrong:
+    """``e``'s mistake written otherwise (the same code, spaced and commented)."""
+    return Wrong(e.task_id, e.kind, "the same mistake", f"\n\n{e.solution}\n# again\n", e.witness)
+
+
 def test_an_entry_making_an_earlier_entry_s_mistake_is_told_apart(
     heldout_sandbox: Sandbox,
 ) -> None:
     """The first set's two HumanEval/57 entries are two mistakes (a direction taken from the
-    first two elements, and from the first and last): each repeats itself written otherwise, and
-    neither repeats the other; an entry on another task repeats nothing."""
+    first two elements, and from the first and last): each repeats itself written otherwise,
+    neither repeats the other, nor does a third that agrees with one on its witness only; an
+    entry on another task repeats nothing. On HumanEval/32, whose oracle judges one answer
+    alone, two equal wrong roots agree, as do two runs out of time, and a value and a timeout do
+    not."""
     first = [e for e in load_set("heldout_wrong").ENTRIES if e.task_id == "HumanEval/57"]
     assert len(first) == 2
     a, b = first
-    again = Wrong(
-        a.task_id, a.kind, "the same mistake", "\n\n" + a.solution + "\n# again\n", a.witness
-    )
+    stricter = Wrong(a.task_id, a.kind, "stricter", _STRICTER, ([1, 2, 2],))
     other = next(e for e in load_set("heldout_wrong2").ENTRIES if e.task_id != "HumanEval/57")
-    found = repeats(heldout_sandbox, (again, b, other), (a,))
-    assert found == {0: a}
+    found = repeats(heldout_sandbox, (b, other, stricter, _again(a)), (a,))
+    assert found == {3: a}
     assert repeats(heldout_sandbox, (b,), (a,)) == {}
+    zeros = [e for e in load_set("heldout_wrong2").ENTRIES if e.task_id == "HumanEval/32"]
+    interval, endless = zeros[0], zeros[2]
+    assert interval.witness == endless.witness == ([-1000, 1],)
+    found = repeats(heldout_sandbox, (_again(interval), _again(endless)), (endless, interval))
+    assert found == {0: interval, 1: endless}
     assert [n for n, _ in earlier_entries("heldout_wrong3")] == ["heldout_wrong"] * len(
         load_set("heldout_wrong").ENTRIES
     ) + ["heldout_wrong2"] * len(load_set("heldout_wrong2").ENTRIES)

@@ -113,9 +113,9 @@ def own_inputs_are_kept(task_id: str, generator: int) -> None:
     older = set(keys(task_id, generator - 1))
     newer = keys(task_id, generator)
     assert older <= set(newer), task_id
-    own = {k for k in newer if k not in older}
-    assert 0 < len(own) <= OWN_MOST[generator], task_id
-    assert own <= set(newer[: most_kept(generator)]), task_id
+    own = [k for k in newer if k not in older]
+    assert 0 < len(own) <= OWN_MOST[generator] and len(set(own)) == len(own), task_id
+    assert set(own) <= set(newer[: most_kept(generator)]), task_id
 
 
 def digest(generator: int, first: int) -> str:

@@ -14,7 +14,6 @@ from specverdict.suites.function.profile import Args
 from tests.unit.suites.parting import TASKS, digest, kept, made, parted
 
 EIGHT = AmplifyConfig(seed=0, count=100, generator=8)
-SEVEN = AmplifyConfig(seed=0, count=100, generator=7)
 
 
 #: wrong answers of the kinds generator 8 was built for: (task, what is wrong, the answer)

@@ -13,7 +13,6 @@ from specverdict.suites.function.amplify import AMPLIFIER_VERSION, AmplifyConfig
 from tests.unit.suites.parting import digest, kept, own_inputs_are_kept, parted
 
 ELEVEN = AmplifyConfig(seed=0, count=100, generator=11)
-TEN = AmplifyConfig(seed=0, count=100, generator=10)
 
 
 #: (task, what the answer gets wrong, the answer): each kind of generator 11 at least once

@@ -15,7 +15,6 @@ from specverdict.suites.function.profile import Args
 from tests.unit.suites.parting import TASKS, digest, kept, made, own_inputs_are_kept, parted
 
 NINE = AmplifyConfig(seed=0, count=100, generator=9)
-EIGHT = AmplifyConfig(seed=0, count=100, generator=8)
 
 
 #: (task, what the answer gets wrong, the answer): one per kind of generator 9

@@ -13,7 +13,6 @@ from specverdict.suites.function.amplify import AMPLIFIER_VERSION, AmplifyConfig
 from tests.unit.suites.parting import digest, kept, own_inputs_are_kept, parted
 
 TEN = AmplifyConfig(seed=0, count=100, generator=10)
-NINE = AmplifyConfig(seed=0, count=100, generator=9)
 
 
 #: (task, what the answer gets wrong, the answer): one per kind of generator 10

@@ -14,10 +14,6 @@ from specverdict.suites.function import (
 from specverdict.suites.function.amplify import AMPLIFIER_VERSION, AmplifyConfig
 from tests.unit.suites.parting import digest, kept, own_inputs_are_kept, parted
 
-THIRTEEN = AmplifyConfig(seed=0, count=100)
-TWELVE = AmplifyConfig(seed=0, count=100, generator=12)
-
-
 #: (task, what the answer gets wrong, the answer): each kind of generator 13
 WRONG = [
     (

@@ -15,7 +15,6 @@ from specverdict.suites.function.amplify import AMPLIFIER_VERSION, AmplifyConfig
 from tests.unit.suites.parting import digest, kept, own_inputs_are_kept, parted
 
 TWELVE = AmplifyConfig(seed=0, count=100, generator=12)
-ELEVEN = AmplifyConfig(seed=0, count=100, generator=11)
 
 
 #: (task, what the answer gets wrong, the answer): each kind of generator 12
