@@ -18,7 +18,6 @@ from specverdict.lab.synth.functions import (
 )
 from specverdict.lab.synth.tasks import STUB, enclosing_function, plant_bug
 from specverdict.suites.synth.data import DATA, FILES, data_sha256, digest, load_eval
-from tests.conftest import untraced
 
 
 @pytest.fixture(scope="module")
@@ -114,24 +113,22 @@ def test_no_evaluation_prompt_or_solution_is_in_the_training_split(
     seen = {"function": 0, "agent": 0, "repository": 0}
     # half of the agent and repository documents are stubs, whose answer is a function's body
     stubs = 0
-    # 42,000 documents: the generator and the digests run traced in the tests beside this one
-    with untraced():
-        for doc in training_documents(counts, forbidden, agent_stub=0.5, repository_stub=0.5):
-            seen[doc.stage] += 1
-            text = "".join(t for t, _ in doc.segments)
-            if doc.stage == "function":
-                prompt = doc.segments[0][0]
-                assert digest(prompt) not in prompts
-                assert digest(text) not in solutions
-            else:
-                for segment, _ in doc.segments:
-                    for block in _code_blocks(segment):
-                        assert digest(block) not in files
-                        # a stub's file holds a function's prompt: never an evaluation one
-                        if STUB + "\n" in block:
-                            stubs += 1
-                            whole = enclosing_function(block, STUB)
-                            assert digest(whole[: -len(STUB + "\n")]) not in prompts
+    for doc in training_documents(counts, forbidden, agent_stub=0.5, repository_stub=0.5):
+        seen[doc.stage] += 1
+        text = "".join(t for t, _ in doc.segments)
+        if doc.stage == "function":
+            prompt = doc.segments[0][0]
+            assert digest(prompt) not in prompts
+            assert digest(text) not in solutions
+        else:
+            for segment, _ in doc.segments:
+                for block in _code_blocks(segment):
+                    assert digest(block) not in files
+                    # a stub's file holds a function's prompt: never an evaluation one
+                    if STUB + "\n" in block:
+                        stubs += 1
+                        whole = enclosing_function(block, STUB)
+                        assert digest(whole[: -len(STUB + "\n")]) not in prompts
     assert seen == counts
     assert stubs >= 800
 
