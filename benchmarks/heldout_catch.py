@@ -314,23 +314,16 @@ def repeats(
     set's mistake is scored on the rest too: those are mistakes the amplifier cannot have been
     designed from."""
     by_id = {t.task_id: t for t in humaneval_tasks()}
-    tasks = sorted({e.task_id for e in entries if e.task_id in by_id})
-    witnesses: dict[str, list[tuple[Any, ...]]] = {}
-    for e in (*entries, *earlier):
-        if e.task_id in tasks:
-            seen = witnesses.setdefault(e.task_id, [])
-            if key(e.witness) not in {key(w) for w in seen}:
-                seen.append(e.witness)
-    solutions = [
-        (e.task_id, e.solution)
-        for e in (*entries, *earlier)
-        if e.task_id in tasks and any(f.task_id == e.task_id for f in earlier)
-    ]
-    unique = list(dict.fromkeys(solutions))
-    runs = [_witness_run(code, by_id[t], witnesses[t]) for t, code in unique]
-    results = sandbox.run_many(runs, 2)
+    # only tasks with entries on both sides can hold a repeat
+    tasks = {e.task_id for e in entries} & {f.task_id for f in earlier} & set(by_id)
+    both = [e for e in (*entries, *earlier) if e.task_id in tasks]
+    witnesses: dict[str, dict[str, tuple[Any, ...]]] = {}
+    for e in both:
+        witnesses.setdefault(e.task_id, {}).setdefault(key(e.witness), e.witness)
+    unique = list(dict.fromkeys((e.task_id, e.solution) for e in both))
+    runs = [_witness_run(code, by_id[t], list(witnesses[t].values())) for t, code in unique]
     answers: dict[tuple[str, str], list[InputResult | None]] = {}
-    for (t, code), run, result in zip(unique, runs, results, strict=True):
+    for (t, code), run, result in zip(unique, runs, sandbox.run_many(runs, 2), strict=True):
         report = parse_report(result, run)
         got: list[InputResult | None] = list(report.results) if report.stage == "ran" else []
         answers[(t, code)] = got + [None] * (len(witnesses[t]) - len(got))
@@ -338,12 +331,12 @@ def repeats(
     for n, e in enumerate(entries):
         if e.task_id not in tasks:
             continue
-        mine = answers.get((e.task_id, e.solution))
+        mine = answers[(e.task_id, e.solution)]
         for f in earlier:
-            if f.task_id != e.task_id or mine is None:
-                continue
-            theirs = answers[(f.task_id, f.solution)]
-            if all(_alike(by_id[e.task_id], a, b) for a, b in zip(mine, theirs, strict=True)):
+            theirs = answers.get((f.task_id, f.solution)) if f.task_id == e.task_id else None
+            if theirs is not None and all(
+                _alike(by_id[e.task_id], a, b) for a, b in zip(mine, theirs, strict=True)
+            ):
                 found[n] = f
                 break
     return found
