@@ -4,7 +4,9 @@ them (generator 8, the default, keeps them in front of its own: test_eight.py)."
 
 from __future__ import annotations
 
+import collections.abc
 import hashlib
+import re
 import sys
 
 import pytest
@@ -59,6 +61,28 @@ def test_counts_are_line_events_and_stop_past_the_budget() -> None:
     before = sys.gettrace()
     budget.count_here(LINEAR, "f")([([1],)])
     assert sys.gettrace() is before  # a tracer in place (coverage) is put back
+
+
+#: a reference whose calls run library code written in Python, with caches of its own
+LIBRARY = (
+    "import collections, re\n\n"
+    "def f(text):\n"
+    "    words = re.split(r'[.?!]\\s*', text)\n"
+    "    return collections.Counter(words).most_common(1)\n"
+)
+
+
+def test_only_the_reference_s_own_lines_are_counted() -> None:
+    """Library code's lines depend on its caches (``re``'s compiled patterns, an ABC's
+    subclass checks), which other code in the process fills and empties: counted, they made
+    the same reference's count, and with it generator 13's inputs, depend on what had run
+    before in the process."""
+    cost = budget.count_here(LIBRARY, "f")
+    args = [("I am. Are you? Yes!",)]
+    first = cost(args)
+    re.purge()
+    collections.abc.Mapping.register(type("Fresh", (), {}))  # empties the ABCs' caches
+    assert cost(args) == first == [2]  # the two lines of f
 
 
 def test_size_follows_the_counted_growth() -> None:

@@ -16,7 +16,8 @@ from __future__ import annotations
 import copy
 import hashlib
 import random
-import signal
+import sys
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -947,27 +948,53 @@ def compile_function(draft: Draft) -> Callable[..., Any]:
 
 
 class CallTimeoutError(Exception):
-    """A generated (or mutated) function ran past its time budget."""
+    """A generated (or mutated) function ran past its budget of line events or CPU time."""
 
 
-def _alarm(signum: int, frame: Any) -> None:
-    raise CallTimeoutError
+class _Spent(BaseException):
+    """Raised inside the traced call (past ``except Exception`` in a mutated body)."""
 
 
-def call(fn: Callable[..., Any], args: Args, budget_s: float = 0.05) -> Any:
+#: the line events one call may execute: the canonical bodies execute at most a few hundred on
+#: their sampled inputs, a mutated loop that never ends reaches this in milliseconds
+LINE_BUDGET = 100_000
+
+
+def call(
+    fn: Callable[..., Any], args: Args, budget_s: float = 0.05, lines: int = LINE_BUDGET
+) -> Any:
     """Call ``fn`` on a copy of ``args``; a mutated loop that never ends raises
-    ``CallTimeoutError`` after ``budget_s`` of this process's CPU time (a profiling interval
-    timer: main thread only). CPU time, not wall time: on a loaded host a wall-clock budget
-    fired inside ordinary calls, and which mutations survived (the generated files) then
-    depended on the host's load."""
+    ``CallTimeoutError`` once the call has executed ``lines`` line events (counted by a trace
+    function on this thread), or ``budget_s`` of this thread's CPU time where its lines grow
+    costly (a number squared, a string doubled, line after line). The count makes which
+    mutations survive (the generated files) the same on every host and under any load; the
+    CPU time is checked on every line, so a growing value is stopped within a line of the
+    budget. No signal is involved: a profiling timer's signal, delivered to another thread of
+    the process (a Ray client's), was never seen by this one, and a call ran for hours."""
     copied = copy.deepcopy(args)
-    old = signal.signal(signal.SIGPROF, _alarm)
-    signal.setitimer(signal.ITIMER_PROF, budget_s)
+    clock = time.thread_time
+    began = clock()
+    count = 0
+
+    def local(frame: Any, event: str, arg: Any) -> Any:
+        nonlocal count
+        if event == "line":
+            count += 1
+            if count > lines or clock() - began > budget_s:
+                raise _Spent
+        return local
+
+    def start(frame: Any, event: str, arg: Any) -> Any:
+        return local
+
+    before = sys.gettrace()
+    sys.settrace(start)
     try:
         return fn(*copied)
+    except _Spent:
+        raise CallTimeoutError from None
     finally:
-        signal.setitimer(signal.ITIMER_PROF, 0)
-        signal.signal(signal.SIGPROF, old)
+        sys.settrace(before)
 
 
 def make_instance(family: str, rng: random.Random, split: str) -> Instance | None:

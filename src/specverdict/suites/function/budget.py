@@ -14,10 +14,12 @@ input gives the same count on every machine (for one Python version), so the siz
 the suite, does not depend on how fast or loaded the machine that builds the ground truth is.
 ``BUDGET`` is about a twentieth of the candidate's one-second floor at the speed of a simple
 line on a 2-core build host (about 85 ns), which leaves a right answer twenty times the
-reference's work, or a machine that much slower, before its timeout. Work done inside
-built-ins (``sorted``, ``str.join``, ``list.count``) is not counted; ``LADDER`` stops at
-``2 ** 16`` items and an input at ``MAX_CHARS`` tagged characters, which keeps most of that
-work to milliseconds; each grown input comes with smaller ones (``SMALLER``), and the ground
+reference's work, or a machine that much slower, before its timeout. Only the reference's
+own lines are counted: not work done inside built-ins (``sorted``, ``str.join``,
+``list.count``), nor the lines of library code written in Python (``re``, ``collections``),
+whose count depends on caches that other code in the process fills and empties (``re``'s
+compiled patterns, an ABC's subclass checks). ``LADDER`` stops at ``2 ** 16`` items and an
+input at ``MAX_CHARS`` tagged characters, which keeps most of that work to milliseconds; each grown input comes with smaller ones (``SMALLER``), and the ground
 truth drops an input the reference runs long on, so a reference quadratic inside built-ins
 keeps the smaller ones.
 
@@ -190,8 +192,8 @@ def size(counts: Sequence[int]) -> int | None:
 
 def counting_source(reference: str, entry_point: str) -> str:
     """``reference`` with a function ``COUNTER(limit, *args)`` that calls ``entry_point`` on
-    ``args`` and returns the number of line events it executed (``OVER`` past ``limit`` or if it
-    raised)."""
+    ``args`` and returns the number of line events it executed in the reference's own code
+    (``OVER`` past ``limit`` or if it raised)."""
     return f"""{reference}
 
 
@@ -211,8 +213,10 @@ def {COUNTER}(limit, *args):
                 raise _Over
         return local
 
+    own = sys._getframe().f_code.co_filename
+
     def start(frame, event, arg):
-        return local
+        return local if frame.f_code.co_filename == own else None
 
     before = sys.gettrace()
     sys.settrace(start)
