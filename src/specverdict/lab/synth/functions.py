@@ -969,8 +969,9 @@ def call(
     costly (a number squared, a string doubled, line after line). The count makes which
     mutations survive (the generated files) the same on every host and under any load; the
     CPU time is checked on every line, so a growing value is stopped within a line of the
-    budget. No signal is involved: a profiling timer's signal, delivered to another thread of
-    the process (a Ray client's), was never seen by this one, and a call ran for hours."""
+    budget. No signal is involved: a budget kept by a profiling timer counted every thread's
+    CPU time, worked on the main thread only, and once, in a test process that had run Ray's
+    client, never stopped a mutated loop at all."""
     copied = copy.deepcopy(args)
     clock = time.thread_time
     began = clock()
