@@ -88,3 +88,10 @@ def test_a_call_from_another_thread_is_stopped_and_the_tracer_is_put_back() -> N
     with pytest.raises(CallTimeoutError):
         call(f, (10**9,))
     assert sys.gettrace() is before
+
+
+def test_time_waited_is_not_spent() -> None:
+    """CPU time, not wall time: on a loaded host a wall-clock budget fired inside ordinary
+    calls (a call descheduled for its budget is no longer for it)."""
+    f = _function("import time\n\ndef f(wait):\n    time.sleep(wait)\n    return wait\n")
+    assert call(f, (0.2,), budget_s=0.05) == 0.2
