@@ -968,8 +968,8 @@ def call(
     function on this thread), or ``budget_s`` of this thread's CPU time where its lines grow
     costly (a number squared, a string doubled, line after line). The count makes which
     mutations survive (the generated files) the same on every host and under any load; the
-    CPU time is checked on every line, so a growing value is stopped within a line of the
-    budget. No signal is involved: a budget kept by a profiling timer counted every thread's
+    CPU time is read on every line once the wall clock says the budget could be spent, so a
+    growing value is stopped within a line of the budget. No signal is involved: a budget kept by a profiling timer counted every thread's
     CPU time, worked on the main thread only, and once, in a test process that had run Ray's
     client, never stopped a mutated loop at all."""
     copied = copy.deepcopy(args)

@@ -19,9 +19,9 @@ own lines are counted: not work done inside built-ins (``sorted``, ``str.join``,
 ``list.count``), nor the lines of library code written in Python (``re``, ``collections``),
 whose count depends on caches that other code in the process fills and empties (``re``'s
 compiled patterns, an ABC's subclass checks). ``LADDER`` stops at ``2 ** 16`` items and an
-input at ``MAX_CHARS`` tagged characters, which keeps most of that work to milliseconds; each grown input comes with smaller ones (``SMALLER``), and the ground
-truth drops an input the reference runs long on, so a reference quadratic inside built-ins
-keeps the smaller ones.
+input at ``MAX_CHARS`` tagged characters, which keeps most of that work to milliseconds; each
+grown input comes with smaller ones (``SMALLER``), and the ground truth drops an input the
+reference runs long on, so a reference quadratic inside built-ins keeps the smaller ones.
 
 A linear reference reaches 65,536 items: an answer quadratic in the length (``list.count`` in
 a loop, a prefix slice per item) runs for seconds there, and one that recurses once per item
