@@ -37,6 +37,11 @@ def good_request(x: SampleRecord) -> bool:
 LOADS = ("concurrency=1", "concurrency=2")
 
 
+def _ms(x: float | None) -> str:
+    """A TPOT as the Markdown report writes it."""
+    return "n/a" if x is None else f"{1e3 * x:.2f}"
+
+
 @pytest.fixture(scope="module")
 def store(measured: Measured) -> Iterator[SQLiteStore]:
     s = SQLiteStore(measured.scored_db)
@@ -78,6 +83,7 @@ def test_every_figure_equals_the_stored_one(measured: Measured, store: SQLiteSto
     secs = sections(html)
     assert len(data["stages"]) == len(secs) == 2
     checked = 0
+    timed = dict.fromkeys(STAGES, 0)
     for stage, sec in zip(data["stages"], secs.values(), strict=True):
         base_rate = {}
         for row in stage["rows"]:
@@ -121,10 +127,16 @@ def test_every_figure_equals_the_stored_one(measured: Measured, store: SQLiteSto
                 exact(q["pass_rate"]),
                 exact(row["retention"]),
             ]
-            assert s.tokens_per_s is not None and s.tpot_p95_s is not None
+            assert s.tokens_per_s is not None
             assert f">{s.tokens_per_s:.1f}<" in tr
-            assert s.tpot_p50_s is not None
-            assert f">{1e3 * s.tpot_p50_s:.1f} / {1e3 * s.tpot_p95_s:.1f}<" in tr
+            # on the host clock a loaded machine can read a short answer's tokens in one
+            # event: its TPOT is then not measured, and shown as such
+            if s.tpot_p50_s is None:
+                assert '<td class="num" data-value="">n/a</td>' in tr
+            else:
+                assert s.tpot_p95_s is not None
+                assert f">{1e3 * s.tpot_p50_s:.1f} / {1e3 * s.tpot_p95_s:.1f}<" in tr
+                timed[stage["stage"]] += 1
             assert f"{100 * q['pass_rate']:.1f}% [{100 * lo:.1f}%, {100 * hi:.1f}%]<br>" in tr
             assert ", ".join(f"{k} {v}" for k, v in sorted(s.finish_reasons.items())) in tr
             # goodput, counted here apart: answered requests within both targets
@@ -134,11 +146,12 @@ def test_every_figure_equals_the_stored_one(measured: Measured, store: SQLiteSto
             line = next(x for x in md.splitlines() if x.startswith("|") and f"| {run_id} |" in x)
             assert f"| {s.tokens_per_s:.1f} |" in line
             assert f"| {1e3 * s.ttft_p50_s:.1f} |" in line  # type: ignore[operator]
-            assert f"| {1e3 * s.tpot_p50_s:.2f} |" in line  # type: ignore[operator]
+            assert f"| {_ms(s.tpot_p50_s)} |" in line
             if acc.acceptance_rate is not None:
                 assert f"| {acc.acceptance_rate:.3f} |" in line
             checked += 1
     assert checked == 16  # 2 stages x 2 loads x (baseline + 3 candidates)
+    assert all(timed[st] > 0 for st in STAGES), timed  # the TPOT cells were checked
 
 
 def test_verdicts_are_those_of_the_verdict_command(measured: Measured) -> None:
@@ -255,7 +268,9 @@ def test_every_plot_is_drawn_with_an_accessible_name(measured: Measured) -> None
             assert "numbers behind this plot" in body
         marks = {k: b.count('class="mark"') for _, k, b in figures}
         candidates = [r for r in stage["rows"] if r["role"] == "candidate"]
-        assert marks["tpot"] == len(stage["rows"])  # one box per run
+        # one box per run with a measured TPOT
+        assert marks["tpot"] == sum(r["summary"]["tpot_p50_s"] is not None for r in stage["rows"])
+        assert marks["tpot"] > 0
         # identical curves are drawn once: one mark per position of each distinct curve
         curves = {tuple(f"{v:.3f}" for v in r["position_rates"]) for r in candidates}
         assert marks["acceptance-position"] == sum(len(c) for c in curves)
